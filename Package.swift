@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// PerfKit: performance as a first-class, reviewable part of a Swift codebase.
+///
+/// The `Jemalloc` trait (on by default) links jemalloc as the process allocator so that
+/// allocation counters are exact. Build with `--disable-default-traits` to go without it;
+/// allocation metrics are then reported as unavailable, never as zero.
+let package = Package(
+    name: "PerfKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PerfKit", targets: ["PerfKit"]),
+        .library(name: "PerfKitTesting", targets: ["PerfKitTesting"]),
+        .library(name: "CalendarSubjects", targets: ["CalendarSubjects"]),
+        .executable(name: "perfkit", targets: ["perfkit"]),
+    ],
+    traits: [
+        .trait(name: "Jemalloc", description: "Link jemalloc as the process allocator for exact allocation counters."),
+        .default(enabledTraits: ["Jemalloc"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
+        .systemLibrary(name: "CPerfEvent"),
+        .target(
+            name: "PerfKit",
+            dependencies: [
+                .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
+                "CPerfEvent",
+            ]
+        ),
+        .target(name: "PerfKitTesting", dependencies: ["PerfKit"]),
+        .target(name: "CalendarSubjects", dependencies: ["PerfKit"]),
+        .executableTarget(name: "perfkit", dependencies: ["PerfKit", "CalendarSubjects"]),
+        .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"]),
+        .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
+        .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit"]),
+        .testTarget(name: "perfkitTests", dependencies: ["perfkit", "PerfKit"]),
+    ]
+)
+
+// Settings shared by every Swift target, applied in one place.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,55 @@
+extension Metric {
+    /// Monotonic wall-clock time of the measured region (`CLOCK_MONOTONIC`).
+    public static let wallClock = Metric("wallClock", unit: .nanoseconds, scope: .thread)
+    /// CPU time consumed by the measuring thread (`CLOCK_THREAD_CPUTIME_ID`).
+    public static let threadCPU = Metric("threadCPU", unit: .nanoseconds, scope: .thread)
+    /// User CPU time of the whole process (`getrusage`).
+    public static let processUserCPU = Metric("processUserCPU", unit: .nanoseconds, scope: .process)
+    /// System CPU time of the whole process (`getrusage`).
+    public static let processSystemCPU = Metric("processSystemCPU", unit: .nanoseconds, scope: .process)
+    /// Voluntary plus involuntary context switches of the process.
+    public static let contextSwitches = Metric("contextSwitches", unit: .count, scope: .process)
+    /// Minor plus major page faults of the process.
+    public static let pageFaults = Metric("pageFaults", unit: .count, scope: .process)
+    /// Bytes allocated by the measuring thread, in jemalloc size-class bytes (`thread.allocatedp`).
+    public static let bytesAllocated = Metric("bytesAllocated", unit: .bytes, isDeterministic: true, scope: .thread)
+    /// Bytes freed by the measuring thread (`thread.deallocatedp`).
+    public static let bytesFreed = Metric("bytesFreed", unit: .bytes, isDeterministic: true, scope: .thread)
+    /// Exact number of allocation requests made by the measured body (its own pass).
+    public static let mallocs = Metric("mallocs", unit: .count, isDeterministic: true, scope: .thread)
+    /// Exact number of frees made by the measured body (its own pass).
+    public static let frees = Metric("frees", unit: .count, isDeterministic: true, scope: .thread)
+    /// Retired user-space instructions of the measuring thread (`perf_event_open`).
+    public static let instructions = Metric("instructions", unit: .count, scope: .thread)
+    /// Resident set size of the process after the measured region (`/proc/self/statm`).
+    public static let residentMemory = Metric("residentMemory", unit: .bytes, kind: .memory, scope: .process)
+    /// Peak resident set size of the process so far (`getrusage` `ru_maxrss`).
+    public static let peakResidentMemory = Metric("peakResidentMemory", unit: .bytes, kind: .memory, scope: .process)
+    /// Bytes the allocator has handed out (`stats.allocated`).
+    public static let allocatorAllocated = Metric("allocatorAllocated", unit: .bytes, kind: .memory, scope: .process)
+    /// Bytes in active allocator pages (`stats.active`).
+    public static let allocatorActive = Metric("allocatorActive", unit: .bytes, kind: .memory, scope: .process)
+    /// Bytes the allocator keeps resident (`stats.resident`).
+    public static let allocatorResident = Metric("allocatorResident", unit: .bytes, kind: .memory, scope: .process)
+    /// Bytes the allocator has mapped (`stats.mapped`).
+    public static let allocatorMapped = Metric("allocatorMapped", unit: .bytes, kind: .memory, scope: .process)
+
+    /// Metrics read in the timed pass, around every sample.
+    public static let timedPass: [Metric] = [
+        .wallClock, .threadCPU, .processUserCPU, .processSystemCPU, .contextSwitches, .pageFaults,
+        .bytesAllocated, .bytesFreed, .instructions,
+    ]
+    /// Metrics read in the exact-count pass, which is never timed.
+    public static let exactPass: [Metric] = [.mallocs, .frees]
+    /// Memory metrics read after each sample.
+    public static let memoryPass: [Metric] = [
+        .residentMemory, .peakResidentMemory, .allocatorAllocated, .allocatorActive, .allocatorResident, .allocatorMapped,
+    ]
+    /// Every built-in metric.
+    public static let builtIn: [Metric] = timedPass + exactPass + memoryPass
+
+    /// Looks up a built-in metric by name.
+    /// - Parameter name: The stored name.
+    /// - Returns: The metric, or `nil` when the name is not built in.
+    public static func builtIn(named name: String) -> Metric? { builtIn.first { $0.name == name } }
+}

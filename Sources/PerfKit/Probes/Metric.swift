@@ -1,0 +1,125 @@
+/// A named quantity that PerfKit measures: its unit, which direction is better, which kind of
+/// question it answers, and whether it is compared exactly or statistically.
+///
+/// Two metrics are the same metric when their names are equal; the other fields describe it.
+public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The stable name used in run files, baselines and reports (for example `wallClock`).
+    public var name: String
+    /// The unit every sample of this metric is expressed in.
+    public var unit: MetricUnit
+    /// Whether smaller or larger values are better.
+    public var polarity: Polarity
+    /// Which kind of measurement this is; reports never merge kinds.
+    public var kind: MetricKind
+    /// Deterministic metrics are compared exactly against absolute thresholds; statistical ones
+    /// by distribution with a two-gate verdict.
+    public var isDeterministic: Bool
+    /// Whose activity the metric sees: the measuring thread, the whole process, or the subject.
+    public var scope: MetricScope
+
+    /// Creates a metric description.
+    /// - Parameters:
+    ///   - name: Stable name, unique within a run.
+    ///   - unit: Unit of every sample.
+    ///   - polarity: Which direction is better.
+    ///   - kind: Measurement kind.
+    ///   - isDeterministic: `true` when repeated runs of the same code give the same value.
+    ///   - scope: Whose activity the metric sees.
+    public init(
+        _ name: String, unit: MetricUnit, polarity: Polarity = .smallerIsBetter,
+        kind: MetricKind = .componentCost, isDeterministic: Bool = false, scope: MetricScope = .subject
+    ) {
+        self.name = name
+        self.unit = unit
+        self.polarity = polarity
+        self.kind = kind
+        self.isDeterministic = isDeterministic
+        self.scope = scope
+    }
+
+    public var description: String { name }
+
+    public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+/// Which direction of change is an improvement.
+public enum Polarity: String, Sendable, Codable, Hashable {
+    case smallerIsBetter
+    case largerIsBetter
+}
+
+/// Whose activity a metric observes.
+public enum MetricScope: String, Sendable, Codable, Hashable {
+    /// Only the thread that runs the measured body (exact even while other threads work).
+    case thread
+    /// The whole process: other threads, including parallel tests, are counted too.
+    case process
+    /// A counter the subject itself records.
+    case subject
+}
+
+/// The unit of a metric. A struct so new units can be added without breaking callers.
+public struct MetricUnit: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The unit's symbol as stored in files (for example `ns`, `B`, `count`).
+    public var symbol: String
+    /// Creates a unit from its stored symbol.
+    public init(_ symbol: String) { self.symbol = symbol }
+    public init(from decoder: any Decoder) throws { symbol = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(symbol)
+    }
+    public var description: String { symbol }
+
+    public static let nanoseconds = MetricUnit("ns")
+    public static let bytes = MetricUnit("B")
+    public static let count = MetricUnit("count")
+    public static let ratio = MetricUnit("ratio")
+}
+
+/// The kind of question a metric answers. Reports keep kinds in separate sections.
+public struct MetricKind: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    private enum Value: String, CaseIterable { case componentCost, memory, correctness, frameInput }
+    private let value: Value
+    private init(_ value: Value) { self.value = value }
+
+    /// Host-side cost of a component: time, CPU, allocations, instructions, component counters.
+    public static let componentCost = MetricKind(.componentCost)
+    /// Memory held: resident set, allocator totals, bytes owned.
+    public static let memory = MetricKind(.memory)
+    /// Functional correctness counters (for example unrelated recomputations, lost edits).
+    public static let correctness = MetricKind(.correctness)
+    /// Frame work and input handling, judged against UI deadlines.
+    public static let frameInput = MetricKind(.frameInput)
+    /// Every kind, in report order.
+    public static let allKinds: [MetricKind] = Value.allCases.map(MetricKind.init)
+
+    /// The stored identifier (`componentCost`, `memory`, `correctness`, `frameInput`).
+    public var identifier: String { value.rawValue }
+    /// A heading for reports.
+    public var title: String {
+        switch value {
+        case .componentCost: "Component cost"
+        case .memory: "Memory"
+        case .correctness: "Correctness"
+        case .frameInput: "Frame and input"
+        }
+    }
+    public var description: String { identifier }
+
+    public init(from decoder: any Decoder) throws {
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Value(rawValue: raw) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown metric kind '\(raw)'"))
+        }
+        self.value = value
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value.rawValue)
+    }
+    public static func < (lhs: MetricKind, rhs: MetricKind) -> Bool {
+        Value.allCases.firstIndex(of: lhs.value)! < Value.allCases.firstIndex(of: rhs.value)!
+    }
+}

@@ -1,0 +1,59 @@
+/// Measures what one read of each probe costs on this machine, for `perfkit doctor`.
+public enum ProbeCost {
+    /// The cost of one probe read.
+    public struct Entry: Sendable, Equatable {
+        /// The probe (for example `monotonic clock`).
+        public var probe: String
+        /// Median nanoseconds per read over several batches.
+        public var nanosecondsPerRead: Double
+        /// Whether the probe is available here; unavailable probes have no cost.
+        public var unavailableReason: String?
+    }
+
+    /// Times every probe: median of `batches` batches of `reads` reads each.
+    /// - Parameters:
+    ///   - reads: Reads per batch.
+    ///   - batches: Number of batches.
+    /// - Returns: One entry per probe.
+    public static func measureAll(reads: Int = 2_000, batches: Int = 15) -> [Entry] {
+        func time(_ reads: Int, _ body: () -> Void) -> Double {
+            var perRead: [Double] = []
+            for _ in 0..<batches {
+                let start = SystemClock.monotonicNanoseconds()
+                for _ in 0..<reads { body() }
+                perRead.append(Double(SystemClock.monotonicNanoseconds() - start) / Double(reads))
+            }
+            return Quantile.percentile(sorted: perRead.sorted(), 50)
+        }
+        var entries: [Entry] = []
+        entries.append(Entry(probe: "monotonic clock (CLOCK_MONOTONIC)", nanosecondsPerRead: time(reads) { blackHole(SystemClock.monotonicNanoseconds()) }))
+        entries.append(Entry(probe: "thread CPU clock", nanosecondsPerRead: time(reads / 4) { blackHole(SystemClock.threadCPUNanoseconds()) }))
+        entries.append(Entry(probe: "getrusage", nanosecondsPerRead: time(reads / 4) { blackHole(ResourceUsage.current()) }))
+        entries.append(Entry(probe: "resident memory (/proc/self/statm)", nanosecondsPerRead: time(reads / 20) { blackHole(ResidentMemory.currentBytes()) }))
+        if let counter = ThreadAllocationCounter() {
+            entries.append(Entry(probe: "thread bytes allocated (thread.allocatedp)", nanosecondsPerRead: time(reads) { blackHole(counter.allocated) }))
+            entries.append(Entry(probe: "allocator totals (epoch + 4 reads)", nanosecondsPerRead: time(reads / 40) { blackHole(Jemalloc.totals()) }))
+            entries.append(Entry(probe: "exact malloc/free count (tcache off, epoch, 4 reads, twice)", nanosecondsPerRead: time(reads / 40) {
+                blackHole(ExactAllocationCounter.count { 0 })
+            }))
+        } else {
+            let reason = ProbeSet.unavailableReason(for: .bytesAllocated)
+            entries.append(Entry(probe: "thread bytes allocated (thread.allocatedp)", nanosecondsPerRead: .nan, unavailableReason: reason))
+            entries.append(Entry(probe: "exact malloc/free count", nanosecondsPerRead: .nan, unavailableReason: reason))
+        }
+        if let counter = try? InstructionCounter() {
+            entries.append(Entry(probe: "instructions (perf_event_open)", nanosecondsPerRead: time(reads / 4) { blackHole(counter.read()) }))
+        } else {
+            entries.append(Entry(probe: "instructions (perf_event_open)", nanosecondsPerRead: .nan, unavailableReason: InstructionCounter.unavailableReason))
+        }
+        let probes = ProbeSet(metrics: [.wallClock])
+        var empty: [Double] = []
+        for _ in 0..<(reads * 5) { empty.append(probes.measureTimed { () }.values.wallClock.asDouble) }
+        entries.append(Entry(probe: "empty measured region, median wall time", nanosecondsPerRead: Quantile.percentile(sorted: empty.sorted(), 50)))
+        return entries
+    }
+}
+
+extension UInt64 {
+    var asDouble: Double { Double(self) }
+}

@@ -1,0 +1,115 @@
+/// The built-in probes, read around one run of a measured body.
+///
+/// The monotonic clock is read last before the body and first after it; every other probe is
+/// read outside that bracket so its own cost never lands in the wall-clock figure. Per-thread
+/// probes are only valid when the body runs on the calling thread; ``measureTimed(_:)`` takes a
+/// synchronous body for that reason.
+public struct ProbeSet: ~Copyable {
+    /// Which built-in metrics to read; metrics not listed are skipped.
+    public let metrics: Set<Metric>
+    private let allocationCounter: ThreadAllocationCounter?
+    private let instructionCounter: InstructionCounter?
+
+    /// Prepares the probes for the calling thread.
+    /// - Parameter metrics: The built-in metrics to read.
+    public init(metrics: Set<Metric> = Set(Metric.builtIn)) {
+        self.metrics = metrics
+        allocationCounter = ThreadAllocationCounter()
+        instructionCounter = metrics.contains(.instructions) ? try? InstructionCounter() : nil
+    }
+
+    /// Why a built-in metric cannot be measured here, or `nil` when it can.
+    /// - Parameter metric: A built-in metric.
+    /// - Returns: A human-readable reason, or `nil`.
+    public static func unavailableReason(for metric: Metric) -> String? {
+        switch metric {
+        case .bytesAllocated, .bytesFreed, .allocatorAllocated, .allocatorActive, .allocatorResident, .allocatorMapped:
+            Jemalloc.isLinked ? nil : "built without the Jemalloc trait; allocation metrics are unavailable"
+        case .mallocs, .frees:
+            ExactAllocationCounter.unavailableReason
+        case .instructions:
+            InstructionCounter.unavailableReason
+        case .residentMemory:
+            ResidentMemory.currentBytes() == nil ? "/proc/self/statm is not readable" : nil
+        default:
+            nil
+        }
+    }
+
+    /// Runs `body` once and reads the timed-pass probes around it.
+    /// - Parameter body: The measured region; it runs on the calling thread.
+    /// - Returns: The body's result and one value per available timed metric.
+    /// - Throws: Whatever `body` throws.
+    @inline(never)
+    public func measureTimed<R>(_ body: () throws -> R) rethrows -> (result: R, values: TimedValues) {
+        let usage0 = ResourceUsage.current()
+        let cpu0 = SystemClock.threadCPUNanoseconds()
+        let instructions0 = instructionCounter?.read()
+        let allocated0 = allocationCounter?.allocated
+        let freed0 = allocationCounter?.deallocated
+        let start = SystemClock.monotonicNanoseconds()
+        let result = try body()
+        let end = SystemClock.monotonicNanoseconds()
+        let allocated1 = allocationCounter?.allocated
+        let freed1 = allocationCounter?.deallocated
+        let instructions1 = instructionCounter?.read()
+        let cpu1 = SystemClock.threadCPUNanoseconds()
+        let usage1 = ResourceUsage.current()
+        var values = TimedValues()
+        values.wallClock = end &- start
+        values.threadCPU = cpu1 &- cpu0
+        values.processUserCPU = usage1.userCPUNanoseconds &- usage0.userCPUNanoseconds
+        values.processSystemCPU = usage1.systemCPUNanoseconds &- usage0.systemCPUNanoseconds
+        values.contextSwitches = usage1.contextSwitches &- usage0.contextSwitches
+        values.pageFaults = usage1.pageFaults &- usage0.pageFaults
+        if let allocated0, let allocated1, let freed0, let freed1 {
+            values.bytesAllocated = allocated1 &- allocated0
+            values.bytesFreed = freed1 &- freed0
+        }
+        if let instructions0, let instructions1 { values.instructions = instructions1 &- instructions0 }
+        return (result, values)
+    }
+
+    /// Reads the memory probes (resident set, peak, allocator totals) as they are now.
+    /// - Returns: One value per available memory metric.
+    public func readMemory() -> [Metric: Double] {
+        var values: [Metric: Double] = [:]
+        if let resident = ResidentMemory.currentBytes() { values[.residentMemory] = Double(resident) }
+        values[.peakResidentMemory] = Double(ResourceUsage.current().peakResidentBytes)
+        if let totals = Jemalloc.totals() {
+            values[.allocatorAllocated] = Double(totals.allocated)
+            values[.allocatorActive] = Double(totals.active)
+            values[.allocatorResident] = Double(totals.resident)
+            values[.allocatorMapped] = Double(totals.mapped)
+        }
+        return values.filter { metrics.contains($0.key) }
+    }
+}
+
+/// The raw values of one timed sample, kept in a plain struct so that taking a sample never allocates.
+public struct TimedValues: Sendable {
+    public var wallClock: UInt64 = 0
+    public var threadCPU: UInt64 = 0
+    public var processUserCPU: UInt64 = 0
+    public var processSystemCPU: UInt64 = 0
+    public var contextSwitches: UInt64 = 0
+    public var pageFaults: UInt64 = 0
+    public var bytesAllocated: UInt64? = nil
+    public var bytesFreed: UInt64? = nil
+    public var instructions: UInt64? = nil
+
+    /// The values as metric-keyed doubles, leaving out unavailable ones and those not in `metrics`.
+    /// - Parameter metrics: The metrics to keep.
+    /// - Returns: The selected values.
+    public func values(for metrics: Set<Metric>) -> [(Metric, Double)] {
+        var out: [(Metric, Double)] = [
+            (.wallClock, Double(wallClock)), (.threadCPU, Double(threadCPU)),
+            (.processUserCPU, Double(processUserCPU)), (.processSystemCPU, Double(processSystemCPU)),
+            (.contextSwitches, Double(contextSwitches)), (.pageFaults, Double(pageFaults)),
+        ]
+        if let bytesAllocated { out.append((.bytesAllocated, Double(bytesAllocated))) }
+        if let bytesFreed { out.append((.bytesFreed, Double(bytesFreed))) }
+        if let instructions { out.append((.instructions, Double(instructions))) }
+        return out.filter { metrics.contains($0.0) }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where and how a run was made: source revision, toolchain, build configuration, machine, allocator.
+public struct Environment: Sendable, Codable, Equatable {
+    /// Git commit of the measured source, or `unknown`.
+    public var commit: String
+    /// Git branch, or `unknown`.
+    public var branch: String
+    /// Whether the working tree had uncommitted changes.
+    public var dirty: Bool
+    /// The Swift compiler's version line.
+    public var swiftVersion: String
+    /// `debug` or `release`.
+    public var buildConfiguration: String
+    /// The machine the run was made on.
+    public var machine: MachineFingerprint
+    /// The process allocator (`jemalloc` or `system`).
+    public var allocator: String
+
+    /// Whether results come from an optimised build.
+    public var isRelease: Bool { buildConfiguration == "release" }
+
+    /// Creates an environment record.
+    public init(commit: String, branch: String, dirty: Bool, swiftVersion: String, buildConfiguration: String, machine: MachineFingerprint, allocator: String) {
+        self.commit = commit
+        self.branch = branch
+        self.dirty = dirty
+        self.swiftVersion = swiftVersion
+        self.buildConfiguration = buildConfiguration
+        self.machine = machine
+        self.allocator = allocator
+    }
+
+    /// The build configuration of the code calling this (the module's own optimisation setting).
+    public static var currentBuildConfiguration: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+}
+
+/// The facts about a machine that make its numbers comparable with another's.
+public struct MachineFingerprint: Sendable, Codable, Equatable, Hashable {
+    /// CPU model name from `/proc/cpuinfo`.
+    public var cpuModel: String
+    /// Online logical cores.
+    public var cores: Int
+    /// Kernel release (`uname -r`).
+    public var kernel: String
+    /// Operating system name from `/etc/os-release`.
+    public var operatingSystem: String
+    /// CPU frequency governor, where readable.
+    public var governor: String?
+    /// Physical memory in bytes.
+    public var memoryBytes: UInt64
+
+    /// Creates a fingerprint.
+    public init(cpuModel: String, cores: Int, kernel: String, operatingSystem: String, governor: String?, memoryBytes: UInt64) {
+        self.cpuModel = cpuModel
+        self.cores = cores
+        self.kernel = kernel
+        self.operatingSystem = operatingSystem
+        self.governor = governor
+        self.memoryBytes = memoryBytes
+    }
+
+    /// A short stable identifier: a hash of the fields that affect speed.
+    public var identifier: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(cpuModel)|\(cores)|\(kernel)|\(memoryBytes / (1 << 30))".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// One line for reports.
+    public var summary: String {
+        "\(cpuModel), \(cores) cores, \(memoryBytes >> 30) GiB, \(operatingSystem), Linux \(kernel)" + (governor.map { ", governor \($0)" } ?? "")
+    }
+}

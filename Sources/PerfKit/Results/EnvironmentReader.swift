@@ -1,0 +1,59 @@
+import Foundation
+
+/// Reads the environment of the current process: machine, git state, toolchain.
+///
+/// OS access sits here so that everything downstream works on plain values.
+public enum EnvironmentReader {
+    /// Reads this machine's fingerprint from `/proc`, `uname` and `/etc/os-release`.
+    public static func machine() -> MachineFingerprint {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        var name = utsname()
+        uname(&name)
+        let kernel = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+        let os = osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+            .map { String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "unknown OS"
+        let governor = (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return MachineFingerprint(
+            cpuModel: model, cores: ProcessInfo.processInfo.activeProcessorCount, kernel: kernel,
+            operatingSystem: os, governor: governor, memoryBytes: ProcessInfo.processInfo.physicalMemory)
+    }
+
+    /// Reads the environment for a run of code built in `buildConfiguration`.
+    /// - Parameters:
+    ///   - buildConfiguration: `debug` or `release`.
+    ///   - directory: The source checkout whose git state is recorded.
+    ///   - swiftVersion: The toolchain's version line, when already known.
+    public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath, swiftVersion: String? = nil) -> Environment {
+        let commit = Shell.output(["git", "rev-parse", "HEAD"], in: directory) ?? "unknown"
+        let branch = Shell.output(["git", "rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
+        let status = Shell.output(["git", "status", "--porcelain", "--untracked-files=no"], in: directory) ?? ""
+        let version = swiftVersion ?? ProcessInfo.processInfo.environment["PERFKIT_SWIFT_VERSION"]
+            ?? Shell.output(["swift", "--version"], in: directory)?.split(separator: "\n").first.map(String.init) ?? "unknown"
+        return Environment(
+            commit: commit, branch: branch, dirty: !status.isEmpty, swiftVersion: version,
+            buildConfiguration: buildConfiguration, machine: machine(), allocator: Jemalloc.verifyIsProcessAllocator() == nil ? "jemalloc" : "system")
+    }
+}
+
+/// Runs short commands and captures their output.
+package enum Shell {
+    /// Runs a command and returns its trimmed standard output, or `nil` when it fails.
+    package static func output(_ arguments: [String], in directory: String? = nil) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

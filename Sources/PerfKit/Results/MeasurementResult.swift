@@ -1,0 +1,77 @@
+/// Every raw sample of one metric for one arm in one phase, with the labels that let order
+/// effects be analysed later: the round, the position within the round and the iteration.
+public struct SampleSeries: Sendable, Codable, Equatable {
+    /// The metric the values are samples of.
+    public var metric: Metric
+    /// The arm that produced them.
+    public var arm: String
+    /// The phase they belong to.
+    public var phase: Phase
+    /// The raw values, in the metric's unit, in the order they were taken.
+    public var values: [Double] = []
+    /// The round of each value.
+    public var rounds: [Int] = []
+    /// The arm's position within its round (0 = ran first).
+    public var positions: [Int] = []
+    /// The iteration of each value within its arm and phase.
+    public var iterations: [Int] = []
+
+    /// Creates an empty series.
+    public init(metric: Metric, arm: String, phase: Phase) {
+        self.metric = metric
+        self.arm = arm
+        self.phase = phase
+    }
+
+    /// Appends one labelled value.
+    public mutating func append(_ value: Double, round: Int, position: Int, iteration: Int) {
+        values.append(value)
+        rounds.append(round)
+        positions.append(position)
+        iterations.append(iteration)
+    }
+}
+
+/// A metric the runner could not measure, and why.
+public struct UnavailableMetric: Sendable, Codable, Equatable {
+    /// The metric's name.
+    public var metric: String
+    /// Why it is unavailable (for example "no PMU").
+    public var reason: String
+    /// Creates a record.
+    public init(metric: String, reason: String) {
+        self.metric = metric
+        self.reason = reason
+    }
+}
+
+/// The raw outcome of one measured region: its arms, the order they ran in and every sample.
+public struct MeasurementResult: Sendable, Codable, Equatable {
+    /// The measurement's name within its test (for example `layout`).
+    public var name: String
+    /// The arms, in declaration order (a plain measurement has one arm, `main`).
+    public var arms: [String]
+    /// Arm indices per round of the timed pass.
+    public var order: [[Int]]
+    /// Every series, one per metric, arm and phase.
+    public var series: [SampleSeries]
+    /// Metrics that were asked for but could not be measured.
+    public var unavailable: [UnavailableMetric]
+
+    /// Creates a result.
+    public init(name: String, arms: [String], order: [[Int]], series: [SampleSeries], unavailable: [UnavailableMetric]) {
+        self.name = name
+        self.arms = arms
+        self.order = order
+        self.series = series
+        self.unavailable = unavailable
+    }
+
+    /// The series of `metric` for `arm` in `phase`, if measured.
+    public func series(_ metric: Metric, arm: String, phase: Phase) -> SampleSeries? {
+        series.first { $0.metric == metric && $0.arm == arm && $0.phase == phase }
+    }
+
+    /// The phases present, in report order.
+    public var phases: [Phase] { Array(Set(series.map(\.phase))).sorted() }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The results of one run of measured tests: environment plus every raw sample.
+///
+/// Stored as versioned JSON (`Documentation/RunFileSchema.md`); the schema version is read first.
+public struct RunFile: Sendable, Codable, Equatable {
+    /// The schema version this code writes.
+    public static let currentSchemaVersion = 1
+
+    /// The file's schema version.
+    public var schemaVersion: Int
+    /// When the run started (ISO 8601).
+    public var date: Date
+    /// `measure` (full iterations, release) or `smoke` (few iterations).
+    public var mode: String
+    /// Where and how the run was made.
+    public var environment: Environment
+    /// Every measured test, sorted by id.
+    public var tests: [TestResult]
+
+    /// Creates a run file.
+    public init(date: Date, mode: String, environment: Environment, tests: [TestResult]) {
+        schemaVersion = Self.currentSchemaVersion
+        self.date = date
+        self.mode = mode
+        self.environment = environment
+        self.tests = tests.sorted { $0.id < $1.id }
+    }
+}
+
+/// One measured test: its identity, measurements and the outcome of its budgets.
+public struct TestResult: Sendable, Codable, Equatable {
+    /// A stable identifier, `Suite/test()`.
+    public var id: String
+    /// The suite's name, used to group baselines into files.
+    public var suite: String
+    /// The measured regions of the test.
+    public var measurements: [MeasurementResult]
+    /// Budget outcomes recorded for the test.
+    public var budgets: [BudgetOutcome]
+
+    /// Creates a test result.
+    public init(id: String, suite: String, measurements: [MeasurementResult], budgets: [BudgetOutcome] = []) {
+        self.id = id
+        self.suite = suite
+        self.measurements = measurements
+        self.budgets = budgets
+    }
+}
+
+/// How a budget fared for one measurement.
+public struct BudgetOutcome: Sendable, Codable, Equatable {
+    /// The measurement and arm the budget applied to.
+    public var measurement: String
+    public var arm: String
+    public var phase: Phase
+    /// The metric judged.
+    public var metric: String
+    /// A plain description of the budget (for example `p95 ≤ 10 ms, max ≤ 20 ms`).
+    public var budget: String
+    /// `passed`, `failed` or `notJudged`.
+    public var status: String
+    /// Why: the observed values, or why it was not judged.
+    public var detail: String
+
+    /// Creates an outcome.
+    public init(measurement: String, arm: String, phase: Phase, metric: String, budget: String, status: String, detail: String) {
+        self.measurement = measurement
+        self.arm = arm
+        self.phase = phase
+        self.metric = metric
+        self.budget = budget
+        self.status = status
+        self.detail = detail
+    }
+}

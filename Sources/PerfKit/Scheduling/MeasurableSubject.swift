@@ -1,0 +1,74 @@
+/// A piece of work PerfKit can measure in cold, warm and eviction phases.
+///
+/// Every conformer guarantees:
+/// - ``makeState()`` returns fresh state, as a first use would see it (caches empty);
+/// - ``run(_:)`` does the measured work once and returns a value that depends on it, so the
+///   optimizer cannot delete the work; it runs on the calling thread;
+/// - ``evict(_:)`` pushes the subject out of its cache or working set without rebuilding state;
+/// - ``counters(_:)`` reports the subject's own counters (live views, bytes owned, cells
+///   created), read outside the timed region.
+public protocol MeasurableSubject<Output>: Sendable {
+    /// The state one arm keeps between runs.
+    associatedtype State
+    /// What one run returns.
+    associatedtype Output
+
+    /// The phases this subject supports; the runner skips the others.
+    var phases: [Phase] { get }
+    /// Fresh state.
+    /// - Throws: When the state cannot be built.
+    func makeState() throws -> State
+    /// One run of the measured work.
+    /// - Throws: When the work fails; the measurement stops and reports it.
+    func run(_ state: inout State) throws -> Output
+    /// Pushes the subject out of its cache or working set.
+    /// - Throws: When eviction fails.
+    func evict(_ state: inout State) throws
+    /// The subject's own counters after a run.
+    func counters(_ state: State) -> [CounterReading]
+    /// The metrics ``counters(_:)`` reports, so that a report can list them even when a run fails.
+    var counterMetrics: [Metric] { get }
+}
+
+extension MeasurableSubject {
+    public var phases: [Phase] { [.warm] }
+    public func evict(_ state: inout State) throws {}
+    public func counters(_ state: State) -> [CounterReading] { [] }
+    public var counterMetrics: [Metric] { [] }
+}
+
+/// One value of a subject's own counter.
+public struct CounterReading: Sendable, Equatable {
+    /// The counter's metric (unit, polarity, kind, determinism).
+    public var metric: Metric
+    /// Its value after the run.
+    public var value: Double
+    /// Creates a reading.
+    public init(_ metric: Metric, _ value: Double) {
+        self.metric = metric
+        self.value = value
+    }
+}
+
+/// A named arm of a comparison: one subject, for example one policy of a renderer.
+public struct Arm: Sendable {
+    /// The arm's name as it appears in results (for example `reference`, `native`).
+    public var name: String
+    /// The subject this arm measures.
+    public var subject: any MeasurableSubject
+    /// Creates an arm.
+    public init(_ name: String, _ subject: any MeasurableSubject) {
+        self.name = name
+        self.subject = subject
+    }
+}
+
+/// A subject made of closures, for measuring a plain block of code.
+public struct ClosureSubject<Output>: MeasurableSubject, @unchecked Sendable {
+    // The closure is only called on the thread that runs the measurement.
+    private let body: () throws -> Output
+    /// Wraps `body`; its only phase is warm.
+    public init(_ body: @escaping () throws -> Output) { self.body = body }
+    public func makeState() throws {}
+    public func run(_ state: inout Void) throws -> Output { try body() }
+}

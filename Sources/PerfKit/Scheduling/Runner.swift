@@ -1,0 +1,160 @@
+/// Keeps a value alive and opaque to the optimizer, so the work that produced it is not deleted.
+/// - Parameter value: Any value.
+///
+/// Neither inlined nor optimized, so the compiler must assume the value escapes: allocations
+/// that feed it are not promoted to the stack and computations that produce it are kept.
+@inline(never) @_optimize(none)
+public func blackHole<T>(_ value: T) {}
+
+/// How a ``Runner`` measures: rounds, warm-up, metrics, phases and run order.
+public struct RunConfiguration: Sendable, Equatable {
+    /// Timed samples per arm and phase (one per round).
+    public var rounds: Int
+    /// Unrecorded runs before the first warm or eviction sample.
+    public var warmupIterations: Int
+    /// Built-in metrics to record; subjects' own counters are always recorded.
+    public var metrics: Set<Metric>
+    /// Phases to run; `nil` runs every phase the subjects support.
+    public var phases: [Phase]?
+    /// Rounds of the separate exact-count pass (0 skips it).
+    public var exactCountRounds: Int
+    /// Seed of the ABBA block phase; `nil` keeps blocks in canonical order.
+    public var orderSeed: UInt64?
+
+    /// Creates a configuration.
+    public init(
+        rounds: Int = 30, warmupIterations: Int = 3, metrics: Set<Metric> = Set(Metric.builtIn),
+        phases: [Phase]? = nil, exactCountRounds: Int = 3, orderSeed: UInt64? = nil
+    ) {
+        self.rounds = rounds
+        self.warmupIterations = warmupIterations
+        self.metrics = metrics
+        self.phases = phases
+        self.exactCountRounds = exactCountRounds
+        self.orderSeed = orderSeed
+    }
+}
+
+/// Drives subjects through their phases, arms in counterbalanced order, and keeps every raw sample.
+///
+/// Per phase, the timed pass runs `rounds` rounds in ``RunOrder``; each arm takes one sample per
+/// round. Warm and eviction states persist per arm across rounds; a cold sample gets fresh
+/// state every time. The exact allocation count runs afterwards in a pass of its own with its
+/// own states, so its slower, cache-less allocations never touch a timed sample.
+public struct Runner: Sendable {
+    /// The configuration in use.
+    public var configuration: RunConfiguration
+
+    /// Creates a runner.
+    public init(configuration: RunConfiguration) { self.configuration = configuration }
+
+    /// Measures the arms and returns every sample.
+    /// - Parameters:
+    ///   - name: The measurement's name.
+    ///   - arms: One or more arms; two or more run in ABBA order.
+    /// - Returns: The raw result.
+    /// - Throws: Whatever a subject throws.
+    public func measure(_ name: String, arms: [Arm]) throws -> MeasurementResult {
+        precondition(!arms.isEmpty, "a measurement needs at least one arm")
+        let supported = arms.map { Set($0.subject.phases) }.reduce(Set(Phase.allPhases)) { $0.intersection($1) }
+        let phases = (configuration.phases ?? Phase.allPhases).filter { supported.contains($0) }
+        let order = RunOrder(armCount: arms.count, roundCount: configuration.rounds, seed: configuration.orderSeed)
+        let probes = ProbeSet(metrics: configuration.metrics)
+        var collector = SeriesCollector()
+        for phase in phases {
+            var states = [AnyObject?](repeating: nil, count: arms.count)
+            var iterations = [Int](repeating: 0, count: arms.count)
+            for (round, armOrder) in order.rounds.enumerated() {
+                for (position, armIndex) in armOrder.enumerated() {
+                    let label = SampleLabel(arm: arms[armIndex].name, phase: phase, round: round, position: position, iteration: iterations[armIndex])
+                    try takeTimedSample(arms[armIndex].subject, &states[armIndex], label, probes, &collector)
+                    iterations[armIndex] += 1
+                }
+            }
+            states = [AnyObject?](repeating: nil, count: arms.count)
+            iterations = [Int](repeating: 0, count: arms.count)
+            if ExactAllocationCounter.unavailableReason == nil, !configuration.metrics.isDisjoint(with: Metric.exactPass) {
+                for (round, armOrder) in order.rounds.prefix(configuration.exactCountRounds).enumerated() {
+                    for (position, armIndex) in armOrder.enumerated() {
+                        let label = SampleLabel(arm: arms[armIndex].name, phase: phase, round: round, position: position, iteration: iterations[armIndex])
+                        try takeExactSample(arms[armIndex].subject, &states[armIndex], label, &collector)
+                        iterations[armIndex] += 1
+                    }
+                }
+            }
+        }
+        let unavailable = configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
+            ProbeSet.unavailableReason(for: metric).map { UnavailableMetric(metric: metric.name, reason: $0) }
+        }
+        return MeasurementResult(name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series, unavailable: unavailable)
+    }
+
+    private func prepare<S: MeasurableSubject>(_ subject: S, _ slot: inout AnyObject?, _ phase: Phase) throws -> StateBox<S.State> {
+        if phase == .cold || slot == nil {
+            let box = StateBox(try subject.makeState())
+            if phase != .cold {
+                for _ in 0..<configuration.warmupIterations { blackHole(try subject.run(&box.value)) }
+            }
+            slot = box
+        }
+        let box = slot as! StateBox<S.State>
+        if phase == .eviction { try subject.evict(&box.value) }
+        return box
+    }
+
+    private func takeTimedSample<S: MeasurableSubject>(
+        _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ probes: borrowing ProbeSet, _ collector: inout SeriesCollector
+    ) throws {
+        let box = try prepare(subject, &slot, label.phase)
+        let (output, timed) = try probes.measureTimed { try subject.run(&box.value) }
+        blackHole(output)
+        for (metric, value) in timed.values(for: configuration.metrics) { collector.add(metric, value, label) }
+        for (metric, value) in probes.readMemory() { collector.add(metric, value, label) }
+        for reading in subject.counters(box.value) { collector.add(reading.metric, reading.value, label) }
+    }
+
+    private func takeExactSample<S: MeasurableSubject>(
+        _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector
+    ) throws {
+        let box = try prepare(subject, &slot, label.phase)
+        let (output, counts) = try ExactAllocationCounter.count { try subject.run(&box.value) }
+        blackHole(output)
+        guard let counts else { return }
+        if configuration.metrics.contains(.mallocs) { collector.add(.mallocs, Double(counts.mallocs), label) }
+        if configuration.metrics.contains(.frees) { collector.add(.frees, Double(counts.frees), label) }
+    }
+}
+
+/// Labels of one sample.
+struct SampleLabel {
+    var arm: String
+    var phase: Phase
+    var round: Int
+    var position: Int
+    var iteration: Int
+}
+
+/// Mutable state of one arm between rounds, boxed so arms of different subject types share a list.
+final class StateBox<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Gathers samples into series, keeping first-seen order.
+struct SeriesCollector {
+    private(set) var series: [SampleSeries] = []
+    private var index: [String: Int] = [:]
+
+    mutating func add(_ metric: Metric, _ value: Double, _ label: SampleLabel) {
+        let key = "\(metric.name)\u{1}\(label.arm)\u{1}\(label.phase.identifier)"
+        let slot: Int
+        if let existing = index[key] {
+            slot = existing
+        } else {
+            slot = series.count
+            index[key] = slot
+            series.append(SampleSeries(metric: metric, arm: label.arm, phase: label.phase))
+        }
+        series[slot].append(value, round: label.round, position: label.position, iteration: label.iteration)
+    }
+}

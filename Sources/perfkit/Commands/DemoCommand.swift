@@ -1,0 +1,5 @@
+enum DemoCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        throw UsageError("not implemented yet")
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import PerfKit
+
+/// `perfkit doctor`: what this machine is, whether jemalloc really is the allocator, which probes work and what they cost.
+enum DoctorCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments)
+        try parsed.requirePositionals(0...0, usage: "perfkit doctor")
+        let environment = EnvironmentReader.current(buildConfiguration: Environment.currentBuildConfiguration)
+        let machine = environment.machine
+        Output.line("PerfKit doctor")
+        Output.line("  machine:       \(machine.cpuModel), \(machine.cores) cores, \(machine.memoryBytes >> 30) GiB")
+        Output.line("  system:        \(machine.operatingSystem), kernel \(machine.kernel)")
+        Output.line("  governor:      \(machine.governor ?? "not readable (typical in a virtual machine)")")
+        Output.line("  fingerprint:   \(machine.identifier)")
+        Output.line("  swift:         \(environment.swiftVersion)")
+        Output.line("  build:         \(environment.buildConfiguration)" + (environment.isRelease ? "" : " (timings from a debug build are not representative)"))
+        Output.line("  source:        \(environment.commit.prefix(12)) on \(environment.branch)\(environment.dirty ? " (dirty)" : "")")
+        if let problem = Jemalloc.verifyIsProcessAllocator() {
+            Output.line("  allocator:     system malloc; jemalloc is not the process allocator: \(problem)")
+        } else {
+            Output.line("  allocator:     jemalloc (checked by allocating 4 KiB and reading thread.allocatedp)")
+        }
+        Output.line("")
+        Output.line("Probes (metric, scope, availability):")
+        for metric in Metric.builtIn {
+            let reason = ProbeSet.unavailableReason(for: metric)
+            let status = reason.map { "unavailable: \($0)" } ?? "available"
+            Output.line("  \(metric.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(metric.scope.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(status)")
+        }
+        Output.line("")
+        Output.line("Cost of one read (median of 15 batches, \(environment.buildConfiguration) build):")
+        for entry in ProbeCost.measureAll() {
+            let cost = entry.unavailableReason.map { "unavailable: \($0)" } ?? String(format: "%10.1f ns", entry.nanosecondsPerRead)
+            Output.line("  \(entry.probe.padding(toLength: 62, withPad: " ", startingAt: 0)) \(cost)")
+        }
+        return 0
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import PerfKit
+
+/// The `perfkit` command: parses the verb and its arguments, calls the library, sets the exit status.
+let usage = """
+    usage: perfkit <verb> [arguments]
+      doctor                         machine fingerprint, allocator check, probe availability and costs
+      stats FILE [FILE2]             ministat-style summary and comparison of numbers, one per line
+      run                            measure the performance-tagged tests (release build)
+      baseline save|list|show|delete store and inspect baselines under Baselines/
+      compare BASELINE               compare a run or baseline against a baseline
+      abba REV_A REV_B               compare two revisions in counterbalanced ABBA order
+      calibrate                      measure this machine's noise with A/A comparisons
+      demo                           run the calendar renderer suite and write Reports/calendar-renderer.md
+      calendar fixture|layout        generate calendar workloads and lay them out
+    """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+do {
+    guard let verb = arguments.first else { throw UsageError(usage) }
+    let rest = Array(arguments.dropFirst())
+    switch verb {
+    case "doctor": status = try DoctorCommand.run(rest)
+    case "stats": status = try StatsCommand.run(rest)
+    case "run": status = try RunCommand.run(rest)
+    case "baseline": status = try BaselineCommand.run(rest)
+    case "compare": status = try CompareCommand.run(rest)
+    case "abba": status = try AbbaCommand.run(rest)
+    case "calibrate": status = try CalibrateCommand.run(rest)
+    case "demo": status = try DemoCommand.run(rest)
+    case "calendar": status = try CalendarCommand.run(rest)
+    case "help", "--help", "-h":
+        Output.line(usage)
+        status = 0
+    default: throw UsageError("unknown verb '\(verb)'\n\(usage)")
+    }
+} catch let error as UsageError {
+    Output.progress("perfkit: \(error)")
+    status = 2
+} catch {
+    Output.progress("perfkit: \(error)")
+    status = 2
+}
+exit(status)
