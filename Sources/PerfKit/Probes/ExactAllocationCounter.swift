@@ -1,5 +1,6 @@
 #if Jemalloc
 import CJemalloc
+import Synchronization
 #endif
 
 /// Exact allocation and free counts for a body run on the calling thread.
@@ -24,7 +25,10 @@ public enum ExactAllocationCounter {
     /// Why exact counts are unavailable, or `nil` when they are available.
     public static var unavailableReason: String? {
         #if Jemalloc
-        Arena.shared == nil ? "jemalloc refused to create a measuring arena" : nil
+        Arena.pool.withLock { pool in
+            if pool.isEmpty, let arena = Arena() { pool.append(arena) }
+            return pool.isEmpty ? "jemalloc refused to create a measuring arena" : nil
+        }
         #else
         "built without the Jemalloc trait; allocation counts are unavailable"
         #endif
@@ -36,7 +40,8 @@ public enum ExactAllocationCounter {
     /// - Throws: Whatever `body` throws (the thread's arena and cache are restored first).
     public static func count<R>(_ body: () throws -> R) rethrows -> (result: R, counts: Counts?) {
         #if Jemalloc
-        guard let arena = Arena.shared else { return (try body(), nil) }
+        guard let arena = Arena.acquire() else { return (try body(), nil) }
+        defer { Arena.release(arena) }
         var previousArena: UInt32 = 0
         var size = MemoryLayout<UInt32>.size
         _ = mallctl("thread.arena", &previousArena, &size, nil, 0)
@@ -61,12 +66,21 @@ public enum ExactAllocationCounter {
 }
 
 #if Jemalloc
-/// The private measuring arena and the cached MIBs of its counters.
+/// A private measuring arena and the cached MIBs of its counters.
 ///
-/// Created once per process; the MIB buffer is written only during init and read-only afterwards,
-/// so sharing it across threads is safe (hence `@unchecked Sendable`).
+/// Each count holds an arena exclusively, so counts taken at once on several threads (parallel
+/// tests) never see each other. The MIB buffers are written only during init and read-only
+/// afterwards, hence `@unchecked Sendable`.
 private final class Arena: @unchecked Sendable {
-    static let shared: Arena? = Arena()
+    /// Arenas not in use. Shared by every thread that counts, so it sits behind a mutex.
+    static let pool = Mutex<[Arena]>([])
+
+    static func acquire() -> Arena? {
+        if let arena = pool.withLock({ $0.popLast() }) { return arena }
+        return Arena()
+    }
+
+    static func release(_ arena: Arena) { pool.withLock { $0.append(arena) } }
 
     let index: UInt32
     // Four MIBs of `depth` components each: small.nmalloc, large.nmalloc, small.ndalloc, large.ndalloc.
@@ -76,7 +90,7 @@ private final class Arena: @unchecked Sendable {
     private let epochMIB: UnsafeMutablePointer<Int>
     private let epochDepth = 1
 
-    private init?() {
+    init?() {
         var index: UInt32 = 0
         var size = MemoryLayout<UInt32>.size
         guard mallctl("arenas.create", &index, &size, nil, 0) == 0 else { return nil }

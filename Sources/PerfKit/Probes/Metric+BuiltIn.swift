@@ -17,8 +17,10 @@ extension Metric {
     public static let bytesFreed = Metric("bytesFreed", unit: .bytes, isDeterministic: true, scope: .thread)
     /// Exact number of allocation requests made by the measured body (its own pass).
     public static let mallocs = Metric("mallocs", unit: .count, isDeterministic: true, scope: .thread)
-    /// Exact number of frees made by the measured body (its own pass).
-    public static let frees = Metric("frees", unit: .count, isDeterministic: true, scope: .thread)
+    /// Frees of blocks in the measuring arena during the body (its own pass). Blocks are counted by
+    /// the arena that owns them, so frees by other threads of earlier measured blocks are included:
+    /// exact in a serial run (`perfkit run`), an upper bound under parallel tests.
+    public static let frees = Metric("frees", unit: .count, isDeterministic: true, scope: .process)
     /// Retired user-space instructions of the measuring thread (`perf_event_open`).
     public static let instructions = Metric("instructions", unit: .count, scope: .thread)
     /// Resident set size of the process after the measured region (`/proc/self/statm`).

@@ -8,7 +8,7 @@ public func blackHole<T>(_ value: T) {}
 
 /// How a ``Runner`` measures: rounds, warm-up, metrics, phases and run order.
 public struct RunConfiguration: Sendable, Equatable {
-    /// Timed samples per arm and phase (one per round).
+    /// Timed samples per arm and phase (one per round); with several arms, rounded up to whole ABBA blocks.
     public var rounds: Int
     /// Unrecorded runs before the first warm or eviction sample.
     public var warmupIterations: Int
@@ -58,7 +58,10 @@ public struct Runner: Sendable {
         precondition(!arms.isEmpty, "a measurement needs at least one arm")
         let supported = arms.map { Set($0.subject.phases) }.reduce(Set(Phase.allPhases)) { $0.intersection($1) }
         let phases = (configuration.phases ?? Phase.allPhases).filter { supported.contains($0) }
-        let order = RunOrder(armCount: arms.count, roundCount: configuration.rounds, seed: configuration.orderSeed)
+        // With two or more arms, round up to whole blocks so every arm holds every position equally often.
+        let block = arms.count > 1 ? RunOrder.blockLength(armCount: arms.count) : 1
+        let rounds = (configuration.rounds + block - 1) / block * block
+        let order = RunOrder(armCount: arms.count, roundCount: rounds, seed: configuration.orderSeed)
         let probes = ProbeSet(metrics: configuration.metrics)
         var collector = SeriesCollector()
         for phase in phases {

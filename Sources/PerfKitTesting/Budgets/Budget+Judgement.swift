@@ -1,0 +1,49 @@
+import PerfKit
+
+extension Budget {
+    /// The verdict on one series, with the message a test failure or warning shows.
+    public struct Judgement: Sendable {
+        public var outcome: BudgetOutcome
+        public var message: String
+    }
+
+    /// Judges every series of the budget's metric in `measurements`.
+    public func judge(_ measurements: [MeasurementResult], mode: PerformanceMode) -> [Judgement] {
+        var judgements: [Judgement] = []
+        for measurement in measurements {
+            for series in measurement.series where series.metric == metric {
+                judgements.append(judge(series, in: measurement.name, mode: mode))
+            }
+        }
+        return judgements
+    }
+
+    private func judge(_ series: SampleSeries, in measurement: String, mode: PerformanceMode) -> Judgement {
+        let place = "\(measurement) [\(series.arm), \(series.phase)]"
+        func outcome(_ status: String, _ detail: String) -> Judgement {
+            Judgement(
+                outcome: BudgetOutcome(measurement: measurement, arm: series.arm, phase: series.phase, metric: metric.name, budget: text, status: status, detail: detail),
+                message: "\(metric.name) budget \(text) for \(place): \(detail)")
+        }
+        if !metric.isDeterministic, let blocker = mode.timeJudgementBlocker {
+            return outcome("notJudged", "not judged: \(blocker)")
+        }
+        guard let summary = try? Summary(series.values, percentiles: limits.map(\.percentile)) else {
+            return outcome("failed", "no valid samples")
+        }
+        var misses: [String] = []
+        var targetMisses: [String] = []
+        var observed: [String] = []
+        for limit in limits {
+            let value = limit.percentile == 100 ? summary.max : summary.extraPercentiles[limit.percentile]!
+            observed.append("\(limit.label) = \(Self.format(value, metric.unit))")
+            if value > limit.value {
+                let line = "\(limit.label) \(Self.format(value, metric.unit)) exceeds \(Self.format(limit.value, metric.unit))"
+                if limit.isTarget { targetMisses.append(line) } else { misses.append(line) }
+            }
+        }
+        if !misses.isEmpty { return outcome("failed", misses.joined(separator: "; ") + " (\(summary.count) samples)") }
+        if !targetMisses.isEmpty { return outcome("targetMissed", targetMisses.joined(separator: "; ")) }
+        return outcome("passed", observed.joined(separator: ", "))
+    }
+}

@@ -1,0 +1,51 @@
+import PerfKit
+import Testing
+
+/// A limit on a metric of a measured test.
+///
+/// Deterministic metrics (allocation counts, custom counters) are judged exactly, in every mode.
+/// Statistical metrics (time) are judged only in a release measuring run; otherwise the budget
+/// becomes a warning that says why it was not judged.
+public struct Budget: Sendable {
+    /// One limit: a statistic (`p95`, `max`, …) and its ceiling in the metric's unit.
+    public struct Limit: Sendable, Equatable {
+        /// The percentile the limit applies to; 100 means the maximum.
+        public var percentile: Double
+        /// The ceiling.
+        public var value: Double
+        /// A soft limit (a target) is reported as a warning when missed, never as a failure.
+        public var isTarget: Bool
+
+        var label: String { percentile == 100 ? "max" : "p\(Self.trim(percentile))" }
+        static func trim(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+    }
+
+    /// The metric judged.
+    public var metric: Metric
+    /// The limits.
+    public var limits: [Limit]
+    /// Which of the three UI clocks the budget stands for, if any (for reports).
+    public var clock: String?
+    /// Where the budget was declared.
+    public var sourceLocation: SourceLocation
+
+    /// A plain description, for example `p95 ≤ 10 ms, max ≤ 20 ms (direct interaction)`.
+    public var text: String {
+        let parts = limits.map { "\($0.isTarget ? "target " : "")\($0.label) ≤ \(Self.format($0.value, metric.unit))" }
+        return parts.joined(separator: ", ") + (clock.map { " (\($0))" } ?? "")
+    }
+
+    static func format(_ value: Double, _ unit: MetricUnit) -> String {
+        guard unit == .nanoseconds else { return "\(Limit.trim(value)) \(unit)" }
+        if value >= 1_000_000 { return "\(Limit.trim((value / 1_000_000 * 100).rounded() / 100)) ms" }
+        if value >= 1_000 { return "\(Limit.trim((value / 1_000 * 100).rounded() / 100)) µs" }
+        return "\(Limit.trim(value)) ns"
+    }
+}
+
+extension Duration {
+    /// The duration in nanoseconds.
+    var nanoseconds: Double {
+        Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
+    }
+}

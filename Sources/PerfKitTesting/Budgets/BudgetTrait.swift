@@ -1,0 +1,59 @@
+import PerfKit
+import Testing
+
+/// A budget attached to a measured test; the performance trait judges it after the test body.
+public struct BudgetTrait: TestTrait {
+    /// The budget.
+    public var budget: Budget
+}
+
+/// The three clocks a UI team works with.
+public struct BudgetPreset: Sendable {
+    var limits: [Budget.Limit]
+    var clock: String
+
+    /// Frame work at 120 Hz: p99 of the work within one 8.33 ms frame.
+    public static let frameWork = BudgetPreset(limits: [.init(percentile: 99, value: 8_333_333, isTarget: false)], clock: "frame work, 120 Hz")
+    /// Direct interaction (a drag, a tap that moves something): p95 under 10 ms, max 20 ms.
+    public static let directInteraction = BudgetPreset(
+        limits: [.init(percentile: 95, value: 10_000_000, isTarget: false), .init(percentile: 100, value: 20_000_000, isTarget: false)],
+        clock: "direct interaction")
+    /// Other local actions (open a detail, switch view): target p95 within 50 ms, ceiling 100 ms.
+    public static let localAction = BudgetPreset(
+        limits: [.init(percentile: 95, value: 50_000_000, isTarget: true), .init(percentile: 100, value: 100_000_000, isTarget: false)],
+        clock: "local action")
+}
+
+extension Trait where Self == BudgetTrait {
+    /// A time budget on a statistical metric (for example `.wallClock`).
+    /// - Parameters:
+    ///   - metric: The metric, in nanoseconds.
+    ///   - p50: Ceiling of the median.
+    ///   - p95: Ceiling of the 95th percentile.
+    ///   - p99: Ceiling of the 99th percentile.
+    ///   - max: Ceiling of every sample.
+    public static func budget(
+        _ metric: Metric, p50: Duration? = nil, p95: Duration? = nil, p99: Duration? = nil, max: Duration? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Self {
+        let limits: [Budget.Limit] = [(50.0, p50), (95, p95), (99, p99), (100, max)].compactMap { p, d in
+            d.map { Budget.Limit(percentile: p, value: $0.nanoseconds, isTarget: false) }
+        }
+        return BudgetTrait(budget: Budget(metric: metric, limits: limits, clock: nil, sourceLocation: sourceLocation))
+    }
+
+    /// A ceiling on every sample of a metric, for example `.budget(.mallocs, max: 0)` or a custom counter.
+    /// Deterministic metrics are judged exactly in every mode.
+    /// - Parameters:
+    ///   - metric: The metric.
+    ///   - max: The largest allowed value, in the metric's unit.
+    public static func budget(_ metric: Metric, max: Double, sourceLocation: SourceLocation = #_sourceLocation) -> Self {
+        BudgetTrait(budget: Budget(metric: metric, limits: [.init(percentile: 100, value: max, isTarget: false)], clock: nil, sourceLocation: sourceLocation))
+    }
+
+    /// One of the three UI clocks on wall-clock time: `.budget(.directInteraction)`.
+    /// - Parameter preset: The clock.
+    public static func budget(_ preset: BudgetPreset, sourceLocation: SourceLocation = #_sourceLocation) -> Self {
+        BudgetTrait(budget: Budget(metric: .wallClock, limits: preset.limits, clock: preset.clock, sourceLocation: sourceLocation))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import PerfKit
+
+/// Smoke mode (plain `swift test`) or measure mode (`perfkit run`), read from the environment.
+///
+/// - `PERFKIT_MODE=measure` selects measure mode;
+/// - `PERFKIT_RESULTS_DIR` is where measured tests write their results;
+/// - `PERFKIT_ITERATIONS` overrides every test's iteration count in measure mode.
+public struct PerformanceMode: Sendable, Equatable {
+    /// `true` in measure mode.
+    public var isMeasuring: Bool
+    /// The build configuration of the measured code.
+    public var buildConfiguration: String
+    /// Where results go, if anywhere.
+    public var resultsDirectory: String?
+    /// Iterations forced from the command line.
+    public var iterationOverride: Int?
+
+    /// Creates a mode explicitly (tests and tools; tests normally use ``current``).
+    public init(isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?) {
+        self.isMeasuring = isMeasuring
+        self.buildConfiguration = buildConfiguration
+        self.resultsDirectory = resultsDirectory
+        self.iterationOverride = iterationOverride
+    }
+
+    /// Rounds used in smoke mode.
+    public static let smokeRounds = 3
+
+    /// The mode of this process.
+    public static var current: PerformanceMode {
+        let environment = ProcessInfo.processInfo.environment
+        return PerformanceMode(
+            isMeasuring: environment["PERFKIT_MODE"] == "measure",
+            buildConfiguration: Environment.currentBuildConfiguration,
+            resultsDirectory: environment["PERFKIT_RESULTS_DIR"],
+            iterationOverride: environment["PERFKIT_ITERATIONS"].flatMap(Int.init))
+    }
+
+    /// A name for reports: `measure` or `smoke`.
+    public var name: String { isMeasuring ? "measure" : "smoke" }
+
+    /// Why time budgets cannot be judged in this mode, or `nil` when they can.
+    public var timeJudgementBlocker: String? {
+        if !isMeasuring { return "smoke mode (few iterations under a plain `swift test`); run `perfkit run` to judge it" }
+        if buildConfiguration != "release" { return "debug build; timings are judged only in a release measuring run" }
+        return nil
+    }
+
+    /// The configuration to run with, given the test's declared one.
+    func configuration(from declared: RunConfiguration) -> RunConfiguration {
+        var configuration = declared
+        if isMeasuring {
+            if let iterationOverride { configuration.rounds = iterationOverride }
+        } else {
+            configuration.rounds = min(configuration.rounds, Self.smokeRounds)
+            configuration.warmupIterations = min(configuration.warmupIterations, 1)
+            configuration.exactCountRounds = min(configuration.exactCountRounds, 1)
+        }
+        return configuration
+    }
+}

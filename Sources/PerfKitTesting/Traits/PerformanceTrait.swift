@@ -1,0 +1,78 @@
+import Foundation
+import PerfKit
+import Testing
+
+extension Tag {
+    /// Marks measured tests. Swift Testing gives custom traits no way to add tags, so measured
+    /// tests add it themselves (`.tags(.performance)`); `perfkit run` selects them by name.
+    @Tag public static var performance: Tag
+}
+
+/// Turns a test (or every test of a suite) into a measured test.
+///
+/// Under a plain `swift test` it runs in smoke mode: few rounds, deterministic counts and
+/// budgets on them still checked. Under `perfkit run` (environment `PERFKIT_MODE=measure`) it
+/// runs every round and writes the raw samples to the run's results folder.
+public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The measurement configuration in measure mode.
+    public var configuration: RunConfiguration
+
+    public var isRecursive: Bool { true }
+
+    /// Runs the test with a measurement context, then judges its budgets and records its results.
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        guard !test.isSuite else { return try await function() }
+        if PerformanceContext.current?.testID == String(describing: test.id) {
+            return try await function()  // a suite-level trait already set the context up
+        }
+        let mode = PerformanceMode.current
+        let context = PerformanceContext(testID: String(describing: test.id), configuration: mode.configuration(from: configuration), mode: mode)
+        try await PerformanceContext.$current.withValue(context) { try await function() }
+        let budgets = test.traits.compactMap { $0 as? BudgetTrait }.map(\.budget)
+        let measurements = context.measurements
+        var outcomes: [BudgetOutcome] = []
+        for budget in budgets {
+            for judgement in budget.judge(measurements, mode: mode) {
+                outcomes.append(judgement.outcome)
+                switch judgement.outcome.status {
+                case "failed": Issue.record(Comment(rawValue: judgement.message), sourceLocation: budget.sourceLocation)
+                case "notJudged": Issue.record(Comment(rawValue: judgement.message), severity: .warning, sourceLocation: budget.sourceLocation)
+                default: break
+                }
+            }
+        }
+        let result = TestResult(id: context.testID, suite: Self.suiteName(of: test), measurements: measurements, budgets: outcomes)
+        let summary = ResultText.summary(of: result, mode: mode)
+        Attachment.record(summary, named: "perfkit-summary.txt")
+        if let directory = mode.resultsDirectory {
+            do { try ResultFragments.write(result, into: directory) } catch {
+                Issue.record(Comment(rawValue: "cannot write results: \(error)"))
+            }
+        }
+    }
+
+    static func suiteName(of test: Test) -> String {
+        let id = String(describing: test.id)
+        guard let slash = id.lastIndex(of: "/") else { return id }
+        return String(id[..<slash])
+    }
+}
+
+extension Trait where Self == PerformanceTrait {
+    /// Measures the test: `iterations` rounds per arm and phase, after `warmup` unrecorded runs.
+    /// - Parameters:
+    ///   - iterations: Timed rounds in measure mode (smoke mode uses at most 3).
+    ///   - warmup: Unrecorded runs before warm and eviction samples.
+    ///   - metrics: Built-in metrics to record.
+    ///   - phases: Phases to run; `nil` runs every phase the subject supports.
+    ///   - exactCountRounds: Rounds of the exact allocation count pass.
+    ///   - orderSeed: Seed of the ABBA block phase.
+    public static func performance(
+        iterations: Int = 30, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.builtIn), phases: [Phase]? = nil,
+        exactCountRounds: Int = 3, orderSeed: UInt64? = 0xABBA
+    ) -> Self {
+        PerformanceTrait(configuration: RunConfiguration(
+            rounds: iterations, warmupIterations: warmup, metrics: metrics, phases: phases,
+            exactCountRounds: exactCountRounds, orderSeed: orderSeed))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import PerfKit
+import PerfKitTesting
+import Testing
+
+private final class Node {
+    var value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+@inline(never) private func makeNodes(_ count: Int) -> Int {
+    var total = 0
+    for i in 0..<count {
+        let node = Node(i)
+        blackHole(node)
+        total &+= node.value
+    }
+    return total
+}
+
+private struct Policy: MeasurableSubject {
+    var cost: Int
+    var phases: [Phase] { Phase.allPhases }
+    func makeState() -> Int { 0 }
+    func run(_ state: inout Int) -> Int {
+        state += 1
+        return makeNodes(cost)
+    }
+}
+
+/// Measured tests bind their thread to a private allocator arena while counting; run them one at a time.
+@Suite(.serialized) struct MeasuredTestTests {
+    static let debugOrSmoke = PerformanceMode(isMeasuring: false, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
+    static let measuringRelease = PerformanceMode(isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil)
+
+    @Test(.performance(iterations: 50))
+    func plainSwiftTestRunsInSmokeMode() throws {
+        let result = try measure("nodes") { makeNodes(10) }
+        let wall = try #require(result.series(.wallClock, arm: "main", phase: .warm))
+        #expect(wall.values.count == PerformanceMode.smokeRounds)
+        if Jemalloc.isLinked {
+            #expect(result.series(.mallocs, arm: "main", phase: .warm)?.values == [10])
+        }
+    }
+
+    @Test(.budget(.mallocs, max: 0))
+    func deterministicBudgetFailsWhenExceeded() async throws {
+        try #require(Jemalloc.isLinked)
+        let test = try #require(Test.current)
+        await withKnownIssue("10 allocations against a budget of 0") {
+            try await PerformanceTrait.performance(iterations: 3).provideScope(for: test, testCase: nil) {
+                try measure("nodes") { makeNodes(10) }
+            }
+        }
+    }
+
+    @Test(.budget(.mallocs, max: 10))
+    func deterministicBudgetPassesWhenMetExactly() async throws {
+        try #require(Jemalloc.isLinked)
+        let test = try #require(Test.current)
+        try await PerformanceTrait.performance(iterations: 3).provideScope(for: test, testCase: nil) {
+            try measure("nodes") { makeNodes(10) }
+        }
+    }
+
+    @Test func deterministicBudgetIsJudgedExactlyAtItsBoundary() {
+        var series = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
+        series.append(10, round: 0, position: 0, iteration: 0)
+        let result = MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [series], unavailable: [])
+        for (limit, expected) in [(9.0, "failed"), (10.0, "passed"), (11.0, "passed")] {
+            let budget = BudgetTrait.budget(.mallocs, max: limit).budget
+            #expect(budget.judge([result], mode: Self.debugOrSmoke).map(\.outcome.status) == [expected])
+        }
+    }
+
+    @Test func timeBudgetIsNotJudgedInDebugOrSmokeMode() {
+        var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
+        for i in 0..<5 { series.append(50_000_000, round: i, position: 0, iteration: i) }
+        let result = MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
+        let budget = BudgetTrait.budget(.directInteraction).budget
+        let notJudged = budget.judge([result], mode: Self.debugOrSmoke)
+        #expect(notJudged.map(\.outcome.status) == ["notJudged"])
+        #expect(notJudged[0].message.contains("smoke mode"))
+        let debugMeasure = PerformanceMode(isMeasuring: true, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
+        #expect(budget.judge([result], mode: debugMeasure)[0].message.contains("debug build"))
+        #expect(budget.judge([result], mode: Self.measuringRelease).map(\.outcome.status) == ["failed"])
+    }
+
+    @Test func localActionTargetIsAWarningAndCeilingAFailure() {
+        var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
+        for i in 0..<20 { series.append(60_000_000, round: i, position: 0, iteration: i) }
+        let result = MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
+        #expect(BudgetTrait.budget(.localAction).budget.judge([result], mode: Self.measuringRelease).map(\.outcome.status) == ["targetMissed"])
+    }
+
+    @Test(.performance(iterations: 4))
+    func armsAreRecordedWithBalancedPositionsAndPhasesApart() throws {
+        let result = try measure("policies", arms: [Arm("reference", Policy(cost: 20)), Arm("native", Policy(cost: 5))])
+        #expect(result.phases == [.cold, .warm, .eviction])
+        for phase in Phase.allPhases {
+            let reference = try #require(result.series(.wallClock, arm: "reference", phase: phase))
+            let native = try #require(result.series(.wallClock, arm: "native", phase: phase))
+            #expect(reference.positions.filter { $0 == 0 }.count == native.positions.filter { $0 == 0 }.count)
+            if Jemalloc.isLinked {
+                #expect(result.series(.mallocs, arm: "reference", phase: phase)?.values.allSatisfy { $0 == 20 } == true)
+                #expect(result.series(.mallocs, arm: "native", phase: phase)?.values.allSatisfy { $0 == 5 } == true)
+            }
+        }
+    }
+
+    @Test func runFileRoundTripsThroughItsSchema() throws {
+        let result = try Runner(configuration: RunConfiguration(rounds: 2, warmupIterations: 0, metrics: [.wallClock, .mallocs]))
+            .measure("m", arms: [Arm("main", Policy(cost: 3))])
+        let environment = Environment(commit: "abc", branch: "main", dirty: false, swiftVersion: "6.3.1", buildConfiguration: "debug",
+            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "6", operatingSystem: "os", governor: nil, memoryBytes: 1 << 30), allocator: "jemalloc")
+        let run = RunFile(date: Date(timeIntervalSince1970: 1_800_000_000), mode: "smoke", environment: environment,
+            tests: [TestResult(id: "S/t()", suite: "S", measurements: [result])])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-roundtrip-\(UUID()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try run.write(to: path)
+        #expect(try RunFile.read(from: path) == run)
+    }
+}
