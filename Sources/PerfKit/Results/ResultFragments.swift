@@ -1,5 +1,4 @@
 import Foundation
-import PerfKit
 
 /// One file per measured test in the run's results folder; `perfkit run` merges them into a run file.
 public enum ResultFragments {
@@ -30,21 +29,3 @@ public enum ResultFragments {
     }
 }
 
-/// Short human-readable summaries of test results.
-public enum ResultText {
-    /// A few lines per measurement: median and p95 of wall-clock time, deterministic counts, budgets.
-    public static func summary(of result: TestResult, mode: PerformanceMode) -> String {
-        var lines = ["\(result.id) (\(mode.name) mode, \(mode.buildConfiguration) build)"]
-        for measurement in result.measurements {
-            for series in measurement.series where series.metric == .wallClock || series.metric.isDeterministic {
-                guard let s = try? Summary(series.values) else { continue }
-                let value = series.metric.unit == .nanoseconds
-                    ? "median \(Budget.format(s.median, .nanoseconds)), p95 \(Budget.format(s.p95, .nanoseconds))"
-                    : "max \(Budget.Limit.trim(s.max)) \(series.metric.unit)"
-                lines.append("  \(measurement.name) [\(series.arm), \(series.phase)] \(series.metric.name): \(value) (\(s.count) samples)")
-            }
-        }
-        for budget in result.budgets { lines.append("  budget \(budget.metric) \(budget.budget): \(budget.status) — \(budget.detail)") }
-        return lines.joined(separator: "\n")
-    }
-}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// A rectangle in points.
+public struct Rect: Sendable, Hashable, Codable {
+    public var x, y, width, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    /// Whether the interiors of the two rectangles meet (touching edges do not).
+    public func intersects(_ other: Rect) -> Bool {
+        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+}
+
+/// A laid-out segment: where it is packed and where it is drawn.
+public struct PlacedSegment: Sendable, Hashable {
+    public var segment: Segment
+    public var placement: LanePacker.Placement
+    public var dayIndex: Int
+    public var frame: Rect
+    public var isAllDay: Bool
+}
+
+/// The two presentations of the same segments and lane packing.
+public enum Presentation: String, Sendable, Codable, CaseIterable {
+    /// Day rows stacked vertically; each a horizontal 24-hour track on the compressed axis.
+    case timeline
+    /// Seven day columns with vertical time at a uniform hour height.
+    case week
+}
+
+/// Geometry of the presentations.
+public struct LayoutMetrics: Sendable, Equatable {
+    public var trackWidth: Double = 1_000
+    public var collapsedHourWidth: Double = 12
+    public var laneHeight: Double = 22
+    public var allDayLaneHeight: Double = 18
+    public var minimumRowHeight: Double = 44
+    public var weekColumnWidth: Double = 140
+    public var hourHeight: Double = 48
+    public init() {}
+}
+
+/// The layout of a window of days: split, packed, on the compressed axis, framed.
+public struct CalendarLayout: Sendable {
+    public let grid: DayGrid
+    public let axis: CompressedTimeAxis
+    public let presentation: Presentation
+    /// Timed segments per day with their frames.
+    public let days: [[PlacedSegment]]
+    /// All-day segments per day.
+    public let allDay: [[PlacedSegment]]
+    /// y of each day row's top (timeline) and total content height.
+    public let rowTops: [Double]
+    public let contentHeight: Double
+
+    /// Lays out `events` over `grid`.
+    /// - Complexity: O(n log n) for n segments (plus O(k²) per cluster of k lanes when expanding).
+    public init(events: [CalendarEvent], grid: DayGrid, presentation: Presentation = .timeline, metrics: LayoutMetrics = LayoutMetrics()) {
+        self.grid = grid
+        self.presentation = presentation
+        let split = DaySplitter.split(events, grid: grid)
+        axis = CompressedTimeAxis(busyHours: CompressedTimeAxis.busyHours(of: split.timed.joined()),
+                                  totalWidth: metrics.trackWidth, collapsedHourWidth: metrics.collapsedHourWidth)
+        var days: [[PlacedSegment]] = []
+        var allDay: [[PlacedSegment]] = []
+        var rowTops: [Double] = []
+        var y = 0.0
+        days.reserveCapacity(grid.days.count)
+        for dayIndex in grid.days.indices {
+            let packedAllDay = LanePacker.pack(split.allDay[dayIndex], expand: false)
+            let packed = LanePacker.pack(split.timed[dayIndex])
+            let allDayLanes = packedAllDay.map { $0.1.laneCount }.max() ?? 0
+            let lanes = packed.map { $0.1.laneCount }.max() ?? 1
+            let bandHeight = Double(allDayLanes) * metrics.allDayLaneHeight
+            rowTops.append(y)
+            var placedAllDay: [PlacedSegment] = []
+            var placed: [PlacedSegment] = []
+            placed.reserveCapacity(packed.count)
+            switch presentation {
+            case .timeline:
+                for (segment, placement) in packedAllDay {
+                    placedAllDay.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
+                        frame: Rect(x: 0, y: y + Double(placement.lane) * metrics.allDayLaneHeight, width: metrics.trackWidth, height: metrics.allDayLaneHeight), isAllDay: true))
+                }
+                let trackTop = y + bandHeight
+                let rowHeight = max(metrics.minimumRowHeight, Double(lanes) * metrics.laneHeight)
+                for (segment, placement) in packed {
+                    let laneHeight = rowHeight / Double(placement.laneCount)
+                    let x0 = axis.x(minute: segment.startMinute)
+                    placed.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
+                        frame: Rect(x: x0, y: trackTop + Double(placement.lane) * laneHeight, width: axis.x(minute: segment.endMinute) - x0, height: laneHeight * Double(placement.span)), isAllDay: false))
+                }
+                y = trackTop + rowHeight
+            case .week:
+                let column = Double(dayIndex % 7) * metrics.weekColumnWidth
+                let weekTop = Double(dayIndex / 7) * (24 * metrics.hourHeight + 4 * metrics.allDayLaneHeight)
+                if dayIndex % 7 == 0 { y = weekTop }
+                for (segment, placement) in packedAllDay {
+                    placedAllDay.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
+                        frame: Rect(x: column, y: weekTop + Double(min(placement.lane, 3)) * metrics.allDayLaneHeight, width: metrics.weekColumnWidth, height: metrics.allDayLaneHeight), isAllDay: true))
+                }
+                let gridTop = weekTop + 4 * metrics.allDayLaneHeight
+                for (segment, placement) in packed {
+                    let laneWidth = metrics.weekColumnWidth / Double(placement.laneCount)
+                    placed.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
+                        frame: Rect(x: column + Double(placement.lane) * laneWidth, y: gridTop + segment.startMinute / 60 * metrics.hourHeight,
+                                    width: laneWidth * Double(placement.span), height: (segment.endMinute - segment.startMinute) / 60 * metrics.hourHeight), isAllDay: false))
+                }
+                y = max(y, gridTop + 24 * metrics.hourHeight)
+            }
+            days.append(placed)
+            allDay.append(placedAllDay)
+        }
+        self.days = days
+        self.allDay = allDay
+        self.rowTops = rowTops
+        contentHeight = y
+    }
+
+    /// Every placed segment, timed and all-day.
+    public var allPlaced: [PlacedSegment] { Array(days.joined()) + Array(allDay.joined()) }
+}

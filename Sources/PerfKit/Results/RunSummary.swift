@@ -1,0 +1,65 @@
+/// A short text summary of a run file for the end of `perfkit run`.
+public enum RunSummary {
+    /// One line per test and measurement: arms, phases, median wall time, budget outcomes.
+    /// - Parameter run: The run.
+    /// - Returns: Plain text.
+    public static func text(_ run: RunFile) -> String {
+        var lines = ["\(run.tests.count) measured tests, \(run.mode) mode, \(run.environment.buildConfiguration) build, \(run.environment.machine.summary)"]
+        for test in run.tests {
+            for measurement in test.measurements {
+                var parts: [String] = []
+                for phase in measurement.phases {
+                    for arm in measurement.arms {
+                        guard let series = measurement.series(.wallClock, arm: arm, phase: phase), let s = try? Summary(series.values) else { continue }
+                        parts.append("\(arm)/\(phase) \(Format.duration(s.median))")
+                    }
+                }
+                lines.append("  \(test.id) \(measurement.name): " + parts.joined(separator: ", "))
+            }
+            let failed = test.budgets.filter { $0.status == "failed" }
+            if !failed.isEmpty { lines.append("    budgets failed: " + failed.map { "\($0.metric) \($0.detail)" }.joined(separator: "; ")) }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Number formatting shared by summaries and reports.
+public enum Format {
+    /// A duration given in nanoseconds, in the most readable unit (ns, µs, ms, s).
+    public static func duration(_ ns: Double) -> String {
+        let magnitude = abs(ns)
+        if magnitude >= 1e9 { return trim(ns / 1e9) + " s" }
+        if magnitude >= 1e6 { return trim(ns / 1e6) + " ms" }
+        if magnitude >= 1e3 { return trim(ns / 1e3) + " µs" }
+        return trim(ns) + " ns"
+    }
+
+    /// A byte count in B, KiB, MiB or GiB.
+    public static func bytes(_ b: Double) -> String {
+        let magnitude = abs(b)
+        if magnitude >= 1_073_741_824 { return trim(b / Double(1 << 30)) + " GiB" }
+        if magnitude >= 1_048_576 { return trim(b / Double(1 << 20)) + " MiB" }
+        if magnitude >= 1_024 { return trim(b / Double(1 << 10)) + " KiB" }
+        return trim(b) + " B"
+    }
+
+    /// A value in its unit, readable.
+    public static func value(_ v: Double, _ unit: MetricUnit) -> String {
+        switch unit {
+        case .nanoseconds: duration(v)
+        case .bytes: bytes(v)
+        default: trim(v) + (unit == .count ? "" : " \(unit)")
+        }
+    }
+
+    /// Three significant digits, no trailing zeros.
+    public static func trim(_ x: Double) -> String {
+        if x == x.rounded() && abs(x) < 1e12 { return String(Int64(x)) }
+        let digits = abs(x) >= 100 ? 1 : (abs(x) >= 10 ? 2 : 3)
+        var text = String(format: "%.\(digits)f", x)
+        while text.contains(".") && (text.hasSuffix("0") || text.hasSuffix(".")) { text.removeLast() }
+        return text
+    }
+}
+
+import Foundation
