@@ -91,10 +91,11 @@ public struct CalendarLayout: Sendable {
                 let trackTop = y + bandHeight
                 let rowHeight = max(metrics.minimumRowHeight, Double(lanes) * metrics.laneHeight)
                 for (segment, placement) in packed {
-                    let laneHeight = rowHeight / Double(placement.laneCount)
-                    let x0 = axis.x(minute: segment.startMinute)
+                    let top = Self.snap(trackTop + rowHeight * Double(placement.lane) / Double(placement.laneCount))
+                    let bottom = Self.snap(trackTop + rowHeight * Double(placement.lane + placement.span) / Double(placement.laneCount))
+                    let x0 = Self.snap(axis.x(minute: segment.startMinute))
                     placed.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
-                        frame: Rect(x: x0, y: trackTop + Double(placement.lane) * laneHeight, width: axis.x(minute: segment.endMinute) - x0, height: laneHeight * Double(placement.span)), isAllDay: false))
+                        frame: Rect(x: x0, y: top, width: Self.snap(axis.x(minute: segment.endMinute)) - x0, height: bottom - top), isAllDay: false))
                 }
                 y = trackTop + rowHeight
             case .week:
@@ -107,10 +108,11 @@ public struct CalendarLayout: Sendable {
                 }
                 let gridTop = weekTop + 4 * metrics.allDayLaneHeight
                 for (segment, placement) in packed {
-                    let laneWidth = metrics.weekColumnWidth / Double(placement.laneCount)
+                    let left = Self.snap(column + metrics.weekColumnWidth * Double(placement.lane) / Double(placement.laneCount))
+                    let right = Self.snap(column + metrics.weekColumnWidth * Double(placement.lane + placement.span) / Double(placement.laneCount))
+                    let top = Self.snap(gridTop + segment.startMinute / 60 * metrics.hourHeight)
                     placed.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
-                        frame: Rect(x: column + Double(placement.lane) * laneWidth, y: gridTop + segment.startMinute / 60 * metrics.hourHeight,
-                                    width: laneWidth * Double(placement.span), height: (segment.endMinute - segment.startMinute) / 60 * metrics.hourHeight), isAllDay: false))
+                        frame: Rect(x: left, y: top, width: right - left, height: Self.snap(gridTop + segment.endMinute / 60 * metrics.hourHeight) - top), isAllDay: false))
                 }
                 y = max(y, gridTop + 24 * metrics.hourHeight)
             }
@@ -122,6 +124,10 @@ public struct CalendarLayout: Sendable {
         self.rowTops = rowTops
         contentHeight = y
     }
+
+    /// Frames are snapped to half points (pixels at scale 2): lane edges shared by neighbours are
+    /// then exactly equal, so touching frames never overlap by a rounding error.
+    private static func snap(_ value: Double) -> Double { (value * 2).rounded() / 2 }
 
     /// Every placed segment, timed and all-day.
     public var allPlaced: [PlacedSegment] { Array(days.joined()) + Array(allDay.joined()) }
