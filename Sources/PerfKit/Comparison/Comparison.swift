@@ -1,0 +1,176 @@
+/// One compared series: test, measurement, arm, phase and metric, both summaries and the verdict.
+public struct ComparisonRow: Sendable, Codable, Equatable {
+    public var test: String
+    public var measurement: String
+    public var arm: String
+    public var phase: Phase
+    public var metric: Metric
+    public var baseline: Summary?
+    public var current: Summary?
+    /// Ratio of medians, current over baseline, with its 95% CI.
+    public var change: Estimate?
+    /// Two-sided Mann–Whitney p-value, raw and Benjamini–Hochberg adjusted.
+    public var pValue: Double?
+    public var qValue: Double?
+    /// Noise band applied (relative).
+    public var noiseBand: Double
+    public var verdict: Verdict
+    /// Plain explanation (for example "could resolve ±12%").
+    public var note: String
+}
+
+/// The comparison of two sets of results.
+public struct Comparison: Sendable, Codable, Equatable {
+    public var rows: [ComparisonRow]
+    public var baselineEnvironment: Environment?
+    public var currentEnvironment: Environment?
+
+    /// Count of rows per verdict.
+    public func count(_ verdict: Verdict) -> Int { rows.filter { $0.verdict == verdict }.count }
+
+    /// Whether anything regressed.
+    public var hasRegression: Bool { count(.regressed) > 0 }
+
+    /// "2 regressions, 1 improvement, 14 within noise".
+    public var headline: String {
+        func plural(_ n: Int, _ word: String, _ words: String) -> String { "\(n) \(n == 1 ? word : words)" }
+        var parts = [plural(count(.regressed), "regression", "regressions"), plural(count(.improved), "improvement", "improvements"),
+                     "\(count(.withinNoise)) within noise"]
+        if count(.inconclusive) > 0 { parts.append("\(count(.inconclusive)) inconclusive") }
+        if count(.unchanged) > 0 { parts.append("\(count(.unchanged)) unchanged exactly") }
+        if count(.added) > 0 { parts.append("\(count(.added)) added") }
+        if count(.removed) > 0 { parts.append("\(count(.removed)) removed") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Whether the two sides were measured on different machines.
+    public var machinesDiffer: Bool {
+        guard let a = baselineEnvironment, let b = currentEnvironment else { return false }
+        return a.machine.identifier != b.machine.identifier
+    }
+
+    /// Compares current results against baseline results.
+    ///
+    /// Statistical metrics get the two-gate verdict: regressed or improved only when Mann–Whitney
+    /// is significant after Benjamini–Hochberg across the whole comparison (q < `alpha`) and the
+    /// 95% CI of the ratio of medians lies entirely outside the noise band. A CI inside the band
+    /// is within noise; otherwise the data cannot resolve the band: inconclusive. Deterministic
+    /// metrics are compared exactly against absolute thresholds.
+    /// - Parameters:
+    ///   - baseline: Baseline test results.
+    ///   - current: Current test results.
+    ///   - bands: Noise bands per metric.
+    ///   - alpha: False discovery rate.
+    /// - Throws: ``StatisticsError`` for non-finite samples; ``ComparisonError`` for mismatched units.
+    /// - Complexity: O(R · B · n) for R rows, B bootstrap resamples, n samples per row.
+    public init(baseline: [TestResult], current: [TestResult], bands: NoiseBands = NoiseBands(), alpha: Double = 0.05,
+                baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil) throws {
+        self.baselineEnvironment = baselineEnvironment
+        self.currentEnvironment = currentEnvironment
+        let base = SeriesTable(baseline)
+        let now = SeriesTable(current)
+        var rows: [ComparisonRow] = []
+        var statisticalRows: [Int] = []
+        for key in Array(Set(base.keys).union(now.keys)).sorted() {
+            let b = base.series[key], c = now.series[key]
+            let metric = (c ?? b)!.metric
+            if let b, let c, b.metric.unit != c.metric.unit {
+                throw ComparisonError.mismatchedUnits(key.description, b.metric.unit.symbol, c.metric.unit.symbol)
+            }
+            var row = ComparisonRow(test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: metric,
+                                    baseline: try b.map { try Summary($0.values) }, current: try c.map { try Summary($0.values) },
+                                    change: nil, pValue: nil, qValue: nil, noiseBand: bands.band(for: metric), verdict: .withinNoise, note: "")
+            guard let b, let c else {
+                row.verdict = b == nil ? .added : .removed
+                rows.append(row)
+                continue
+            }
+            if metric.isDeterministic {
+                let threshold = bands.absolute[metric.name] ?? 0
+                let delta = row.current!.max - row.baseline!.max
+                row.note = "exact: max \(Format.value(row.baseline!.max, metric.unit)) → \(Format.value(row.current!.max, metric.unit)), threshold \(Format.trim(threshold))"
+                if b.values.sorted() == c.values.sorted() || abs(delta) <= threshold {
+                    row.verdict = b.values.sorted() == c.values.sorted() ? .unchanged : .withinNoise
+                } else {
+                    let worse = (delta > 0) == (metric.polarity == .smallerIsBetter)
+                    row.verdict = worse ? .regressed : .improved
+                }
+                rows.append(row)
+                continue
+            }
+            if b.values.count < 3 || c.values.count < 3 {
+                row.verdict = .inconclusive
+                row.note = "too few samples (\(b.values.count) and \(c.values.count); need 3 per side)"
+                rows.append(row)
+                continue
+            }
+            row.change = try TwoSampleEstimate.ratioOfMedians(baseline: b.values, current: c.values)
+            row.pValue = try MannWhitney(b.values, c.values).pValue
+            statisticalRows.append(rows.count)
+            rows.append(row)
+        }
+        let q = try BenjaminiHochberg.adjust(statisticalRows.map { rows[$0].pValue! })
+        for (k, index) in statisticalRows.enumerated() {
+            rows[index].qValue = q[k]
+            Self.applyTwoGates(&rows[index], alpha: alpha)
+        }
+        self.rows = rows
+    }
+
+    /// Applies the two gates to a row whose change, p and q are set.
+    static func applyTwoGates(_ row: inout ComparisonRow, alpha: Double) {
+        let change = row.change!, band = row.noiseBand
+        let significant = row.qValue! < alpha
+        let above = change.lower > 1 + band, below = change.upper < 1 - band
+        let inside = change.lower >= 1 - band && change.upper <= 1 + band
+        let halfWidth = (change.upper - change.lower) / 2 / max(change.value, 1e-12)
+        if significant && (above || below) {
+            let worse = above == (row.metric.polarity == .smallerIsBetter)
+            row.verdict = worse ? .regressed : .improved
+            row.note = "q = \(Format.trim(row.qValue!)); CI outside ±\(Format.trim(band * 100))%"
+        } else if inside {
+            row.verdict = .withinNoise
+            row.note = "CI inside ±\(Format.trim(band * 100))%"
+        } else {
+            row.verdict = .inconclusive
+            row.note = "can resolve about ±\(Format.trim(halfWidth * 100))%, not ±\(Format.trim(band * 100))%"
+        }
+    }
+}
+
+/// Errors of comparisons.
+public enum ComparisonError: Error, Sendable, CustomStringConvertible {
+    case mismatchedUnits(String, String, String)
+    public var description: String {
+        switch self {
+        case .mismatchedUnits(let key, let a, let b): "mismatched units for \(key): baseline \(a), current \(b)"
+        }
+    }
+}
+
+/// Series of many tests keyed by test, measurement, arm, phase and metric.
+struct SeriesTable {
+    struct Key: Hashable, Comparable, CustomStringConvertible {
+        var test: String
+        var measurement: String
+        var arm: String
+        var phase: Phase
+        var metricName: String
+        static func < (a: Key, b: Key) -> Bool {
+            (a.test, a.measurement, a.metricName, a.arm, a.phase.identifier) < (b.test, b.measurement, b.metricName, b.arm, b.phase.identifier)
+        }
+        var description: String { "\(test) \(measurement) [\(arm), \(phase)] \(metricName)" }
+    }
+    var series: [Key: SampleSeries] = [:]
+    var keys: [Key] { Array(series.keys) }
+
+    init(_ tests: [TestResult]) {
+        for test in tests {
+            for measurement in test.measurements {
+                for s in measurement.series {
+                    series[Key(test: test.id, measurement: measurement.name, arm: s.arm, phase: s.phase, metricName: s.metric.name)] = s
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// The outcome of comparing one metric. A struct wrapping a private enum so verdicts can be added.
+public struct Verdict: Hashable, Sendable, Codable, CustomStringConvertible {
+    private enum Value: String, CaseIterable { case regressed, improved, withinNoise, inconclusive, unchanged, added, removed }
+    private let value: Value
+    private init(_ value: Value) { self.value = value }
+
+    /// Significant and its whole confidence interval lies on the worse side of the noise band.
+    public static let regressed = Verdict(.regressed)
+    /// Significant and its whole confidence interval lies on the better side of the noise band.
+    public static let improved = Verdict(.improved)
+    /// The confidence interval lies inside the noise band.
+    public static let withinNoise = Verdict(.withinNoise)
+    /// The data cannot resolve a change as small as the noise band.
+    public static let inconclusive = Verdict(.inconclusive)
+    /// A deterministic metric with exactly the same values.
+    public static let unchanged = Verdict(.unchanged)
+    /// Present only in the current results.
+    public static let added = Verdict(.added)
+    /// Present only in the baseline.
+    public static let removed = Verdict(.removed)
+
+    public var description: String {
+        switch value {
+        case .regressed: "regressed"
+        case .improved: "improved"
+        case .withinNoise: "within noise"
+        case .inconclusive: "inconclusive"
+        case .unchanged: "unchanged"
+        case .added: "added"
+        case .removed: "removed"
+        }
+    }
+    /// An emoji-free marker for tables.
+    public var marker: String {
+        switch value {
+        case .regressed: "**regressed**"
+        case .improved: "**improved**"
+        default: description
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Value(rawValue: raw) else { throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown verdict '\(raw)'")) }
+        self.value = value
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(value.rawValue)
+    }
+}
+
+/// How much relative change a metric's noise allows before a change can count.
+public struct NoiseBands: Sendable, Codable, Equatable {
+    /// Relative half-width per metric name (0.05 = ±5%).
+    public var relative: [String: Double]
+    /// Absolute threshold per deterministic metric name (default 0: any change counts).
+    public var absolute: [String: Double]
+    /// Band for statistical metrics not listed.
+    public var defaultRelative: Double
+
+    public init(relative: [String: Double] = [:], absolute: [String: Double] = [:], defaultRelative: Double = 0.05) {
+        self.relative = relative
+        self.absolute = absolute
+        self.defaultRelative = defaultRelative
+    }
+
+    /// The band for a metric.
+    public func band(for metric: Metric) -> Double { relative[metric.name] ?? defaultRelative }
+}
