@@ -5,6 +5,8 @@ public final class EventCell {
     public let kind: String
     /// The piece it currently shows.
     public private(set) var boundID: SegmentID?
+    /// Index of the bound descriptor in the viewport's index.
+    public private(set) var descriptorIndex: Int?
     public private(set) var content: ViewContent?
     /// Bumped on every bind: a late artwork result carrying an older generation is dropped.
     public private(set) var generation = 0
@@ -16,14 +18,16 @@ public final class EventCell {
         self.kind = kind
     }
 
-    func bind(_ descriptor: ViewDescriptor) {
+    func bind(_ descriptor: ViewDescriptor, at index: Int) {
         boundID = descriptor.id
+        descriptorIndex = index
         content = descriptor.content()
         generation += 1
     }
 
     func unbind() {
         boundID = nil
+        descriptorIndex = nil
         content = nil
         artwork?.release()
         artwork = nil
@@ -67,11 +71,12 @@ public struct Viewport {
         self.policy = policy
         self.overscan = overscan
         if policy == .reference {
-            for descriptor in index.descriptors { _ = insert(descriptor) }
+            for i in index.descriptors.indices { _ = insert(at: i) }
         }
     }
 
-    private mutating func insert(_ descriptor: ViewDescriptor) -> EventCell {
+    private mutating func insert(at position: Int) -> EventCell {
+        let descriptor = index.descriptors[position]
         let cell: EventCell
         if var pool = pools[descriptor.kind], let reused = pool.popLast() {
             pools[descriptor.kind] = pool
@@ -82,7 +87,7 @@ public struct Viewport {
             nextSerial += 1
             counters.viewsCreated += 1
         }
-        cell.bind(descriptor)
+        cell.bind(descriptor, at: position)
         counters.contentEvaluations += 1
         live[descriptor.id] = cell
         counters.liveViews = live.count
@@ -106,7 +111,7 @@ public struct Viewport {
         }
         var bound: [EventCell] = []
         for i in wanted where live[index.descriptors[i].id] == nil {
-            bound.append(insert(index.descriptors[i]))
+            bound.append(insert(at: i))
         }
         counters.liveViews = live.count
         return bound

@@ -1,0 +1,41 @@
+import PerfKit
+
+/// The calendar subjects' own counters, with unit, polarity, kind and determinism.
+public enum CalendarMetrics {
+    public static let liveViews = Metric("liveViews", unit: .count, kind: .memory, isDeterministic: true)
+    public static let viewsCreated = Metric("viewsCreated", unit: .count, isDeterministic: true)
+    public static let viewsReused = Metric("viewsReused", unit: .count, polarity: .largerIsBetter, isDeterministic: true)
+    public static let contentEvaluations = Metric("contentEvaluations", unit: .count, isDeterministic: true)
+    public static let consumerArtworkBytes = Metric("consumerArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
+    public static let cachedArtworkBytes = Metric("cachedArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
+    public static let imagesPrepared = Metric("imagesPrepared", unit: .count, isDeterministic: true)
+    public static let segmentsLaidOut = Metric("segmentsLaidOut", unit: .count, kind: .correctness, isDeterministic: true)
+}
+
+/// A prepared calendar workload: events, layout and descriptors, shared by the subjects' arms.
+public struct CalendarScene: Sendable {
+    public let events: [CalendarEvent]
+    public let layout: CalendarLayout
+    public let index: ViewportIndex
+    /// A phone-sized viewport (390 × 844 pt) over the zoomed timeline (a 1,000 pt track), so part
+    /// of each day is off screen horizontally as well as most days vertically.
+    public let viewportSize: (width: Double, height: Double)
+
+    /// Lays out `days` days of the retained-history calendar events.
+    public init(days: Int, seed: UInt64 = 42, presentation: Presentation = .timeline) {
+        events = Workloads.historyEvents(days: days, seed: seed)
+        layout = CalendarLayout(events: events, grid: DayGrid(timeZone: TimeZone(identifier: "UTC")!, from: Workloads.epoch, count: days), presentation: presentation)
+        index = ViewportIndex(layout.descriptors(events: events))
+        viewportSize = (390, 844)
+    }
+
+    /// The paint description for a descriptor.
+    public func paint(_ descriptor: ViewDescriptor) -> PaintDescription {
+        let content = descriptor.content()
+        let color = Workloads.calendars.first { $0.id == content.calendarID }?.color ?? 0x888888
+        return PaintDescription(title: content.title, timeText: content.timeText, color: color,
+                                width: max(1, Int(descriptor.frame.width.rounded())), height: max(1, Int(descriptor.frame.height.rounded())))
+    }
+}
+
+import Foundation

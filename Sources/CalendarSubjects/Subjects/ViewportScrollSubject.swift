@@ -1,0 +1,66 @@
+import PerfKit
+
+/// Scrolling a viewport over a calendar scene under one policy, with warm artwork lookups.
+///
+/// - cold: the first run populates a fresh viewport (reference: every view and its artwork;
+///   native: the visible rect plus overscan);
+/// - warm: one scroll step down (query, diff, reuse, artwork lookups), wrapping at the end;
+/// - eviction: the artwork cache is emptied before the step.
+public struct ViewportScrollSubject: MeasurableSubject {
+    public let scene: CalendarScene
+    public let policy: ViewportPolicy
+    /// Points scrolled per step.
+    public let step: Double
+
+    public init(scene: CalendarScene, policy: ViewportPolicy, step: Double = 120) {
+        self.scene = scene
+        self.policy = policy
+        self.step = step
+    }
+
+    public final class State {
+        var viewport: Viewport?
+        let cache = ArtworkCache(limits: .init(maxBytes: 256 << 20, maxCount: 20_000))
+        var offset = 0.0
+        init() {}
+    }
+
+    public var phases: [Phase] { Phase.allPhases }
+    public func makeState() -> State { State() }
+
+    public func run(_ state: inout State) -> Int {
+        if state.viewport == nil {
+            var viewport = Viewport(index: scene.index, policy: policy)
+            let bound = viewport.scroll(to: visible(state.offset))
+            let cells = policy == .reference ? Array(viewport.live.values) : bound
+            attachArtwork(cells, state.cache)
+            state.viewport = viewport
+            return viewport.counters.liveViews
+        }
+        state.offset += step
+        if state.offset + scene.viewportSize.height > scene.layout.contentHeight { state.offset = 0 }
+        let bound = state.viewport!.scroll(to: visible(state.offset))
+        attachArtwork(bound, state.cache)
+        return state.viewport!.counters.liveViews
+    }
+
+    public func evict(_ state: inout State) { state.cache.removeAll() }
+
+    public func counters(_ state: State) -> [CounterReading] {
+        let c = state.viewport?.counters ?? ViewportCounters()
+        let cache = state.cache.counters
+        return [CounterReading(CalendarMetrics.liveViews, Double(c.liveViews)), CounterReading(CalendarMetrics.viewsCreated, Double(c.viewsCreated)),
+                CounterReading(CalendarMetrics.viewsReused, Double(c.viewsReused)), CounterReading(CalendarMetrics.contentEvaluations, Double(c.contentEvaluations)),
+                CounterReading(CalendarMetrics.consumerArtworkBytes, Double(cache.bytesOwnedByConsumers))]
+    }
+
+    func visible(_ offset: Double) -> Rect { Rect(x: 0, y: offset, width: scene.viewportSize.width, height: scene.viewportSize.height) }
+
+    func attachArtwork(_ cells: [EventCell], _ cache: ArtworkCache) {
+        for cell in cells {
+            guard let i = cell.descriptorIndex else { continue }
+            cell.artwork?.release()
+            cell.artwork = cache.image(scene.paint(scene.index.descriptors[i]))
+        }
+    }
+}
