@@ -111,7 +111,8 @@ public struct MarkdownReport: Sendable {
         return out
     }
 
-    static func percent(_ ratio: Double) -> String {
+    /// A ratio as a signed percentage change, for example `+3.2%`.
+    public static func percent(_ ratio: Double) -> String {
         let value = (ratio - 1) * 100
         return (value >= 0 ? "+" : "") + String(format: "%.1f%%", value)
     }

@@ -1,5 +1,33 @@
+import Foundation
+import PerfKit
+
+/// `perfkit baseline save|list|show|delete`.
 enum BaselineCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        throw UsageError("not implemented yet")
+        let parsed = try Arguments(arguments, options: ["from", "policy", "root"], flags: ["force"])
+        let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
+        guard let action = parsed.positionals.first else { throw UsageError("usage: perfkit baseline save NAME [--from RUNFILE] [--policy all|failed|missing|never] [--force] | list | show NAME | delete NAME") }
+        switch action {
+        case "save":
+            try parsed.requirePositionals(2...2, usage: "perfkit baseline save NAME [--from RUNFILE]")
+            let policy = BaselineStore.UpdatePolicy(rawValue: try parsed.choice("policy", BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
+            let run = try RunFile.read(from: parsed.options["from"] ?? ".perfkit/runs/latest.json")
+            let written = try store.save(run, as: parsed.positionals[1], policy: policy, force: parsed.flags.contains("force"))
+            Output.line("saved \(written.count) tests to \(store.root)/\(parsed.positionals[1]) (policy \(policy.rawValue))")
+        case "list":
+            for name in store.list() { Output.line(name) }
+        case "show":
+            try parsed.requirePositionals(2...2, usage: "perfkit baseline show NAME")
+            let baseline = try store.load(parsed.positionals[1])
+            Output.line("\(baseline.name): \(baseline.tests.count) tests, saved \(baseline.savedAt), \(baseline.environment.buildConfiguration) build at \(baseline.environment.commit.prefix(12)), \(baseline.environment.machine.summary)")
+            for test in baseline.tests { Output.line("  \(test.id): " + test.measurements.map { "\($0.name) [\($0.arms.joined(separator: ", "))]" }.joined(separator: "; ")) }
+        case "delete":
+            try parsed.requirePositionals(2...2, usage: "perfkit baseline delete NAME")
+            try store.delete(parsed.positionals[1])
+            Output.line("deleted \(parsed.positionals[1])")
+        default:
+            throw UsageError("unknown baseline action '\(action)' (save, list, show, delete)")
+        }
+        return 0
     }
 }

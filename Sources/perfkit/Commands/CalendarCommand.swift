@@ -1,5 +1,82 @@
+import CalendarSubjects
+import Foundation
+import PerfKit
+
+/// `perfkit calendar fixture|layout|memory`.
 enum CalendarCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        throw UsageError("not implemented yet")
+        guard let action = arguments.first else { throw UsageError("usage: perfkit calendar fixture|layout|memory ...") }
+        let rest = Array(arguments.dropFirst())
+        switch action {
+        case "fixture": return try fixture(rest)
+        case "layout": return try layout(rest)
+        case "memory": return try memory(rest)
+        default: throw UsageError("unknown calendar action '\(action)' (fixture, layout, memory)")
+        }
+    }
+
+    static func fixture(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["kind", "days", "seed", "output", "time-zone"])
+        let kind = try parsed.choice("kind", ["varied", "history"], default: "varied")
+        let days = try parsed.integer("days", default: 30, range: 1...3650)
+        let seed = UInt64(try parsed.integer("seed", default: 42, range: 0...Int.max))
+        let zoneName = parsed.options["time-zone"] ?? (kind == "varied" ? "Europe/Berlin" : "UTC")
+        guard let zone = TimeZone(identifier: zoneName) else { throw UsageError("unknown time zone '\(zoneName)'") }
+        let events = kind == "varied" ? Workloads.variedEvents(days: days, seed: seed, timeZone: zone) : Workloads.historyEvents(days: days, seed: seed, timeZone: zone)
+        try Output.write(String(decoding: try EventFile.encode(events, timeZone: zone), as: UTF8.self), to: parsed.options["output"])
+        return 0
+    }
+
+    static func layout(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["events", "time-zone", "from", "days", "width", "collapsed-hour-width", "format", "output"])
+        guard let path = parsed.options["events"] else { throw UsageError("usage: perfkit calendar layout --events FILE [--time-zone TZ] [--from DATE --days N] [--width W] [--collapsed-hour-width W] [--format json|svg] [--output FILE]") }
+        let format = try parsed.choice("format", ["json", "svg"], default: "json")
+        let file = try EventFile.read(path, timeZoneOverride: parsed.options["time-zone"])
+        var metrics = LayoutMetrics()
+        metrics.trackWidth = try parsed.double("width", default: 1_000)
+        metrics.collapsedHourWidth = try parsed.double("collapsed-hour-width", default: 12)
+        guard metrics.trackWidth > 0 else { throw UsageError("--width must be positive") }
+        let first: Date
+        if let from = parsed.options["from"] {
+            guard let date = EventFile.parseDate(from + (from.count == 10 ? "T00:00:00" : ""), zone: file.timeZone) else { throw UsageError("--from: '\(from)' is not a date (yyyy-MM-dd)") }
+            first = date
+        } else {
+            first = file.events.map(\.start).min() ?? Workloads.epoch
+        }
+        let days: Int
+        if parsed.options["days"] != nil {
+            days = try parsed.integer("days", default: 1, range: 1...3650)
+        } else {
+            let last = file.events.map(\.end).max() ?? first
+            days = max(1, Int((last.timeIntervalSince(first) / 86_400).rounded(.up)) + 1)
+        }
+        let layout = CalendarLayout(events: file.events, grid: DayGrid(timeZone: file.timeZone, from: first, count: days), metrics: metrics)
+        let text = format == "json" ? LayoutOutput.json(layout, events: file.events) : LayoutOutput.svg(layout, events: file.events)
+        try Output.write(text, to: parsed.options["output"])
+        return 0
+    }
+
+    /// Child process of the demo's memory measurement: builds the 30-day stress workload under one
+    /// policy in a fresh process, then prints its resident memory as JSON.
+    static func memory(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["policy", "days"])
+        let policy = ViewportPolicy(rawValue: try parsed.choice("policy", ["reference", "native"], default: "native"))!
+        let days = try parsed.integer("days", default: 30, range: 1...365)
+        let history = RetainedHistory(days: days, seed: 42)
+        let scene = CalendarScene(days: days)
+        let subject = ViewportScrollSubject(scene: scene, policy: policy)
+        var state = subject.makeState()
+        for _ in 0..<200 { blackHole(subject.run(&state)) }
+        let counters = subject.counters(state)
+        let values: [String: Double] = [
+            "residentMemory": Double(ResidentMemory.currentBytes() ?? 0),
+            "peakResidentMemory": Double(ResourceUsage.current().peakResidentBytes),
+            "allocatorResident": Double(Jemalloc.totals()?.resident ?? 0),
+            "retainedItems": Double(history.itemCount),
+        ].merging(counters.map { ($0.metric.name, $0.value) }) { a, _ in a }
+        blackHole(history)
+        blackHole(state)
+        Output.line(String(decoding: try StoredFile.encoder().encode(values), as: UTF8.self))
+        return 0
     }
 }

@@ -1,5 +1,73 @@
+import Foundation
+import PerfKit
+
+/// `perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE] [--fail-on regression]`.
+/// Exit status: 0 nothing regressed, 1 regression with `--fail-on regression`, 2 bad input or usage.
 enum CompareCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        throw UsageError("not implemented yet")
+        let parsed = try Arguments(arguments, options: ["current", "with", "markdown", "csv", "json", "fail-on", "root", "noise"])
+        try parsed.requirePositionals(1...1, usage: "perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE] [--fail-on regression]")
+        if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
+        guard parsed.options["current"] == nil || parsed.options["with"] == nil else { throw UsageError("give --current or --with, not both") }
+        let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
+        let baseline = try store.load(parsed.positionals[0])
+        let currentTests: [TestResult]
+        let currentEnvironment: Environment
+        if let other = parsed.options["with"] {
+            let b = try store.load(other)
+            (currentTests, currentEnvironment) = (b.tests, b.environment)
+        } else {
+            let run = try RunFile.read(from: parsed.options["current"] ?? ".perfkit/runs/latest.json")
+            (currentTests, currentEnvironment) = (run.tests, run.environment)
+        }
+        let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: currentEnvironment.machine)
+        let comparison = try Comparison(baseline: baseline.tests, current: currentTests, bands: bands,
+                                        baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment)
+        let command = "perfkit compare " + arguments.joined(separator: " ")
+        try ReportWriter.write(comparison, command: command, title: "PerfKit comparison against \(baseline.name)", markdown: parsed.options["markdown"],
+                               csv: parsed.options["csv"], json: parsed.options["json"], rawTests: [("baseline", baseline.tests), ("current", currentTests)])
+        if parsed.options["markdown"] == nil { Output.line(comparison.headline) }
+        return comparison.hasRegression && parsed.options["fail-on"] != nil ? 1 : 0
+    }
+}
+
+/// Writes the report files of a comparison: Markdown with SVG charts beside it, CSV summary and raw, JSON.
+enum ReportWriter {
+    static func write(_ comparison: Comparison, command: String, title: String, markdown: String?, csv: String?, json: String?,
+                      rawTests: [(String, [TestResult])], armComparison: (title: String, comparison: Comparison)? = nil,
+                      extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = []) throws {
+        if let markdown {
+            let base = URL(fileURLWithPath: markdown).deletingPathExtension()
+            var charts: [Phase: String] = [:]
+            let chartRows = (armComparison?.comparison.rows ?? []) + comparison.rows
+            for phase in Phase.allPhases where chartRows.contains(where: { $0.phase == phase && $0.change != nil }) {
+                let name = base.lastPathComponent + "-\(phase).svg"
+                try StoredFile.writeAtomically(Data(SVGChart.changes(chartRows.filter { $0.phase == phase }, title: "\(title), \(phase) phase").utf8),
+                                               to: base.deletingLastPathComponent().appendingPathComponent(name).path)
+                charts[phase] = name
+            }
+            let report = MarkdownReport(title: title, command: command, comparison: comparison, armComparison: armComparison, charts: charts,
+                                        extraSections: extraSections, runOrder: runOrder, limitations: limitations)
+            try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
+        }
+        if let csv {
+            let rows = ((armComparison.map { [$0.comparison] } ?? []) + [comparison])
+            try StoredFile.writeAtomically(Data(rows.map(CSVReport.summary).joined().utf8), to: csv)
+            let rawPath = URL(fileURLWithPath: csv).deletingPathExtension().path + "-raw.csv"
+            let raw = [CSV.line(["side", "test", "measurement", "arm", "phase", "metric", "unit", "round", "position", "iteration", "value"])]
+                + rawTests.flatMap { CSVReport.rawRows($0.1, side: $0.0) }
+            try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
+        }
+        if let json { try StoredFile.write(comparison, to: json) }
+    }
+}
+
+/// Noise bands: defaults, or a calibrated file for this machine.
+enum NoiseBandsFile {
+    static func load(_ path: String?, machine: MachineFingerprint) throws -> NoiseBands {
+        let file = path ?? ".perfkit/noise/\(machine.identifier).json"
+        guard FileManager.default.fileExists(atPath: file) else { return NoiseBands() }
+        struct Stored: Codable { var schemaVersion: Int; var bands: NoiseBands }
+        return try StoredFile.read(Stored.self, from: file, supportedVersion: 1).bands
     }
 }

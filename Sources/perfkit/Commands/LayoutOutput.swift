@@ -1,0 +1,67 @@
+import CalendarSubjects
+import Foundation
+import PerfKit
+
+/// JSON and SVG renderings of a calendar layout.
+enum LayoutOutput {
+    struct JSONSegment: Encodable {
+        var id: String, event: String
+        var startMinute, endMinute: Double
+        var lane, span, laneCount: Int
+        var x, width: Double
+        var continuesFromPreviousDay, continuesToNextDay: Bool
+    }
+    struct JSONDay: Encodable { var date: String; var segments: [JSONSegment]; var allDay: [JSONSegment] }
+    struct JSONAxis: Encodable { var totalWidth: Double; var hourStarts: [Double]; var busyHours: [Int] }
+    struct JSONLayout: Encodable { var timeZone: String; var axis: JSONAxis; var days: [JSONDay] }
+
+    static func json(_ layout: CalendarLayout, events: [CalendarEvent]) -> String {
+        func segment(_ p: PlacedSegment) -> JSONSegment {
+            JSONSegment(id: p.segment.id.description, event: events[p.segment.eventIndex].sourceID, startMinute: p.segment.startMinute, endMinute: p.segment.endMinute,
+                        lane: p.placement.lane, span: p.placement.span, laneCount: p.placement.laneCount, x: p.frame.x, width: p.frame.width,
+                        continuesFromPreviousDay: p.segment.continuesFromPreviousDay, continuesToNextDay: p.segment.continuesToNextDay)
+        }
+        let value = JSONLayout(
+            timeZone: layout.grid.timeZone.identifier,
+            axis: JSONAxis(totalWidth: layout.axis.totalWidth, hourStarts: layout.axis.hourStarts, busyHours: layout.axis.busyHours.indices.filter { layout.axis.busyHours[$0] }),
+            days: layout.grid.days.indices.map { JSONDay(date: layout.grid.days[$0].key.description, segments: layout.days[$0].map(segment), allDay: layout.allDay[$0].map(segment)) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) + "\n"
+    }
+
+    /// Hairline rules, no cards or shadows; pale tinted fills with a 2 pt edge bar; collapsed hours darker.
+    static func svg(_ layout: CalendarLayout, events: [CalendarEvent]) -> String {
+        let label = 80.0, width = layout.axis.totalWidth + label + 10, height = layout.contentHeight + 30
+        var out = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"10\">",
+                   "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>"]
+        for hour in 0..<24 where !layout.axis.busyHours[hour] {
+            out.append("<rect x=\"\(label + layout.axis.hourStarts[hour])\" y=\"20\" width=\"\(layout.axis.hourStarts[hour + 1] - layout.axis.hourStarts[hour])\" height=\"\(layout.contentHeight)\" fill=\"#f3f3f1\"/>")
+        }
+        for hour in 0...24 {
+            let x = label + layout.axis.hourStarts[hour]
+            out.append("<line x1=\"\(x)\" y1=\"20\" x2=\"\(x)\" y2=\"\(20 + layout.contentHeight)\" stroke=\"#d0d0d0\" stroke-width=\"0.5\"/>")
+            if hour < 24 && layout.axis.busyHours[hour] { out.append("<text x=\"\(x + 2)\" y=\"14\" fill=\"#666\">\(hour)</text>") }
+        }
+        for (i, day) in layout.grid.days.enumerated() {
+            let y = 20 + layout.rowTops[i]
+            out.append("<line x1=\"0\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\" stroke=\"#d0d0d0\" stroke-width=\"0.5\"/>")
+            out.append("<text x=\"4\" y=\"\(y + 14)\" fill=\"#333\">\(day.key)</text>")
+        }
+        for placed in layout.allPlaced {
+            let event = events[placed.segment.eventIndex]
+            let color = Workloads.calendars.first { $0.id == event.calendarID }?.color ?? 0x888888
+            let hex = String(format: "#%06X", color)
+            let f = placed.frame
+            out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"\(hex)\" fill-opacity=\"0.16\"/>")
+            out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"2\" height=\"\(f.height)\" fill=\"\(hex)\"/>")
+            if f.width > 30 { out.append("<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#222\">\(SVGEscape.escape(event.title))</text>") }
+        }
+        out.append("</svg>")
+        return out.joined(separator: "\n") + "\n"
+    }
+}
+
+enum SVGEscape {
+    static func escape(_ s: String) -> String { s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
+}
