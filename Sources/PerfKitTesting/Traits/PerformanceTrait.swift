@@ -22,11 +22,12 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
     /// Runs the test with a measurement context, then judges its budgets and records its results.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard !test.isSuite else { return try await function() }
-        if PerformanceContext.current?.testID == String(describing: test.id) {
+        let testID = Self.testID(of: test)
+        if PerformanceContext.current?.testID == testID {
             return try await function()  // a suite-level trait already set the context up
         }
         let mode = PerformanceMode.current
-        let context = PerformanceContext(testID: String(describing: test.id), configuration: mode.configuration(from: configuration), mode: mode)
+        let context = PerformanceContext(testID: testID, configuration: mode.configuration(from: configuration), mode: mode)
         try await PerformanceContext.$current.withValue(context) { try await function() }
         let budgets = test.traits.compactMap { $0 as? BudgetTrait }.map(\.budget)
         let measurements = context.measurements
@@ -51,11 +52,13 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
         }
     }
 
+    /// `Module.Suite`: the test ID's first component.
     static func suiteName(of test: Test) -> String {
-        let id = String(describing: test.id)
-        guard let slash = id.lastIndex(of: "/") else { return id }
-        return String(id[..<slash])
+        String(String(describing: test.id).split(separator: "/").first ?? "")
     }
+
+    /// `Module.Suite/test(arguments:)`: stable across edits that move the test in its file.
+    static func testID(of test: Test) -> String { suiteName(of: test) + "/" + test.name }
 }
 
 extension Trait where Self == PerformanceTrait {
