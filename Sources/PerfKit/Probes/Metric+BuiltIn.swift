@@ -47,6 +47,12 @@ extension Metric {
     public static let memoryPass: [Metric] = [
         .residentMemory, .peakResidentMemory, .allocatorAllocated, .allocatorActive, .allocatorResident, .allocatorMapped,
     ]
+    /// What a measured test records by default: the measuring thread's time, CPU and allocations.
+    /// Process-wide metrics (process CPU, page faults, context switches, resident and allocator
+    /// memory) see every other thread and depend on what ran earlier in the process, so they are
+    /// opt-in; memory per policy is measured in fresh processes instead.
+    public static let defaultMeasured: [Metric] = [.wallClock, .threadCPU, .bytesAllocated, .bytesFreed, .instructions, .mallocs, .frees]
+
     /// Every built-in metric.
     public static let builtIn: [Metric] = timedPass + exactPass + memoryPass
 

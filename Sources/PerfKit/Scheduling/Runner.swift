@@ -23,7 +23,7 @@ public struct RunConfiguration: Sendable, Equatable {
 
     /// Creates a configuration.
     public init(
-        rounds: Int = 30, warmupIterations: Int = 3, metrics: Set<Metric> = Set(Metric.builtIn),
+        rounds: Int = 30, warmupIterations: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured),
         phases: [Phase]? = nil, exactCountRounds: Int = 3, orderSeed: UInt64? = nil
     ) {
         self.rounds = rounds

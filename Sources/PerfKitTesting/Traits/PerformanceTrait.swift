@@ -71,7 +71,7 @@ extension Trait where Self == PerformanceTrait {
     ///   - exactCountRounds: Rounds of the exact allocation count pass.
     ///   - orderSeed: Seed of the ABBA block phase.
     public static func performance(
-        iterations: Int = 30, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.builtIn), phases: [Phase]? = nil,
+        iterations: Int = 30, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured), phases: [Phase]? = nil,
         exactCountRounds: Int = 3, orderSeed: UInt64? = 0xABBA
     ) -> Self {
         PerformanceTrait(configuration: RunConfiguration(

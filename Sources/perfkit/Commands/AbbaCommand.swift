@@ -1,5 +1,6 @@
+/// `perfkit abba`: planned (issue 5), not in this version.
 enum AbbaCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        throw UsageError("not implemented yet")
+        throw UsageError("'abba' is not implemented in this version; compare two runs with 'perfkit compare' (see README)")
     }
 }
