@@ -34,6 +34,16 @@ enum DoctorCommand {
             let cost = entry.unavailableReason.map { "unavailable: \($0)" } ?? String(format: "%10.1f ns", entry.nanosecondsPerRead)
             Output.line("  \(entry.probe.padding(toLength: 62, withPad: " ", startingAt: 0)) \(cost)")
         }
+        var generator = SeededGenerator(seed: 1)
+        let samples = (0..<1_000_000).map { _ in Double(generator.next() >> 11) / Double(1 << 53) * 1_000 }
+        var times: [Double] = []
+        for _ in 0..<5 {
+            let start = SystemClock.monotonicNanoseconds()
+            blackHole(try Summary(samples))
+            times.append(Double(SystemClock.monotonicNanoseconds() - start))
+        }
+        Output.line("")
+        Output.line("Statistics: summarising 1,000,000 samples takes \(Format.duration(try Summary(times).median)) (median of 5, \(environment.buildConfiguration) build)")
         return 0
     }
 }
