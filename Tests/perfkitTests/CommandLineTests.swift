@@ -1,0 +1,86 @@
+import Foundation
+import PerfKit
+import Testing
+
+/// Runs the built `perfkit` executable, which sits beside the test bundle.
+struct PerfkitProcess {
+    static var executable: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("perfkit").path
+    }
+
+    static func run(_ arguments: [String], in directory: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}
+
+@Suite struct CommandLineTests {
+    let directory: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-cli-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    struct BadInvocation: CustomTestStringConvertible, Sendable {
+        var arguments: [String]
+        var message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    @Test(arguments: [
+        BadInvocation(arguments: ["stats", "missing.txt"], message: "missing.txt: no such file"),
+        BadInvocation(arguments: ["stats", "numbers.txt", "--bogus"], message: "unknown option --bogus"),
+        BadInvocation(arguments: ["compare", "nosuch"], message: "no baseline named 'nosuch'"),
+        BadInvocation(arguments: ["frobnicate"], message: "unknown verb 'frobnicate'"),
+        BadInvocation(arguments: ["stats", "bad.txt"], message: "bad.txt: line 3: 'x' is not a number"),
+    ])
+    func badInputIsAOneLineErrorWithExitTwo(_ c: BadInvocation) throws {
+        try "1\n2\n".write(toFile: directory + "/numbers.txt", atomically: true, encoding: .utf8)
+        try "1\n2\nx\n".write(toFile: directory + "/bad.txt", atomically: true, encoding: .utf8)
+        let result = try PerfkitProcess.run(c.arguments, in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(c.message))
+    }
+
+    @Test func statsJSONHasTheStableFields() throws {
+        try "# a comment\n1\n2\n\n3\n4\n".write(toFile: directory + "/a.txt", atomically: true, encoding: .utf8)
+        try "2\n3\n4\n5\n6\n".write(toFile: directory + "/b.txt", atomically: true, encoding: .utf8)
+        let result = try PerfkitProcess.run(["stats", "a.txt", "b.txt", "--format", "json", "--percentiles", "50,99.9"], in: directory)
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let files = try #require(json["files"] as? [[String: Any]])
+        #expect(files.count == 2)
+        for key in ["path", "count", "min", "max", "mean", "stddev", "median", "p90", "p95", "p99", "mad", "percentiles"] { #expect(files[0][key] != nil, "missing \(key)") }
+        #expect(files[0]["count"] as? Int == 4)
+        let comparison = try #require(json["comparison"] as? [String: Any])
+        for key in ["ratioOfMedians", "ci95", "mannWhitneyP", "verdict"] { #expect(comparison[key] != nil) }
+    }
+
+    @Test func corruptBaselineIsRefusedAndLeftAsItWas() throws {
+        let folder = directory + "/Baselines/main"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let corrupt = "{\"schemaVersion\": 1, \"name\": \"main\", \"suites\": [tru"
+        try corrupt.write(toFile: folder + "/manifest.json", atomically: true, encoding: .utf8)
+        let result = try PerfkitProcess.run(["compare", "main"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Baselines/main/manifest.json"))
+        #expect(try String(contentsOfFile: folder + "/manifest.json", encoding: .utf8) == corrupt)
+    }
+
+    @Test func wrongSchemaVersionNamesTheFile() throws {
+        try "{\"schemaVersion\": 99}".write(toFile: directory + "/run.json", atomically: true, encoding: .utf8)
+        let result = try PerfkitProcess.run(["baseline", "save", "main", "--from", "run.json"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("run.json: schema version 99 is not supported"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/Baselines/main"))
+    }
+}
