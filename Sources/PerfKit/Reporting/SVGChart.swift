@@ -29,7 +29,8 @@ public enum SVGChart {
         return svg.joined(separator: "\n") + "\n"
     }
 
-    static func escape(_ s: String) -> String {
+    /// Escapes text for SVG and XML.
+    public static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }

@@ -45,7 +45,7 @@ enum EventFile {
     static func read(_ path: String, timeZoneOverride: String?) throws -> (timeZone: TimeZone, events: [CalendarEvent]) {
         guard let data = FileManager.default.contents(atPath: path) else { throw FileError(path, "no such file or not readable") }
         let file: File
-        do { file = try JSONDecoder().decode(File.self, from: data) } catch { throw FileError(path, "bad JSON: \(StoredFileError.describe(error))") }
+        do { file = try JSONDecoder().decode(File.self, from: data) } catch { throw FileError(path, "bad JSON: \(StoredFile.describe(error))") }
         let zoneName = timeZoneOverride ?? file.timeZone ?? "UTC"
         guard let zone = TimeZone(identifier: zoneName) else { throw FileError(path, "unknown time zone '\(zoneName)'") }
         guard let items = file.events else { throw FileError(path, "missing field 'events'") }
@@ -64,15 +64,3 @@ enum EventFile {
     }
 }
 
-/// Access to the one-line decoding error description.
-enum StoredFileError {
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        switch error {
-        case .dataCorrupted(let c): return c.debugDescription
-        case .keyNotFound(let k, _): return "missing field '\(k.stringValue)'"
-        case .typeMismatch(_, let c), .valueNotFound(_, let c): return "wrong type at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
-        @unknown default: return "\(error)"
-        }
-    }
-}

@@ -55,13 +55,10 @@ enum LayoutOutput {
             let f = placed.frame
             out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"\(hex)\" fill-opacity=\"0.16\"/>")
             out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"2\" height=\"\(f.height)\" fill=\"\(hex)\"/>")
-            if f.width > 30 { out.append("<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#222\">\(SVGEscape.escape(event.title))</text>") }
+            if f.width > 30 { out.append("<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#222\">\(SVGChart.escape(event.title))</text>") }
         }
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
     }
 }
 
-enum SVGEscape {
-    static func escape(_ s: String) -> String { s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
-}
