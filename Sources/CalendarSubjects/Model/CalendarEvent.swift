@@ -31,6 +31,10 @@ public struct OccurrenceID: Sendable, Hashable, Codable, Comparable, CustomStrin
     public var sourceID: String
     /// Original start, seconds since 1970.
     public var originalStart: Double
+    public init(sourceID: String, originalStart: Double) {
+        self.sourceID = sourceID
+        self.originalStart = originalStart
+    }
     public var description: String { "\(sourceID)@\(Int64(originalStart))" }
     public static func < (a: OccurrenceID, b: OccurrenceID) -> Bool {
         (a.sourceID, a.originalStart) < (b.sourceID, b.originalStart)
@@ -73,6 +77,10 @@ public struct Segment: Sendable, Hashable {
 public struct SegmentID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var occurrence: OccurrenceID
     public var day: DayKey
+    public init(occurrence: OccurrenceID, day: DayKey) {
+        self.occurrence = occurrence
+        self.day = day
+    }
     public var description: String { "\(occurrence)#\(day)" }
     public static func < (a: SegmentID, b: SegmentID) -> Bool { (a.occurrence, a.day) < (b.occurrence, b.day) }
 }

@@ -4,7 +4,8 @@ import PerfKit
 ///
 /// - cold: the first run populates a fresh viewport (reference: every view and its artwork;
 ///   native: the visible rect plus overscan);
-/// - warm: one scroll step down (query, diff, reuse, artwork lookups), wrapping at the end;
+/// - warm: after one scroll pass through the whole content (so artwork lookups hit), one scroll
+///   step down: query, diff, reuse, warm artwork lookups; wrapping at the end;
 /// - eviction: the artwork cache is emptied before the step.
 public struct ViewportScrollSubject: MeasurableSubject {
     public let scene: CalendarScene
@@ -32,7 +33,7 @@ public struct ViewportScrollSubject: MeasurableSubject {
         if state.viewport == nil {
             var viewport = Viewport(index: scene.index, policy: policy)
             let bound = viewport.scroll(to: visible(state.offset))
-            let cells = policy == .reference ? Array(viewport.live.values) : bound
+            let cells = policy == .reference ? viewport.liveCells : bound
             attachArtwork(cells, state.cache)
             state.viewport = viewport
             return viewport.counters.liveViews
@@ -45,6 +46,13 @@ public struct ViewportScrollSubject: MeasurableSubject {
     }
 
     public func evict(_ state: inout State) { state.cache.removeAll() }
+
+    /// Scrolls once through the whole content, so every image a step can need is cached.
+    public func warmUp(_ state: inout State) {
+        if state.viewport == nil { blackHole(run(&state)) }
+        let start = state.offset
+        repeat { blackHole(run(&state)) } while state.offset != start
+    }
 
     public func counters(_ state: State) -> [CounterReading] {
         let c = state.viewport?.counters ?? ViewportCounters()

@@ -1,4 +1,7 @@
 /// An event view: a cell that is bound to one descriptor's content at a time.
+///
+/// A reference type because a cell's identity is what reuse is about: the same cell object is
+/// unbound from one event and bound to another. Cells belong to the viewport's thread.
 public final class EventCell {
     /// Distinct per cell, for reuse checks.
     public let serial: Int
@@ -8,7 +11,7 @@ public final class EventCell {
     /// Index of the bound descriptor in the viewport's index.
     public private(set) var descriptorIndex: Int?
     public private(set) var content: ViewContent?
-    /// Bumped on every bind: a late artwork result carrying an older generation is dropped.
+    /// Bumped on every bind and unbind: a late artwork result carrying an older generation is dropped.
     public private(set) var generation = 0
     /// The artwork lease the cell holds, released on rebind.
     public var artwork: ArtworkLease?
@@ -49,6 +52,15 @@ public struct ViewportCounters: Sendable, Equatable {
     public var viewsCreated = 0
     public var viewsReused = 0
     public var contentEvaluations = 0
+    /// Artwork results dropped because their cell had been rebound since the request.
+    public var lateResultsRejected = 0
+    public init(liveViews: Int = 0, viewsCreated: Int = 0, viewsReused: Int = 0, contentEvaluations: Int = 0, lateResultsRejected: Int = 0) {
+        self.liveViews = liveViews
+        self.viewsCreated = viewsCreated
+        self.viewsReused = viewsReused
+        self.contentEvaluations = contentEvaluations
+        self.lateResultsRejected = lateResultsRejected
+    }
 }
 
 /// A scrolling viewport over indexed descriptors, under one policy.
@@ -57,11 +69,18 @@ public struct Viewport {
     public let policy: ViewportPolicy
     /// Margin added above and below the visible rect (native policy).
     public let overscan: Double
-    public private(set) var counters = ViewportCounters()
-    /// Views by piece identity.
-    public private(set) var live: [SegmentID: EventCell] = [:]
+    public internal(set) var counters = ViewportCounters()
+    /// Cells by descriptor index; `nil` where no view exists.
+    private(set) var cells: [EventCell?]
+    /// Descriptor indices with a live view, ascending.
+    private(set) var liveIndices: [Int] = []
     private var pools: [String: [EventCell]] = [:]
     private var nextSerial = 0
+    private var wanted: [Int] = []
+    private var next: [Int] = []
+    /// Every cell ever made, by serial (for delivering artwork by cell).
+    var cellsBySerial: [EventCell] = []
+    let inbox = ArtworkInbox()
     /// The piece being dragged: its view is never replaced or recycled.
     public var dragging: SegmentID?
 
@@ -70,50 +89,73 @@ public struct Viewport {
         self.index = index
         self.policy = policy
         self.overscan = overscan
+        cells = [EventCell?](repeating: nil, count: index.descriptors.count)
         if policy == .reference {
             for i in index.descriptors.indices { _ = insert(at: i) }
+            liveIndices = Array(index.descriptors.indices)
         }
     }
+
+    /// The live cell showing `id`, if any.
+    public func cell(for id: SegmentID) -> EventCell? {
+        liveIndices.lazy.compactMap { cells[$0] }.first { $0.boundID == id }
+    }
+
+    /// Every live cell, in descriptor order.
+    public var liveCells: [EventCell] { liveIndices.compactMap { cells[$0] } }
 
     private mutating func insert(at position: Int) -> EventCell {
         let descriptor = index.descriptors[position]
         let cell: EventCell
-        if var pool = pools[descriptor.kind], let reused = pool.popLast() {
-            pools[descriptor.kind] = pool
+        if let reused = pools[descriptor.kind]?.popLast() {
             cell = reused
             counters.viewsReused += 1
         } else {
             cell = EventCell(serial: nextSerial, kind: descriptor.kind)
+            cellsBySerial.append(cell)
             nextSerial += 1
             counters.viewsCreated += 1
         }
         cell.bind(descriptor, at: position)
         counters.contentEvaluations += 1
-        live[descriptor.id] = cell
-        counters.liveViews = live.count
+        cells[position] = cell
+        counters.liveViews += 1
         return cell
     }
 
-    /// Scrolls to show `visible`: diffs the visible set, recycles removed views, keeps kept ones,
-    /// and binds inserted ones to pooled cells (or new ones).
-    /// - Returns: The cells that were bound in this step (they need artwork).
+    private mutating func recycle(at position: Int) {
+        guard let cell = cells[position] else { return }
+        cells[position] = nil
+        cell.unbind()
+        pools[cell.kind, default: []].append(cell)
+        counters.liveViews -= 1
+    }
+
+    /// Scrolls to show `visible`: diffs the visible set against the live one, recycles removed
+    /// views into their pools, keeps kept views in their cells, and binds inserted ones to pooled
+    /// cells (or new ones). The dragged piece's view is kept whatever the rect.
+    /// - Returns: The cells bound in this step (they need artwork).
+    /// - Complexity: O(log n + m + r) for m frames in the rect's band and r live views.
     @discardableResult
     public mutating func scroll(to visible: Rect) -> [EventCell] {
         guard policy == .native else { return [] }
         let expanded = Rect(x: visible.x, y: visible.y - overscan, width: visible.width, height: visible.height + 2 * overscan)
-        let wanted = index.query(expanded)
-        var wantedIDs = Set<SegmentID>(minimumCapacity: wanted.count)
-        for i in wanted { wantedIDs.insert(index.descriptors[i].id) }
-        for (id, cell) in live where !wantedIDs.contains(id) && id != dragging {
-            live[id] = nil
-            cell.unbind()
-            pools[cell.kind, default: []].append(cell)
+        index.query(expanded, into: &wanted)
+        if let dragging, let position = liveIndices.first(where: { cells[$0]?.boundID == dragging }), !wanted.contains(position) {
+            wanted.append(position)
+            wanted.sort()
+        }
+        // Merge the two ascending lists: removed views first, so their cells can be reused at once.
+        var i = 0, j = 0
+        while i < liveIndices.count {
+            let live = liveIndices[i]
+            while j < wanted.count && wanted[j] < live { j += 1 }
+            if j >= wanted.count || wanted[j] != live { recycle(at: live) }
+            i += 1
         }
         var bound: [EventCell] = []
-        for i in wanted where live[index.descriptors[i].id] == nil {
-            bound.append(insert(at: i))
-        }
-        counters.liveViews = live.count
+        for position in wanted where cells[position] == nil { bound.append(insert(at: position)) }
+        swap(&liveIndices, &wanted)
         return bound
     }
 }

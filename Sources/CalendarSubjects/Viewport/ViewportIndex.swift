@@ -23,42 +23,66 @@ public struct ViewContent: Sendable, Hashable {
     public var timeText: String
     public var calendarID: String
     public var occurrence: OccurrenceID
+    public init(title: String, timeText: String, calendarID: String, occurrence: OccurrenceID) {
+        self.title = title
+        self.timeText = timeText
+        self.calendarID = calendarID
+        self.occurrence = occurrence
+    }
 }
 
 /// Answers "which descriptors intersect this rect" in O(log n + k).
 ///
-/// Descriptors are sorted by `minY`; a prefix maximum of the longest extent lets a query start
-/// at the first descriptor that can reach the rect's top and stop at the first one starting
-/// below its bottom. The answer always equals a brute-force filter.
+/// Frames are kept sorted by their top edge, with the running maximum of their bottom edges.
+/// A query binary-searches the first frame whose running bottom passes the rect's top (every
+/// earlier frame ends above the rect) and scans until frames start below the rect's bottom.
+/// Frames live in their own contiguous array, so the scan never touches descriptors' closures.
+/// The answer always equals a brute-force filter.
 public struct ViewportIndex: Sendable {
+    /// Descriptors sorted by top edge, then id.
     public let descriptors: [ViewDescriptor]
-    private let tops: [Double]
-    private let longest: Double
+    private let frames: [Rect]
+    /// reach[i] = the largest bottom edge among frames[0...i].
+    private let reach: [Double]
 
     /// Indexes descriptors.
     /// - Complexity: O(n log n).
     public init(_ descriptors: [ViewDescriptor]) {
         self.descriptors = descriptors.sorted { $0.frame.y != $1.frame.y ? $0.frame.y < $1.frame.y : $0.id < $1.id }
-        tops = self.descriptors.map(\.frame.y)
-        longest = self.descriptors.map(\.frame.height).max() ?? 0
+        frames = self.descriptors.map(\.frame)
+        var running = -Double.infinity
+        reach = frames.map { frame in
+            running = max(running, frame.maxY)
+            return running
+        }
     }
 
-    /// Indices (into ``descriptors``) of descriptors whose frames intersect `rect`.
-    /// - Complexity: O(log n + k + w), where w counts descriptors starting within one longest extent above the rect.
+    /// Indices (into ``descriptors``) of descriptors whose frames intersect `rect`, in index order.
+    /// - Complexity: O(log n + m), where m counts frames whose vertical extent meets the rect's band.
     public func query(_ rect: Rect) -> [Int] {
         var result: [Int] = []
-        var low = 0, high = tops.count
-        let from = rect.y - longest
-        while low < high {
-            let mid = (low + high) / 2
-            if tops[mid] <= from { low = mid + 1 } else { high = mid }
-        }
-        var i = low
-        while i < tops.count && tops[i] < rect.maxY {
-            if descriptors[i].frame.intersects(rect) { result.append(i) }
-            i += 1
-        }
+        query(rect, into: &result)
         return result
+    }
+
+    /// Like ``query(_:)``, appending into a caller-owned buffer so a scroll step need not allocate.
+    /// - Complexity: O(log n + m).
+    public func query(_ rect: Rect, into result: inout [Int]) {
+        result.removeAll(keepingCapacity: true)
+        frames.withUnsafeBufferPointer { frames in
+            reach.withUnsafeBufferPointer { reach in
+                var low = 0, high = reach.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if reach[mid] <= rect.y { low = mid + 1 } else { high = mid }
+                }
+                var i = low
+                while i < frames.count && frames[i].y < rect.maxY {
+                    if frames[i].intersects(rect) { result.append(i) }
+                    i += 1
+                }
+            }
+        }
     }
 
     /// The brute-force answer, for checking.

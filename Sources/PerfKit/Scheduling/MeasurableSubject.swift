@@ -5,6 +5,7 @@
 /// - ``run(_:)`` does the measured work once and returns a value that depends on it, so the
 ///   optimizer cannot delete the work; it runs on the calling thread;
 /// - ``evict(_:)`` pushes the subject out of its cache or working set without rebuilding state;
+/// - ``warmUp(_:)`` (optional) reaches steady state beyond the runner's warm-up iterations;
 /// - ``counters(_:)`` reports the subject's own counters (live views, bytes owned, cells
 ///   created), read outside the timed region.
 public protocol MeasurableSubject<Output>: Sendable {
@@ -24,6 +25,10 @@ public protocol MeasurableSubject<Output>: Sendable {
     /// Pushes the subject out of its cache or working set.
     /// - Throws: When eviction fails.
     func evict(_ state: inout State) throws
+    /// Brings state to steady state before warm and eviction samples, after the runner's
+    /// warm-up iterations (for example, one pass over everything a run can touch).
+    /// - Throws: When warm-up fails.
+    func warmUp(_ state: inout State) throws
     /// The subject's own counters after a run.
     func counters(_ state: State) -> [CounterReading]
     /// The metrics ``counters(_:)`` reports, so that a report can list them even when a run fails.
@@ -33,6 +38,7 @@ public protocol MeasurableSubject<Output>: Sendable {
 extension MeasurableSubject {
     public var phases: [Phase] { [.warm] }
     public func evict(_ state: inout State) throws {}
+    public func warmUp(_ state: inout State) throws {}
     public func counters(_ state: State) -> [CounterReading] { [] }
     public var counterMetrics: [Metric] { [] }
 }

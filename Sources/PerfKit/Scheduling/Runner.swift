@@ -97,6 +97,7 @@ public struct Runner: Sendable {
             let box = StateBox(try subject.makeState())
             if phase != .cold {
                 for _ in 0..<configuration.warmupIterations { blackHole(try subject.run(&box.value)) }
+                try subject.warmUp(&box.value)
             }
             slot = box
         }
