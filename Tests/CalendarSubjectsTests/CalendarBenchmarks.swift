@@ -65,3 +65,37 @@ import Testing
         #expect(Set(prepared).count == 1)
     }
 }
+
+@Suite(.tags(.performance)) struct ViewportQueryBenchmarks {
+    @Test(.performance(iterations: 200))
+    func queryCostDoesNotGrowWithLoadedDays() throws {
+        let oneDay = CalendarScene(days: 1), ninetyDays = CalendarScene(days: 90)
+        let result = try measure("query-390x200", arms: [Arm("1d", ViewportQuerySubject(scene: oneDay)), Arm("90d", ViewportQuerySubject(scene: ninetyDays))])
+        #expect(!Jemalloc.isLinked || result.series(.mallocs, arm: "90d", phase: .warm)?.values.allSatisfy { $0 == 0 } == true, "a warm query reuses its buffer")
+    }
+}
+
+@Suite(.tags(.performance)) struct RedrawBenchmarks {
+    @Test(.performance(iterations: 10), .budget(RedrawSubject.unrelatedRecomputations, max: 0))
+    func playbackClockRecomputesNoEventView() throws {
+        let result = try measure("playback-100-updates", subject: RedrawSubject())
+        #expect(result.series(RedrawSubject.playbackRecomputations, arm: "main", phase: .warm)?.values.allSatisfy { $0 == 100 } == true)
+    }
+}
+
+@Suite(.tags(.performance)) struct InteractionBenchmarks {
+    @Test(.performance(iterations: 60), .budget(.directInteraction))
+    func journalAppendOfADraggedEvent() throws {
+        try measure("journal-append", subject: JournalAppendSubject())
+    }
+
+    @Test(.performance(iterations: 10), .budget(.localAction))
+    func switchViewOf30Days() throws {
+        try measure("switch-view-30d", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .switchView))
+    }
+
+    @Test(.performance(iterations: 30), .budget(.localAction))
+    func openEventDetail() throws {
+        try measure("open-detail", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .openDetail))
+    }
+}

@@ -1,0 +1,52 @@
+import Observation
+
+/// The observable state of a calendar screen: a playback clock next to the calendar state.
+///
+/// A class because Observation tracks reference types; it belongs to one thread (the screen's).
+@Observable
+public final class CalendarScreenModel {
+    /// The media playback position in seconds, updated by the playback clock (10 Hz).
+    public var playbackPosition: Double = 0
+    /// The events the screen shows, one row per event view.
+    public var events: [EventRow]
+    /// The day shown in the header.
+    public var selectedDay: DayKey
+
+    /// One event view's state.
+    public struct EventRow: Sendable, Hashable {
+        public var title: String
+        public var timeText: String
+        public init(title: String, timeText: String) {
+            self.title = title
+            self.timeText = timeText
+        }
+    }
+
+    public init(events: [EventRow], selectedDay: DayKey) {
+        self.events = events
+        self.selectedDay = selectedDay
+    }
+}
+
+/// Waits for the playback clock's next tick. Injectable, so tests need not wait ten seconds.
+public protocol PlaybackTicker {
+    /// Returns when the next tick is due.
+    mutating func waitForNextTick(interval: Duration)
+}
+
+/// Real time: sleeps until the tick.
+public struct SleepingTicker: PlaybackTicker {
+    public init() {}
+    public mutating func waitForNextTick(interval: Duration) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: interval)
+        while clock.now < deadline {}  // a spin of 100 ms is precise and harmless in a probe
+    }
+}
+
+/// Test time: returns at once and counts the ticks.
+public struct ImmediateTicker: PlaybackTicker {
+    public private(set) var ticks = 0
+    public init() {}
+    public mutating func waitForNextTick(interval: Duration) { ticks += 1 }
+}

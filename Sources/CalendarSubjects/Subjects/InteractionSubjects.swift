@@ -1,0 +1,100 @@
+import Foundation
+import PerfKit
+
+/// Random viewport queries over a scene: a 390 × 200 pt band at a seeded random position.
+public struct ViewportQuerySubject: MeasurableSubject {
+    public let scene: CalendarScene
+    public let seed: UInt64
+    public init(scene: CalendarScene, seed: UInt64 = 7) {
+        self.scene = scene
+        self.seed = seed
+    }
+    public struct State {
+        var generator: SeededGenerator
+        var buffer: [Int] = []
+    }
+    public func makeState() -> State { State(generator: SeededGenerator(seed: seed)) }
+    public func run(_ state: inout State) -> Int {
+        let y = Double(state.generator.index(below: max(1, Int(scene.layout.contentHeight))))
+        scene.index.query(Rect(x: 0, y: y, width: 390, height: 200), into: &state.buffer)
+        return state.buffer.count
+    }
+}
+
+/// 100 playback-clock updates at 10 Hz on an injectable ticker, counting view recomputations.
+public struct RedrawSubject: MeasurableSubject {
+    public static let unrelatedRecomputations = Metric("unrelatedRecomputations", unit: .count, kind: .correctness, isDeterministic: true)
+    public static let playbackRecomputations = Metric("playbackRecomputations", unit: .count, kind: .correctness, isDeterministic: true)
+    public let eventCount: Int
+    public let wrongDependency: Bool
+    public init(eventCount: Int = 100, wrongDependency: Bool = false) {
+        self.eventCount = eventCount
+        self.wrongDependency = wrongDependency
+    }
+    public struct State { var report: RedrawProbe.Report? }
+    public func makeState() -> State { State() }
+    public func run(_ state: inout State) -> Int {
+        let model = CalendarScreenModel(events: (0..<eventCount).map { .init(title: "Event \($0)", timeText: "10:00") },
+                                        selectedDay: DayKey(year: 2015, month: 3, day: 2))
+        var ticker = ImmediateTicker()
+        state.report = RedrawProbe(model: model, wrongDependency: wrongDependency).run(updates: 100, ticker: &ticker)
+        return state.report!.unrelatedTotal
+    }
+    public func counters(_ state: State) -> [CounterReading] {
+        [CounterReading(Self.unrelatedRecomputations, Double(state.report?.unrelatedTotal ?? -1)),
+         CounterReading(Self.playbackRecomputations, Double(state.report?.recomputations[.playbackBar] ?? 0))]
+    }
+}
+
+/// One durable journal append (a dragged event's pending move, flushed to disk).
+public struct JournalAppendSubject: MeasurableSubject {
+    public let directory: String
+    public init(directory: String = NSTemporaryDirectory()) { self.directory = directory }
+    public final class State {
+        let path: String
+        let journal: EditJournal
+        var operation = 0
+        init(path: String) throws {
+            self.path = path
+            journal = try EditJournal(path: path)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+    public func makeState() throws -> State { try State(path: directory + "/perfkit-journal-\(UUID().uuidString).log") }
+    public func run(_ state: inout State) throws -> Int {
+        state.operation += 1
+        try state.journal.append(JournalRecord(operation: state.operation, status: .pending, eventID: "standup", from: 36_000, to: 36_000 + Double(state.operation) * 900))
+        return state.operation
+    }
+}
+
+/// Local actions: switching between Timeline and Week over the loaded window, and opening an event's detail.
+public struct LocalActionSubject: MeasurableSubject {
+    public enum Action: String, Sendable { case switchView, openDetail }
+    public let scene: CalendarScene
+    public let action: Action
+    public init(scene: CalendarScene, action: Action) {
+        self.scene = scene
+        self.action = action
+    }
+    public struct State { var next = 0 }
+    public func makeState() -> State { State() }
+    public func run(_ state: inout State) -> Int {
+        state.next += 1
+        switch action {
+        case .switchView:
+            let presentation: Presentation = state.next % 2 == 0 ? .timeline : .week
+            let layout = CalendarLayout(events: scene.events, grid: scene.layout.grid, presentation: presentation)
+            return ViewportIndex(layout.descriptors(events: scene.events)).descriptors.count
+        case .openDetail:
+            let descriptor = scene.index.descriptors[state.next % scene.index.descriptors.count]
+            let content = descriptor.content()
+            let occurrences = scene.events.filter { $0.occurrenceID == content.occurrence }
+            let formatter = DateFormatter()
+            formatter.dateStyle = .full
+            formatter.timeStyle = .short
+            let detail = occurrences.map { "\($0.title)\n\(formatter.string(from: $0.start)) – \(formatter.string(from: $0.end))\n\($0.calendarID)" }
+            return detail.joined().utf8.count
+        }
+    }
+}
