@@ -67,7 +67,7 @@ import Testing
 }
 
 @Suite(.tags(.performance)) struct ViewportQueryBenchmarks {
-    @Test(.performance(iterations: 200))
+    @Test(.performance(iterations: 1_000))
     func queryCostDoesNotGrowWithLoadedDays() throws {
         let oneDay = CalendarScene(days: 1), ninetyDays = CalendarScene(days: 90)
         let result = try measure("query-390x200", arms: [Arm("1d", ViewportQuerySubject(scene: oneDay)), Arm("90d", ViewportQuerySubject(scene: ninetyDays))])

@@ -1,7 +1,8 @@
 import Foundation
 import PerfKit
 
-/// Random viewport queries over a scene: a 390 × 200 pt band at a seeded random position.
+/// Random viewport queries over a scene: a 390 × 200 pt rect at a seeded random position inside
+/// the content, so a query over one day and one over ninety see the same amount of content.
 public struct ViewportQuerySubject: MeasurableSubject {
     public let scene: CalendarScene
     public let seed: UInt64
@@ -15,7 +16,7 @@ public struct ViewportQuerySubject: MeasurableSubject {
     }
     public func makeState() -> State { State(generator: SeededGenerator(seed: seed)) }
     public func run(_ state: inout State) -> Int {
-        let y = Double(state.generator.index(below: max(1, Int(scene.layout.contentHeight))))
+        let y = Double(state.generator.index(below: max(1, Int(scene.layout.contentHeight) - 200)))
         scene.index.query(Rect(x: 0, y: y, width: 390, height: 200), into: &state.buffer)
         return state.buffer.count
     }

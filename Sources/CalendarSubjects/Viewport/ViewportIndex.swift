@@ -33,53 +33,92 @@ public struct ViewContent: Sendable, Hashable {
 
 /// Answers "which descriptors intersect this rect" in O(log n + k).
 ///
-/// Frames are kept sorted by their top edge, with the running maximum of their bottom edges.
-/// A query binary-searches the first frame whose running bottom passes the rect's top (every
-/// earlier frame ends above the rect) and scans until frames start below the rect's bottom.
-/// Frames live in their own contiguous array, so the scan never touches descriptors' closures.
-/// The answer always equals a brute-force filter.
+/// Frames are grouped into rows of equal top edge (a lane of a day row, in the Timeline), rows
+/// sorted by top with the running maximum of their bottoms, frames inside a row sorted along
+/// the time axis (x) with the row's widest frame. A query binary-searches the first row that
+/// can reach the rect, and in each row that meets the rect's band binary-searches the first
+/// frame that can reach its left edge. Frames live in their own contiguous array, so a query
+/// never touches descriptors' closures. The answer always equals a brute-force filter.
 public struct ViewportIndex: Sendable {
-    /// Descriptors sorted by top edge, then id.
+    /// Descriptors sorted by top edge, then x, then id: each row is a contiguous run.
     public let descriptors: [ViewDescriptor]
     private let frames: [Rect]
-    /// reach[i] = the largest bottom edge among frames[0...i].
+    private let rows: [Row]
+    /// reach[r] = the largest bottom edge among rows[0...r].
     private let reach: [Double]
+
+    struct Row: Sendable {
+        var top: Double
+        var bottom: Double
+        var widest: Double
+        var start: Int
+        var end: Int
+    }
 
     /// Indexes descriptors.
     /// - Complexity: O(n log n).
     public init(_ descriptors: [ViewDescriptor]) {
-        self.descriptors = descriptors.sorted { $0.frame.y != $1.frame.y ? $0.frame.y < $1.frame.y : $0.id < $1.id }
-        frames = self.descriptors.map(\.frame)
+        self.descriptors = descriptors.sorted { a, b in
+            if a.frame.y != b.frame.y { return a.frame.y < b.frame.y }
+            if a.frame.x != b.frame.x { return a.frame.x < b.frame.x }
+            return a.id < b.id
+        }
+        let frames = self.descriptors.map(\.frame)
+        var rows: [Row] = []
+        for (i, frame) in frames.enumerated() {
+            if let last = rows.last, last.top == frame.y {
+                rows[rows.count - 1].bottom = max(last.bottom, frame.maxY)
+                rows[rows.count - 1].widest = max(last.widest, frame.width)
+                rows[rows.count - 1].end = i + 1
+            } else {
+                rows.append(Row(top: frame.y, bottom: frame.maxY, widest: frame.width, start: i, end: i + 1))
+            }
+        }
         var running = -Double.infinity
-        reach = frames.map { frame in
-            running = max(running, frame.maxY)
+        reach = rows.map { row in
+            running = max(running, row.bottom)
             return running
         }
+        self.frames = frames
+        self.rows = rows
     }
 
-    /// Indices (into ``descriptors``) of descriptors whose frames intersect `rect`, in index order.
-    /// - Complexity: O(log n + m), where m counts frames whose vertical extent meets the rect's band.
+    /// Indices (into ``descriptors``) of descriptors whose frames intersect `rect`, ascending.
+    /// - Complexity: O(log n + r·log w + k) for r rows meeting the rect's band, w frames per row, k results.
     public func query(_ rect: Rect) -> [Int] {
         var result: [Int] = []
         query(rect, into: &result)
         return result
     }
 
-    /// Like ``query(_:)``, appending into a caller-owned buffer so a scroll step need not allocate.
-    /// - Complexity: O(log n + m).
+    /// Like ``query(_:)``, writing into a caller-owned buffer so a scroll step need not allocate.
     public func query(_ rect: Rect, into result: inout [Int]) {
         result.removeAll(keepingCapacity: true)
         frames.withUnsafeBufferPointer { frames in
-            reach.withUnsafeBufferPointer { reach in
-                var low = 0, high = reach.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if reach[mid] <= rect.y { low = mid + 1 } else { high = mid }
-                }
-                var i = low
-                while i < frames.count && frames[i].y < rect.maxY {
-                    if frames[i].intersects(rect) { result.append(i) }
-                    i += 1
+            rows.withUnsafeBufferPointer { rows in
+                reach.withUnsafeBufferPointer { reach in
+                    var low = 0, high = reach.count
+                    while low < high {
+                        let mid = (low + high) / 2
+                        if reach[mid] <= rect.y { low = mid + 1 } else { high = mid }
+                    }
+                    var r = low
+                    while r < rows.count && rows[r].top < rect.maxY {
+                        let row = rows[r]
+                        r += 1
+                        guard row.bottom > rect.y else { continue }
+                        // First frame whose x could reach the rect's left edge.
+                        var a = row.start, b = row.end
+                        let from = rect.x - row.widest
+                        while a < b {
+                            let mid = (a + b) / 2
+                            if frames[mid].x <= from { a = mid + 1 } else { b = mid }
+                        }
+                        while a < row.end && frames[a].x < rect.maxX {
+                            if frames[a].intersects(rect) { result.append(a) }
+                            a += 1
+                        }
+                    }
                 }
             }
         }
