@@ -23,7 +23,7 @@ final class Deliveries: Sendable {
     }
 
     @Test func leastRecentlyUsedIsEvictedFirstAndCountIsBounded() {
-        let cache = ArtworkCache(limits: .init(maxBytes: 1 << 20, maxCount: 2), executor: ManualExecutor(), slowdownPercent: 0)
+        let cache = ArtworkCache(limits: .init(maxBytes: 1 << 20, maxCount: 2), executor: ManualExecutor())
         cache.image(Self.paint("a")).release()
         cache.image(Self.paint("b")).release()
         cache.lookup(Self.paint("a"))!.release()  // a is now most recent
@@ -33,7 +33,7 @@ final class Deliveries: Sendable {
     }
 
     @Test func byteLimitEntryCapAndTrim() {
-        let cache = ArtworkCache(limits: .init(maxBytes: 1_000, maxCount: 100, maxEntryBytes: 500), executor: ManualExecutor(), slowdownPercent: 0)
+        let cache = ArtworkCache(limits: .init(maxBytes: 1_000, maxCount: 100, maxEntryBytes: 500), executor: ManualExecutor())
         cache.image(Self.paint("small")).release()           // 10×10×4 = 400 B
         cache.image(Self.paint("big", width: 20)).release()  // 800 B: over the entry cap, delivered but not kept
         #expect(cache.counters.bytesCached == 400)
@@ -45,7 +45,7 @@ final class Deliveries: Sendable {
     }
 
     @Test func aTitleEditIsANewImage() {
-        let cache = ArtworkCache(executor: ManualExecutor(), slowdownPercent: 0)
+        let cache = ArtworkCache(executor: ManualExecutor())
         cache.image(Self.paint("Standup")).release()
         #expect(cache.lookup(Self.paint("Standup (moved)")) == nil)
         #expect(cache.counters.imagesPrepared == 1)
@@ -53,7 +53,7 @@ final class Deliveries: Sendable {
 
     @Test func identicalRequestsAreCoalescedAndPartialCancelDetachesOnlyOne() {
         let executor = ManualExecutor()
-        let cache = ArtworkCache(executor: executor, slowdownPercent: 0)
+        let cache = ArtworkCache(executor: executor)
         let first = Deliveries(), second = Deliveries()
         let a = cache.request(Self.paint("x")) { first.add($0) }
         _ = cache.request(Self.paint("x")) { second.add($0) }
@@ -67,7 +67,7 @@ final class Deliveries: Sendable {
 
     @Test func fullCancellationCancelsTheJobAndNothingIsDelivered() {
         let executor = ManualExecutor()
-        let cache = ArtworkCache(executor: executor, slowdownPercent: 0)
+        let cache = ArtworkCache(executor: executor)
         let deliveries = Deliveries()
         let a = cache.request(Self.paint("y")) { deliveries.add($0) }
         let b = cache.request(Self.paint("y")) { deliveries.add($0) }
@@ -79,7 +79,7 @@ final class Deliveries: Sendable {
     }
 
     @Test func consumerBytesReturnToZeroWhenAllLeasesAreReleased() {
-        let cache = ArtworkCache(executor: ManualExecutor(), slowdownPercent: 0)
+        let cache = ArtworkCache(executor: ManualExecutor())
         let leases = (0..<5).map { cache.image(Self.paint("e\($0)")) } + [cache.lookup(Self.paint("e0"))!]
         #expect(cache.counters.bytesOwnedByConsumers == 6 * 400)
         for lease in leases { lease.release() }

@@ -90,7 +90,7 @@ import Testing
     @Test func aLateResultNeverRepaintsAReusedCell() {
         let index = Self.grid()
         let executor = ManualExecutor()
-        let cache = ArtworkCache(executor: executor, slowdownPercent: 0)
+        let cache = ArtworkCache(executor: executor)
         var viewport = Viewport(index: index, policy: .native, overscan: 0)
         viewport.scroll(to: Self.rect(y: 0))
         let cell = viewport.cell(for: index.descriptors[0].id)!

@@ -72,14 +72,12 @@ public final class ArtworkCache: Sendable {
 
     public let limits: Limits
     private let executor: any ArtworkExecutor
-    private let slowdownPercent: Int
     private let state = Mutex(State())
 
     /// Creates a cache.
-    public init(limits: Limits = Limits(), executor: any ArtworkExecutor = DispatchArtworkExecutor(), slowdownPercent: Int = Rasterizer.slowdownPercent()) {
+    public init(limits: Limits = Limits(), executor: any ArtworkExecutor = DispatchArtworkExecutor()) {
         self.limits = limits
         self.executor = executor
-        self.slowdownPercent = slowdownPercent
     }
 
     /// A snapshot of the counters.
@@ -184,7 +182,7 @@ public final class ArtworkCache: Sendable {
 
     private func rasterize(_ description: PaintDescription) -> (Artwork, UInt64) {
         let start = SystemClock.monotonicNanoseconds()
-        let artwork = Rasterizer.rasterize(description, slowdownPercent: slowdownPercent)
+        let artwork = Rasterizer.rasterize(description)
         return (artwork, SystemClock.monotonicNanoseconds() - start)
     }
 

@@ -1,15 +1,9 @@
 /// A software rasterizer: pale tinted fill, a 2 pt edge bar in the calendar colour, title and
 /// time in a built-in 3×5 bitmap font, and state styling. Cost grows with the pixel area.
 public enum Rasterizer {
-    /// A test-only switch that makes every rasterization do `extraPercent` more work, for
-    /// checking that comparisons detect a known slowdown. Zero in normal use.
-    public static func slowdownPercent() -> Int {
-        Int(ProcessInfo.processInfo.environment["PERFKIT_TEST_SLOWDOWN_PERCENT"] ?? "") ?? 0
-    }
-
     /// Rasterizes a description into an RGBA bitmap.
     /// - Complexity: O(pixel area).
-    public static func rasterize(_ d: PaintDescription, slowdownPercent: Int = 0) -> Artwork {
+    public static func rasterize(_ d: PaintDescription) -> Artwork {
         let w = max(1, d.width * d.scale), h = max(1, d.height * d.scale)
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
         let r = UInt8((d.color >> 16) & 0xFF), g = UInt8((d.color >> 8) & 0xFF), b = UInt8(d.color & 0xFF)
@@ -19,21 +13,17 @@ public enum Rasterizer {
         func mix(_ c: UInt8) -> UInt8 { UInt8(base * (1 - tint) + Double(c) * tint) }
         let fill = (mix(r), mix(g), mix(b))
         let bar = 2 * d.scale
-        let passes = 1 + (slowdownPercent > 0 ? 1 : 0)
-        for pass in 0..<passes {
-            let rows = pass == 0 ? h : h * slowdownPercent / 100
-            pixels.withUnsafeMutableBufferPointer { p in
-                for y in 0..<rows {
-                    var i = y * w * 4
-                    for x in 0..<w {
-                        let onBar = x < bar
-                        let pending = d.state == .pending && (x + y) % 8 < 2
-                        p[i] = onBar ? r : (pending ? fill.0 &- 20 : fill.0)
-                        p[i + 1] = onBar ? g : (pending ? fill.1 &- 20 : fill.1)
-                        p[i + 2] = onBar ? b : (pending ? fill.2 &- 20 : fill.2)
-                        p[i + 3] = d.state == .dragging ? 230 : 255
-                        i += 4
-                    }
+        pixels.withUnsafeMutableBufferPointer { p in
+            for y in 0..<h {
+                var i = y * w * 4
+                for x in 0..<w {
+                    let onBar = x < bar
+                    let pending = d.state == .pending && (x + y) % 8 < 2
+                    p[i] = onBar ? r : (pending ? fill.0 &- 20 : fill.0)
+                    p[i + 1] = onBar ? g : (pending ? fill.1 &- 20 : fill.1)
+                    p[i + 2] = onBar ? b : (pending ? fill.2 &- 20 : fill.2)
+                    p[i + 3] = d.state == .dragging ? 230 : 255
+                    i += 4
                 }
             }
         }

@@ -29,6 +29,8 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
     public func makeState() -> State { State() }
 
     public func run(_ state: inout State) -> Int {
+        let start = SystemClock.monotonicNanoseconds()
+        defer { TestSlowdown.stretch(since: start) }  // test-only; a no-op unless PERFKIT_TEST_SLOWDOWN_PERCENT is set
         for lease in state.leases { lease.release() }
         state.leases.removeAll(keepingCapacity: true)
         var bytes = 0

@@ -58,13 +58,27 @@ public struct NoiseBands: Sendable, Codable, Equatable {
     public var absolute: [String: Double]
     /// Band for statistical metrics not listed.
     public var defaultRelative: Double
+    /// Calibrated bands per series, keyed by ``seriesKey(test:measurement:arm:phase:metric:)``.
+    public var perSeries: [String: Double]
 
-    public init(relative: [String: Double] = [:], absolute: [String: Double] = [:], defaultRelative: Double = 0.05) {
+    public init(relative: [String: Double] = [:], absolute: [String: Double] = [:], defaultRelative: Double = 0.05, perSeries: [String: Double] = [:]) {
         self.relative = relative
         self.absolute = absolute
         self.defaultRelative = defaultRelative
+        self.perSeries = perSeries
     }
 
     /// The band for a metric.
     public func band(for metric: Metric) -> Double { relative[metric.name] ?? defaultRelative }
+
+    /// The band for one series: its calibrated band if there is one, else the metric's.
+    public func band(for series: PairedSeries) -> Double {
+        perSeries[Self.seriesKey(test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric.name)]
+            ?? band(for: series.metric)
+    }
+
+    /// The key of a series in ``perSeries``.
+    public static func seriesKey(test: String, measurement: String, arm: String, phase: Phase, metric: String) -> String {
+        "\(test)|\(measurement)|\(arm)|\(phase.identifier)|\(metric)"
+    }
 }
