@@ -77,6 +77,14 @@ public struct NoiseBands: Sendable, Codable, Equatable {
             ?? band(for: series.metric)
     }
 
+    /// The same bands with the cross-run default (±5%) for series that were not calibrated:
+    /// a stored baseline also carries the machine's drift between runs.
+    public var withCrossRunDefault: NoiseBands {
+        var copy = self
+        copy.defaultRelative = NoiseBands().defaultRelative
+        return copy
+    }
+
     /// The key of a series in ``perSeries``.
     public static func seriesKey(test: String, measurement: String, arm: String, phase: Phase, metric: String) -> String {
         "\(test)|\(measurement)|\(arm)|\(phase.identifier)|\(metric)"

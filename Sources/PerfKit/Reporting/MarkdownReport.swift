@@ -20,9 +20,30 @@ public struct MarkdownReport: Sendable {
     public var runOrder: [String]
     /// The closing section on what the measurements do not show.
     public var limitations: [String]
+    /// Names of the two sides: heading, and short column labels (for example baseline/current, A/B).
+    public var sides: Sides
+
+    /// How the two compared sides are named.
+    public struct Sides: Sendable {
+        public var heading: String
+        public var against: String
+        public var first: String
+        public var second: String
+        public init(heading: String, against: String, first: String, second: String) {
+            self.heading = heading
+            self.against = against
+            self.first = first
+            self.second = second
+        }
+        /// A stored baseline against current results.
+        public static let baseline = Sides(heading: "Against the baseline", against: "against the baseline", first: "base", second: "cur")
+        /// Two revisions in ABBA order.
+        public static let abba = Sides(heading: "B against A (paired rounds)", against: "B against A", first: "A", second: "B")
+    }
 
     public init(title: String, command: String, comparison: Comparison, armComparison: (title: String, comparison: Comparison)? = nil,
-                charts: [Phase: String] = [:], extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = []) {
+                charts: [Phase: String] = [:], extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [], sides: Sides = .baseline) {
+        self.sides = sides
         self.title = title
         self.command = command
         self.comparison = comparison
@@ -46,7 +67,7 @@ public struct MarkdownReport: Sendable {
     /// Renders the report.
     public func render() -> String {
         var out: [String] = []
-        out.append("**\(comparison.headline)** against the baseline.")
+        out.append("**\(comparison.headline)** \(sides.against).")
         out.append("")
         out.append("# \(title)")
         out.append("")
@@ -64,13 +85,13 @@ public struct MarkdownReport: Sendable {
             out += ["", "## \(arms.title)", "", "Both arms ran in the same process on the same workload, in alternating ABBA order. Change is the second arm over the first.", ""]
             out += sections(arms.comparison, baselineLabel: "ref", currentLabel: "native", level: "###")
         }
-        out += ["", "## Against the baseline", ""]
-        out += sections(comparison, baselineLabel: "base", currentLabel: "cur", level: "###")
+        out += ["", "## \(sides.heading)", ""]
+        out += sections(comparison, baselineLabel: sides.first, currentLabel: sides.second, level: "###")
         if !charts.isEmpty {
             out += ["", "Charts (change with 95% CI per series): " + charts.sorted { $0.key < $1.key }.map { "[\($0.key)](\($0.value))" }.joined(separator: ", ")]
         }
         out += ["", "## Environment", ""]
-        for (label, env) in [("Baseline", comparison.baselineEnvironment), ("Current", comparison.currentEnvironment)] {
+        for (label, env) in [(sides.first, comparison.baselineEnvironment), (sides.second, comparison.currentEnvironment)] {
             guard let env else { continue }
             out.append("- **\(label)**: \(env.commit.prefix(12)) on \(env.branch)\(env.dirty ? " (dirty)" : ""), \(env.buildConfiguration) build, \(env.swiftVersion), allocator \(env.allocator), \(env.machine.summary) (fingerprint \(env.machine.identifier))")
         }

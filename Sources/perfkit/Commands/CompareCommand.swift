@@ -20,7 +20,7 @@ enum CompareCommand {
             let run = try RunFile.read(from: parsed.options["current"] ?? ".perfkit/runs/latest.json")
             (currentTests, currentEnvironment) = (run.tests, run.environment)
         }
-        let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: currentEnvironment.machine)
+        let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: currentEnvironment.machine).withCrossRunDefault
         let comparison = try Comparison(baseline: baseline.tests, current: currentTests, bands: bands,
                                         baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment)
         let command = "perfkit compare " + arguments.joined(separator: " ")
@@ -35,7 +35,7 @@ enum CompareCommand {
 enum ReportWriter {
     static func write(_ comparison: Comparison, command: String, title: String, markdown: String?, csv: String?, json: String?,
                       rawTests: [(String, [TestResult])], armComparison: (title: String, comparison: Comparison)? = nil,
-                      extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = []) throws {
+                      extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [], sides: MarkdownReport.Sides = .baseline) throws {
         if let markdown {
             let base = URL(fileURLWithPath: markdown).deletingPathExtension()
             var charts: [Phase: String] = [:]
@@ -47,7 +47,7 @@ enum ReportWriter {
                 charts[phase] = name
             }
             let report = MarkdownReport(title: title, command: command, comparison: comparison, armComparison: armComparison, charts: charts,
-                                        extraSections: extraSections, runOrder: runOrder, limitations: limitations)
+                                        extraSections: extraSections, runOrder: runOrder, limitations: limitations, sides: sides)
             try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
         }
         if let csv {
@@ -64,10 +64,18 @@ enum ReportWriter {
 
 /// Noise bands: defaults, or a calibrated file for this machine.
 enum NoiseBandsFile {
-    static func load(_ path: String?, machine: MachineFingerprint) throws -> NoiseBands {
-        let file = path ?? ".perfkit/noise/\(machine.identifier).json"
-        guard FileManager.default.fileExists(atPath: file) else { return NoiseBands() }
-        struct Stored: Codable { var schemaVersion: Int; var bands: NoiseBands }
-        return try StoredFile.read(Stored.self, from: file, supportedVersion: 1).bands
+    /// Bands for paired ABBA comparisons without calibration: ±2% (pairs within one session see less drift than a stored baseline).
+    static let pairedDefault = NoiseBands(defaultRelative: 0.02)
+
+    /// The calibrated bands of this machine (`.perfkit/noise/<fingerprint>.json`, written by `perfkit calibrate`), or `fallback`.
+    static func load(_ path: String?, machine: MachineFingerprint, default fallback: NoiseBands = NoiseBands()) throws -> NoiseBands {
+        let file = path ?? defaultPath(machine)
+        guard FileManager.default.fileExists(atPath: file) else {
+            if path != nil { throw FileError(file, "no such noise-band file") }
+            return fallback
+        }
+        return try StoredFile.read(NoiseCalibration.self, from: file, supportedVersion: NoiseCalibration.schemaVersion).bands
     }
+
+    static func defaultPath(_ machine: MachineFingerprint) -> String { ".perfkit/noise/\(machine.identifier).json" }
 }

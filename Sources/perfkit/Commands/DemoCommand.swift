@@ -23,7 +23,7 @@ enum DemoCommand {
             Output.progress("perfkit demo: saved this run as baseline '\(baselineName)' (there was none, or --save-baseline)")
         }
         let baseline = try store.load(baselineName)
-        let comparison = try Comparison(baseline: baseline.tests, current: run.tests, bands: try NoiseBandsFile.load(nil, machine: run.environment.machine),
+        let comparison = try Comparison(baseline: baseline.tests, current: run.tests, bands: try NoiseBandsFile.load(nil, machine: run.environment.machine, default: NoiseBands()).withCrossRunDefault,
                                         baselineEnvironment: baseline.environment, currentEnvironment: run.environment)
         let arms = try PolicyComparison.native(against: "reference", in: run.tests)
         let limitations = [

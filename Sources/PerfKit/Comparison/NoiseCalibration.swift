@@ -1,0 +1,62 @@
+import Foundation
+
+/// Noise bands measured on one machine by A/A comparisons (`perfkit calibrate`).
+public struct NoiseCalibration: Sendable, Codable, Equatable {
+    public static let schemaVersion = 1
+
+    /// One calibrated series.
+    public struct Entry: Sendable, Codable, Equatable {
+        public var series: String
+        /// A/A repeats that flagged a change (regressed or improved) under the default band.
+        public var falseAlarms: Int
+        public var repeats: Int
+        /// The band stored for the series (relative).
+        public var band: Double
+        /// The smallest relative change these rounds can resolve: the median CI half-width plus the band.
+        public var resolvableChange: Double
+    }
+
+    public var schemaVersion: Int
+    public var date: Date
+    public var machine: MachineFingerprint
+    /// Rounds per A/A comparison the bands were measured with.
+    public var rounds: Int
+    public var repeats: Int
+    public var bands: NoiseBands
+    public var entries: [Entry]
+
+    /// Calibrates from A/A comparisons of the same build.
+    ///
+    /// Per statistical series: the band is the 95th percentile of |median paired ratio − 1| over the
+    /// repeats, at least `floor`; the resolvable change is the median 95% CI half-width plus that band.
+    /// - Parameters:
+    ///   - comparisons: One paired comparison per A/A repeat.
+    ///   - floor: The smallest band stored.
+    ///   - defaultBand: The band for series not calibrated.
+    /// - Complexity: O(S · K log K) for S series and K repeats.
+    public init(comparisons: [Comparison], machine: MachineFingerprint, rounds: Int, date: Date = Date(), floor: Double = 0.005, defaultBand: Double = 0.02) {
+        schemaVersion = Self.schemaVersion
+        self.date = date
+        self.machine = machine
+        self.rounds = rounds
+        repeats = comparisons.count
+        var grouped: [String: [ComparisonRow]] = [:]
+        for comparison in comparisons {
+            for row in comparison.rows where row.change != nil {
+                grouped[NoiseBands.seriesKey(test: row.test, measurement: row.measurement, arm: row.arm, phase: row.phase, metric: row.metric.name), default: []].append(row)
+            }
+        }
+        var perSeries: [String: Double] = [:]
+        var entries: [Entry] = []
+        for (key, rows) in grouped.sorted(by: { $0.key < $1.key }) {
+            let offsets = rows.map { abs($0.change!.value - 1) }.sorted()
+            let band = max(floor, Quantile.percentile(sorted: offsets, 95))
+            let halfWidths = rows.map { ($0.change!.upper - $0.change!.lower) / 2 }.sorted()
+            perSeries[key] = (band * 1_000).rounded(.up) / 1_000
+            entries.append(Entry(series: key, falseAlarms: rows.filter { $0.verdict == .regressed || $0.verdict == .improved }.count,
+                                 repeats: rows.count, band: perSeries[key]!, resolvableChange: Quantile.percentile(sorted: halfWidths, 50) + perSeries[key]!))
+        }
+        bands = NoiseBands(defaultRelative: defaultBand, perSeries: perSeries)
+        self.entries = entries
+    }
+}

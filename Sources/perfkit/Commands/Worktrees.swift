@@ -1,0 +1,74 @@
+import Foundation
+import PerfKit
+
+/// A revision checked out and built for measuring.
+struct PreparedRevision {
+    /// As given on the command line.
+    var name: String
+    /// The package directory (`.` for the working tree).
+    var directory: String
+    /// The resolved commit, with `+dirty` for a working tree with changes.
+    var commit: String
+}
+
+/// Git worktrees under `.perfkit/worktrees/`, kept between invocations so rebuilds are incremental.
+enum Worktrees {
+    static let root = ".perfkit/worktrees"
+
+    /// Resolves `revision` and checks it out into its own worktree (`.` is the working tree itself).
+    /// - Throws: ``UsageError`` for a revision git does not know; no worktree is left behind.
+    static func prepare(_ revision: String) throws -> PreparedRevision {
+        if revision == "." {
+            let head = Shell.output(["git", "rev-parse", "HEAD"]) ?? "unknown"
+            let dirty = !(Shell.output(["git", "status", "--porcelain", "--untracked-files=no"]) ?? "").isEmpty
+            return PreparedRevision(name: ".", directory: ".", commit: head + (dirty ? "+dirty" : ""))
+        }
+        guard let commit = Shell.output(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]), !commit.isEmpty else {
+            throw UsageError("unknown revision '\(revision)' (git rev-parse could not resolve it)")
+        }
+        let path = root + "/" + String(revision.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        if FileManager.default.fileExists(atPath: path + "/.git") {
+            guard Shell.output(["git", "-C", path, "checkout", "--quiet", "--force", "--detach", commit]) != nil else {
+                throw UsageError("cannot check out \(revision) in \(path)")
+            }
+        } else {
+            try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            guard Shell.output(["git", "worktree", "add", "--quiet", "--detach", "--force", path, commit]) != nil else {
+                _ = Shell.output(["git", "worktree", "remove", "--force", path])
+                _ = Shell.output(["git", "worktree", "prune"])
+                throw UsageError("cannot create a worktree for \(revision) at \(path)")
+            }
+        }
+        return PreparedRevision(name: revision, directory: path, commit: commit)
+    }
+
+    /// Builds the package and its tests in release in `directory`.
+    static func build(_ revision: PreparedRevision) throws -> String {
+        Output.progress("perfkit: building \(revision.name) (\(revision.commit.prefix(12))) in release in \(revision.directory)…")
+        let status = try Subprocess.run(["swift", "build", "-c", "release", "--build-tests"], in: revision.directory, forwardOutputToStderr: true)
+        guard status == 0 else { throw UsageError("release build of \(revision.name) failed (exit \(status))") }
+        let release = revision.directory + "/.build/release"
+        guard let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: { $0.hasSuffix("PackageTests.xctest") }) else {
+            throw UsageError("no test bundle in \(release)")
+        }
+        return release + "/" + bundle
+    }
+}
+
+/// Runs measured tests in one fresh process and collects their results.
+enum MeasuredProcess {
+    static func run(bundle: String, in directory: String, filter: String, iterations: Int?, environment: [String: String]) throws -> [TestResult] {
+        let results = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-abba-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: results) }
+        var env = environment
+        env["PERFKIT_MODE"] = "measure"
+        env["PERFKIT_RESULTS_DIR"] = results
+        if let iterations { env["PERFKIT_ITERATIONS"] = String(iterations) }
+        let bundlePath = bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
+        _ = try Subprocess.run([bundlePath, "--testing-library", "swift-testing", "--no-parallel", "--filter", filter], in: directory, environment: env)
+        let tests = try ResultFragments.readAll(from: results)
+        guard !tests.isEmpty else { throw UsageError("no measured test matched '\(filter)' in \(directory)") }
+        return tests
+    }
+}
