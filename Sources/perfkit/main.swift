@@ -9,6 +9,7 @@ let usage = """
       run                            measure the performance-tagged tests (release build)
       baseline save|list|show|delete store and inspect baselines under Baselines/
       compare BASELINE               compare a run or baseline against a baseline
+      export RUNFILE --format F      github-action-benchmark (github-smaller, github-bigger) or Bencher JSON
       abba REV_A REV_B               compare two revisions in counterbalanced ABBA order
       calibrate                      measure this machine's noise with A/A comparisons
       demo                           run the calendar renderer suite and write Reports/calendar-renderer.md
@@ -26,6 +27,7 @@ do {
     case "run": status = try RunCommand.run(rest)
     case "baseline": status = try BaselineCommand.run(rest)
     case "compare": status = try CompareCommand.run(rest)
+    case "export": status = try ExportCommand.run(rest)
     case "abba": status = try AbbaCommand.run(rest)
     case "calibrate": status = try CalibrateCommand.run(rest)
     case "demo": status = try DemoCommand.run(rest)

@@ -84,3 +84,34 @@ struct PerfkitProcess {
         #expect(!FileManager.default.fileExists(atPath: directory + "/Baselines/main"))
     }
 }
+
+@Suite struct WorktreeTests {
+    @Test func aBadRevisionIsAClearErrorAndLeavesNoWorktree() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-git-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for command in [["init", "-q"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init"]] {
+            let git = Process()
+            git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            git.arguments = ["git"] + command
+            git.currentDirectoryURL = URL(fileURLWithPath: directory)
+            try git.run()
+            git.waitUntilExit()
+            try #require(git.terminationStatus == 0)
+        }
+        let result = try PerfkitProcess.run(["abba", "no-such-revision", "."], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("unknown revision 'no-such-revision'"))
+        let list = Process()
+        let pipe = Pipe()
+        list.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        list.arguments = ["git", "worktree", "list"]
+        list.currentDirectoryURL = URL(fileURLWithPath: directory)
+        list.standardOutput = pipe
+        try list.run()
+        list.waitUntilExit()
+        let worktrees = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        #expect(worktrees.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/.perfkit/worktrees/no-such-revision"))
+    }
+}

@@ -66,6 +66,8 @@ public struct LayoutSubject: MeasurableSubject {
 
     public func makeState() -> Int { 0 }
     public func run(_ state: inout Int) -> Int {
+        let start = SystemClock.monotonicNanoseconds()
+        defer { TestSlowdown.stretch(since: start) }  // test-only; a no-op unless PERFKIT_TEST_SLOWDOWN_PERCENT is set
         let layout = CalendarLayout(events: events, grid: grid, presentation: presentation)
         state = layout.days.reduce(0) { $0 + $1.count }
         return state

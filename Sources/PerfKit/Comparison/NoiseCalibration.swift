@@ -27,7 +27,7 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
 
     /// Calibrates from A/A comparisons of the same build.
     ///
-    /// Per statistical series: the band is the 95th percentile of |median paired ratio − 1| over the
+    /// Per statistical series: the band is the 95th percentile of |paired change − 1| over the
     /// repeats, at least `floor`; the resolvable change is the median 95% CI half-width plus that band.
     /// - Parameters:
     ///   - comparisons: One paired comparison per A/A repeat.

@@ -1,9 +1,11 @@
 /// Two arms measured process by process in counterbalanced rounds, paired round by round.
 ///
 /// Each round yields one value per arm and series (the median of that process's samples); the
-/// pair's ratio B/A is the per-round effect. The verdict uses the Wilcoxon signed-rank test on
-/// the pairs (Benjamini–Hochberg across the comparison) and a seeded bootstrap CI of the median
-/// paired ratio, with the same two gates as ``Comparison``.
+/// pair's ratio B/A is the per-round effect. The change is the Hodges–Lehmann estimate of the
+/// per-round log ratios (the median of their Walsh averages, the estimator that goes with the
+/// Wilcoxon signed-rank test), with a seeded bootstrap CI over rounds; the verdict uses the
+/// Wilcoxon signed-rank test on the pairs (Benjamini–Hochberg across the comparison) and the same
+/// two gates as ``Comparison``.
 public struct PairedSeries: Sendable, Codable, Equatable {
     /// Identifies the series: test, measurement, arm, phase, metric.
     public var test: String
@@ -150,6 +152,17 @@ public struct PairedDiagnostics: Sendable, Codable, Equatable {
 }
 
 extension Comparison {
+    /// The one-sample Hodges–Lehmann estimate: the median of all Walsh averages (x_i + x_j) / 2, i ≤ j.
+    /// - Complexity: O(n²).
+    static func hodgesLehmann(_ x: [Double]) -> Double {
+        var walsh: [Double] = []
+        walsh.reserveCapacity(x.count * (x.count + 1) / 2)
+        for i in x.indices {
+            for j in i..<x.count { walsh.append((x[i] + x[j]) / 2) }
+        }
+        return walsh.withUnsafeMutableBufferPointer { Quantile.medianBySelection($0) }
+    }
+
     /// Compares paired series: per-round ratios, Wilcoxon signed-rank, bootstrap CI of the median
     /// paired ratio, and the two-gate verdict; deterministic metrics exactly.
     /// - Parameters:
@@ -157,7 +170,7 @@ extension Comparison {
     ///   - bands: Noise bands.
     ///   - alpha: False discovery rate.
     /// - Throws: ``StatisticsError`` for non-finite values.
-    /// - Complexity: O(S · B · r) for S series, B resamples, r rounds.
+    /// - Complexity: O(S · B · r²) for S series, B resamples, r rounds.
     public init(paired: [PairedSeries], bands: NoiseBands, alpha: Double = 0.05, environmentA: Environment?, environmentB: Environment?) throws {
         var rows: [ComparisonRow] = []
         var statistical: [Int] = []
@@ -183,15 +196,15 @@ extension Comparison {
                 rows.append(row)
                 continue
             }
-            let ratios = series.ratios.filter(\.isFinite)
+            let logs = series.ratios.filter { $0.isFinite && $0 > 0 }.map { Foundation.log($0) }
             var generator = SeededGenerator(seed: 0xAB_BA)
-            var medians = [Double](repeating: 0, count: 2_000)
-            var scratch = ratios
-            for k in medians.indices {
-                for i in scratch.indices { scratch[i] = ratios[generator.index(below: ratios.count)] }
-                medians[k] = scratch.withUnsafeMutableBufferPointer { Quantile.medianBySelection($0) }
+            var estimates = [Double](repeating: 0, count: 2_000)
+            var sample = logs
+            for k in estimates.indices {
+                for i in sample.indices { sample[i] = logs[generator.index(below: logs.count)] }
+                estimates[k] = Foundation.exp(Self.hodgesLehmann(sample))
             }
-            row.change = TwoSampleEstimate.interval(point: try Quantile.median(ratios), resampled: &medians, confidence: 0.95)
+            row.change = TwoSampleEstimate.interval(point: Foundation.exp(Self.hodgesLehmann(logs)), resampled: &estimates, confidence: 0.95)
             row.pValue = try Wilcoxon(series.a, series.b).pValue
             statistical.append(rows.count)
             rows.append(row)

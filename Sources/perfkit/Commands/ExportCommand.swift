@@ -1,0 +1,20 @@
+import Foundation
+import PerfKit
+
+/// `perfkit export RUNFILE --format github-smaller|github-bigger|bencher [--output FILE]`.
+enum ExportCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["format", "output"])
+        try parsed.requirePositionals(1...1, usage: "perfkit export RUNFILE --format github-smaller|github-bigger|bencher [--output FILE]")
+        let format = try parsed.choice("format", ["github-smaller", "github-bigger", "bencher"], default: "bencher")
+        let run = try RunFile.read(from: parsed.positionals[0])
+        let data: Data
+        switch format {
+        case "github-smaller": data = try Exports.githubActionBenchmark(run.tests, polarity: .smallerIsBetter)
+        case "github-bigger": data = try Exports.githubActionBenchmark(run.tests, polarity: .largerIsBetter)
+        default: data = try Exports.bencher(run.tests)
+        }
+        try Output.write(String(decoding: data, as: UTF8.self) + "\n", to: parsed.options["output"])
+        return 0
+    }
+}

@@ -1,0 +1,82 @@
+import PerfKit
+import Testing
+
+@Suite struct PairedComparisonTests {
+    static func result(_ values: [Double], metric: Metric = .wallClock) -> [TestResult] {
+        var series = SampleSeries(metric: metric, arm: "main", phase: .warm)
+        for (i, v) in values.enumerated() { series.append(v, round: 0, position: 0, iteration: i) }
+        return [TestResult(id: "S/t()", suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])]
+    }
+
+    /// Rounds in ABBA order whose B/A ratio is `effect`, with a value `order` times larger in second
+    /// position, and seeded noise of ±`noise`.
+    static func rounds(count: Int, effect: Double, order: Double, noise: Double, seed: UInt64) -> [PairedSeries.Round] {
+        var g = SeededGenerator(seed: seed)
+        func jitter() -> Double { 1 + noise * (Double(g.index(below: 2_001)) / 1_000 - 1) }
+        return RunOrder(armCount: 2, roundCount: count, seed: seed).rounds.map { arms in
+            let bSecond = arms == [0, 1]
+            let a = 100 * jitter() * (bSecond ? 1 : order)
+            let b = 100 * effect * jitter() * (bSecond ? order : 1)
+            return PairedSeries.Round(a: result([a, a, a]), b: result([b, b, b]), bRanSecond: bSecond)
+        }
+    }
+
+    @Test func roundsArePairedByProcessMedians() throws {
+        let rounds = [PairedSeries.Round(a: Self.result([1, 2, 9]), b: Self.result([4, 5, 6]), bRanSecond: true),
+                      PairedSeries.Round(a: Self.result([3, 3, 3]), b: Self.result([1, 7, 8]), bRanSecond: false)]
+        let paired = try PairedSeries.pair(rounds)
+        #expect(paired.count == 1)
+        #expect(paired[0].a == [2, 3] && paired[0].b == [5, 7] && paired[0].bRanSecond == [true, false])
+    }
+
+    @Test func anInjectedOrderEffectIsDetected() throws {
+        let paired = try PairedSeries.pair(Self.rounds(count: 20, effect: 1, order: 1.05, noise: 0.005, seed: 3))
+        let diagnostics = try PairedDiagnostics(paired[0])
+        #expect(diagnostics.orderEffectDetected)
+        #expect(abs(diagnostics.orderEffect - 0.05) < 0.01)
+        #expect(diagnostics.warnings.contains { $0.hasPrefix("order effect") })
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5])
+    func noOrderEffectIsReportedWhenThereIsNone(seed: UInt64) throws {
+        let paired = try PairedSeries.pair(Self.rounds(count: 20, effect: 1.03, order: 1, noise: 0.01, seed: seed))
+        let diagnostics = try PairedDiagnostics(paired[0])
+        #expect(!diagnostics.orderEffectDetected)
+        #expect(!diagnostics.warnings.contains { $0.hasPrefix("order effect") })
+    }
+
+    @Test func driftAcrossRoundsIsReported() throws {
+        var series = PairedSeries(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
+        for r in 0..<20 {
+            series.a.append(100)
+            series.b.append(100 * (1 + 0.01 * Double(r)))
+            series.bRanSecond.append(r % 2 == 0)
+        }
+        let diagnostics = try PairedDiagnostics(series)
+        #expect(diagnostics.driftP < 0.05 && diagnostics.driftPerRound > 0.005)
+        #expect(diagnostics.warnings.contains { $0.hasPrefix("drift") })
+    }
+
+    @Test func pairedVerdictsUseTheTwoGates() throws {
+        let slower = try PairedSeries.pair(Self.rounds(count: 10, effect: 1.10, order: 1, noise: 0.005, seed: 9))
+        let same = try PairedSeries.pair(Self.rounds(count: 10, effect: 1, order: 1, noise: 0.005, seed: 9))
+        let bands = NoiseBands(defaultRelative: 0.02)
+        #expect(try Comparison(paired: slower, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [.regressed])
+        #expect(try Comparison(paired: same, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [.withinNoise])
+        let few = try PairedSeries.pair(Array(Self.rounds(count: 10, effect: 1.10, order: 1, noise: 0.005, seed: 9).prefix(3)))
+        #expect(try Comparison(paired: few, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [.inconclusive])
+    }
+
+    @Test func calibrationStoresABandPerSeries() throws {
+        let comparisons = try (1...5).map { seed in
+            try Comparison(paired: PairedSeries.pair(Self.rounds(count: 10, effect: 1, order: 1, noise: 0.01, seed: UInt64(seed))),
+                           bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)
+        }
+        let machine = MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34)
+        let calibration = NoiseCalibration(comparisons: comparisons, machine: machine, rounds: 10)
+        let key = NoiseBands.seriesKey(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock")
+        let band = try #require(calibration.bands.perSeries[key])
+        #expect(band >= 0.005 && band < 0.02)
+        #expect(calibration.entries.first { $0.series == key }?.repeats == 5)
+    }
+}
