@@ -84,17 +84,17 @@ import Testing
 }
 
 @Suite(.tags(.performance)) struct InteractionBenchmarks {
-    @Test(.performance(iterations: 60), .budget(.directInteraction))
+    @Test(.performance(iterations: 60, kind: .frameInput), .budget(.directInteraction))
     func journalAppendOfADraggedEvent() throws {
         try measure("journal-append", subject: JournalAppendSubject())
     }
 
-    @Test(.performance(iterations: 10), .budget(.localAction))
+    @Test(.performance(iterations: 10, kind: .frameInput), .budget(.localAction))
     func switchViewOf30Days() throws {
         try measure("switch-view-30d", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .switchView))
     }
 
-    @Test(.performance(iterations: 30), .budget(.localAction))
+    @Test(.performance(iterations: 30, kind: .frameInput), .budget(.localAction))
     func openEventDetail() throws {
         try measure("open-detail", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .openDetail))
     }

@@ -138,6 +138,22 @@ public struct MarkdownReport: Sendable {
         return (value >= 0 ? "+" : "") + String(format: "%.1f%%", value)
     }
 
+    /// A table of every budget of the current results, saying which clock each stands for.
+    /// - Parameter tests: The current results.
+    /// - Returns: Markdown, or an empty string when no test has a budget.
+    public static func budgetSection(_ tests: [TestResult]) -> String {
+        let rows = tests.flatMap { test in test.budgets.map { (test.id, $0) } }
+        guard !rows.isEmpty else { return "" }
+        var lines = ["## Budgets", "",
+                     "Frame work is 8.3 ms at 120 Hz; direct interaction is p95 under 10 ms and max 20 ms; other local actions aim for 32 to 50 ms with a 100 ms ceiling. These are host-side times judged against those clocks, not frames or input latency on a device.", "",
+                     "| test / measurement [arm, phase] | metric | budget (clock) | status | observed |", "|---|---|---|---|---|"]
+        for (id, budget) in rows {
+            let name = id.split(separator: "/").last.map(String.init) ?? id
+            lines.append("| \(name) / \(budget.measurement) [\(budget.arm), \(budget.phase)] | \(budget.metric) | \(budget.budget) | \(budget.status) | \(budget.detail) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// What a phase's figures answer.
     public static func phaseMeaning(_ phase: Phase) -> String {
         switch phase {

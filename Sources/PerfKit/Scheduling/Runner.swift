@@ -20,12 +20,16 @@ public struct RunConfiguration: Sendable, Equatable {
     public var exactCountRounds: Int
     /// Seed of the ABBA block phase; `nil` keeps blocks in canonical order.
     public var orderSeed: UInt64?
+    /// The kind recorded for time metrics (wall clock, CPU): component cost by default, or frame
+    /// and input for a test that stands for an interaction judged against a UI clock.
+    public var timeKind: MetricKind
 
     /// Creates a configuration.
     public init(
         rounds: Int = 30, warmupIterations: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured),
-        phases: [Phase]? = nil, exactCountRounds: Int = 3, orderSeed: UInt64? = nil
+        phases: [Phase]? = nil, exactCountRounds: Int = 3, orderSeed: UInt64? = nil, timeKind: MetricKind = .componentCost
     ) {
+        self.timeKind = timeKind
         self.rounds = rounds
         self.warmupIterations = warmupIterations
         self.metrics = metrics
@@ -112,7 +116,11 @@ public struct Runner: Sendable {
         let box = try prepare(subject, &slot, label.phase)
         let (output, timed) = try probes.measureTimed { try subject.run(&box.value) }
         blackHole(output)
-        for (metric, value) in timed.values(for: configuration.metrics) { collector.add(metric, value, label) }
+        for (metric, value) in timed.values(for: configuration.metrics) {
+            var recorded = metric
+            if metric.unit == .nanoseconds { recorded.kind = configuration.timeKind }
+            collector.add(recorded, value, label)
+        }
         for (metric, value) in probes.readMemory() { collector.add(metric, value, label) }
         for reading in subject.counters(box.value) { collector.add(reading.metric, reading.value, label) }
     }

@@ -70,12 +70,14 @@ extension Trait where Self == PerformanceTrait {
     ///   - phases: Phases to run; `nil` runs every phase the subject supports.
     ///   - exactCountRounds: Rounds of the exact allocation count pass.
     ///   - orderSeed: Seed of the ABBA block phase.
+    ///   - kind: The kind recorded for time metrics: `.componentCost` (default), or `.frameInput`
+    ///     for a test that stands for an interaction judged against a UI clock.
     public static func performance(
         iterations: Int = 30, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured), phases: [Phase]? = nil,
-        exactCountRounds: Int = 3, orderSeed: UInt64? = 0xABBA
+        exactCountRounds: Int = 3, orderSeed: UInt64? = 0xABBA, kind: MetricKind = .componentCost
     ) -> Self {
         PerformanceTrait(configuration: RunConfiguration(
             rounds: iterations, warmupIterations: warmup, metrics: metrics, phases: phases,
-            exactCountRounds: exactCountRounds, orderSeed: orderSeed))
+            exactCountRounds: exactCountRounds, orderSeed: orderSeed, timeKind: kind))
     }
 }

@@ -11,7 +11,8 @@ enum CalendarCommand {
         case "fixture": return try fixture(rest)
         case "layout": return try layout(rest)
         case "memory": return try memory(rest)
-        default: throw UsageError("unknown calendar action '\(action)' (fixture, layout, memory)")
+        case "history": return try history(rest)
+        default: throw UsageError("unknown calendar action '\(action)' (fixture, layout, memory, history)")
         }
     }
 
@@ -53,6 +54,26 @@ enum CalendarCommand {
         let layout = CalendarLayout(events: file.events, grid: DayGrid(timeZone: file.timeZone, from: first, count: days), metrics: metrics)
         let text = format == "json" ? LayoutOutput.json(layout, events: file.events) : LayoutOutput.svg(layout, events: file.events)
         try Output.write(text, to: parsed.options["output"])
+        return 0
+    }
+
+    /// Generates the retained history in this (fresh) process and prints how long it took and how
+    /// much resident memory it holds, as JSON.
+    static func history(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["days", "seed"])
+        let days = try parsed.integer("days", default: 90, range: 1...365)
+        let seed = UInt64(try parsed.integer("seed", default: 42, range: 0...Int.max))
+        let before = ResidentMemory.currentBytes() ?? 0
+        let start = SystemClock.monotonicNanoseconds()
+        let history = RetainedHistory(days: days, seed: seed)
+        let elapsed = SystemClock.monotonicNanoseconds() - start
+        let after = ResidentMemory.currentBytes() ?? 0
+        let values: [String: Double] = [
+            "days": Double(days), "items": Double(history.itemCount), "calendarEvents": Double(history.events.count),
+            "generationNanoseconds": Double(elapsed), "residentBefore": Double(before), "residentAfter": Double(after),
+        ]
+        blackHole(history)
+        Output.line(String(decoding: try StoredFile.encoder().encode(values), as: UTF8.self))
         return 0
     }
 

@@ -15,6 +15,7 @@ enum DemoCommand {
         var (run, status) = try RunCommand.measure(filter: RunCommand.defaultFilter, iterations: iterations, packageDirectory: ".")
         Output.progress("perfkit demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…")
         run.tests.append(try measureMemory(rounds: memoryRounds))
+        let historySection = try retainedHistorySection(days: 90)
         run.tests.sort { $0.id < $1.id }
         try run.write(to: ".perfkit/runs/demo-latest.json")
         let store = BaselineStore()
@@ -36,7 +37,7 @@ enum DemoCommand {
         try ReportWriter.write(comparison, command: command + "  (make demo)", title: "Calendar renderer: reference against native policy",
                                markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil,
                                rawTests: [("current", run.tests)], armComparison: ("Policy comparison: native against reference (same run, same binary)", arms),
-                               extraSections: [PolicyComparison.headline(arms)], runOrder: runOrder(run), limitations: limitations)
+                               extraSections: [PolicyComparison.headline(arms), MarkdownReport.budgetSection(run.tests), historySection].filter { !$0.isEmpty }, runOrder: runOrder(run), limitations: limitations)
         Output.line(RunSummary.text(run))
         Output.line("")
         Output.line("policy comparison: \(arms.headline) (native against reference)")
@@ -52,6 +53,29 @@ enum DemoCommand {
                 return "\(test.id) \(m.name): \(m.order.count) rounds, first four: \(rounds)"
             }
         }
+    }
+
+    /// Generates the 90-day retained history in fresh processes (three) and reports time and memory.
+    static func retainedHistorySection(days: Int) throws -> String {
+        Output.progress("perfkit demo: generating the \(days)-day retained history in fresh processes…")
+        var samples: [[String: Double]] = []
+        for _ in 0..<3 {
+            var output = Data()
+            let status = try Subprocess.run([CommandLine.arguments[0], "calendar", "history", "--days", String(days)], in: ".", capture: { output = $0 })
+            guard status == 0, let values = try? JSONDecoder().decode([String: Double].self, from: output) else { throw UsageError("history child failed (exit \(status))") }
+            samples.append(values)
+        }
+        let times = try Summary(samples.map { $0["generationNanoseconds"]! })
+        let held = try Summary(samples.map { $0["residentAfter"]! - $0["residentBefore"]! })
+        let items = Int(samples[0]["items"]!)
+        return """
+            ## Retained history workload
+
+            The \(days)-day retained history holds \(items) items (\(Int(samples[0]["calendarEvents"]!)) calendar events; per day 2,000 emails, 100 events, 1,000 notes and 10,000 podcast episodes). \
+            Generating it in a fresh process takes \(Format.duration(times.median)) (median of 3 processes, range \(Format.duration(times.min)) to \(Format.duration(times.max))) \
+            and adds \(Format.bytes(held.median)) of resident memory (median; range \(Format.bytes(held.min)) to \(Format.bytes(held.max))). \
+            This is a stress fixture, not typical usage; its purpose is to weigh on process memory while the renderer is measured.
+            """
     }
 
     /// Resident memory of each policy, each in a fresh child process, alternated in ABBA order.
