@@ -121,3 +121,15 @@ private struct Policy: MeasurableSubject {
         #expect(try RunFile.read(from: path) == run)
     }
 }
+
+@Suite struct AsyncMeasurementTests {
+    @Test(.performance(iterations: 4))
+    func asyncBodiesNeverReportPerThreadNumbers() async throws {
+        let result = try await measure("sleep", async: { try await Task.sleep(for: .microseconds(50)); return 1 })
+        #expect(result.series(.wallClock, arm: "main", phase: .warm)?.values.count == PerformanceMode.smokeRounds)
+        #expect(result.series(.threadCPU, arm: "main", phase: .warm) == nil)
+        #expect(result.series(.mallocs, arm: "main", phase: .warm) == nil)
+        #expect(result.unavailable.contains { $0.metric == "threadCPU" && $0.reason.contains("another thread") })
+        #expect(result.unavailable.contains { $0.metric == "mallocs" })
+    }
+}

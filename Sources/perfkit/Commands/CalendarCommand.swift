@@ -29,7 +29,7 @@ enum CalendarCommand {
     }
 
     static func layout(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["events", "time-zone", "from", "days", "width", "collapsed-hour-width", "format", "output"])
+        let parsed = try Arguments(arguments, options: ["events", "time-zone", "from", "days", "width", "collapsed-hour-width", "format", "output", "now"])
         guard let path = parsed.options["events"] else { throw UsageError("usage: perfkit calendar layout --events FILE [--time-zone TZ] [--from DATE --days N] [--width W] [--collapsed-hour-width W] [--format json|svg] [--output FILE]") }
         let format = try parsed.choice("format", ["json", "svg"], default: "json")
         let file = try EventFile.read(path, timeZoneOverride: parsed.options["time-zone"])
@@ -52,7 +52,12 @@ enum CalendarCommand {
             days = max(1, Int((last.timeIntervalSince(first) / 86_400).rounded(.up)) + 1)
         }
         let layout = CalendarLayout(events: file.events, grid: DayGrid(timeZone: file.timeZone, from: first, count: days), metrics: metrics)
-        let text = format == "json" ? LayoutOutput.json(layout, events: file.events) : LayoutOutput.svg(layout, events: file.events)
+        var now: Date?
+        if let text = parsed.options["now"] {
+            guard let date = EventFile.parseDate(text, zone: file.timeZone) else { throw UsageError("--now: '\(text)' is not a date-time (yyyy-MM-ddTHH:mm)") }
+            now = date
+        }
+        let text = format == "json" ? LayoutOutput.json(layout, events: file.events) : LayoutOutput.svg(layout, events: file.events, now: now)
         try Output.write(text, to: parsed.options["output"])
         return 0
     }

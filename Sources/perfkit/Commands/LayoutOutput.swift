@@ -30,8 +30,10 @@ enum LayoutOutput {
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) + "\n"
     }
 
-    /// Hairline rules, no cards or shadows; pale tinted fills with a 2 pt edge bar; collapsed hours darker.
-    static func svg(_ layout: CalendarLayout, events: [CalendarEvent]) -> String {
+    /// Hairline rules, no cards or shadows; pale tinted fills with a 2 pt edge bar; collapsed hours
+    /// darker; one warm orange accent, reserved for today's label and the now line.
+    static func svg(_ layout: CalendarLayout, events: [CalendarEvent], now: Date? = nil) -> String {
+        let accent = "#E8710A"
         let label = 80.0, width = layout.axis.totalWidth + label + 10, height = layout.contentHeight + 30
         var out = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"10\">",
                    "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>"]
@@ -46,7 +48,13 @@ enum LayoutOutput {
         for (i, day) in layout.grid.days.enumerated() {
             let y = 20 + layout.rowTops[i]
             out.append("<line x1=\"0\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\" stroke=\"#d0d0d0\" stroke-width=\"0.5\"/>")
-            out.append("<text x=\"4\" y=\"\(y + 14)\" fill=\"#333\">\(day.key)</text>")
+            let isToday = now.map { $0.timeIntervalSince1970 >= day.start && $0.timeIntervalSince1970 < day.end } ?? false
+            out.append("<text x=\"4\" y=\"\(y + 14)\" fill=\"\(isToday ? accent : "#333")\"\(isToday ? " font-weight=\"bold\"" : "")>\(day.key)</text>")
+            if isToday, let now {
+                let x = label + layout.axis.x(minute: layout.grid.wallMinute(now.timeIntervalSince1970, day: i))
+                let bottom = i + 1 < layout.rowTops.count ? 20 + layout.rowTops[i + 1] : 20 + layout.contentHeight
+                out.append("<line x1=\"\(x)\" y1=\"\(y)\" x2=\"\(x)\" y2=\"\(bottom)\" stroke=\"\(accent)\" stroke-width=\"1.5\"/>")
+            }
         }
         for placed in layout.allPlaced {
             let event = events[placed.segment.eventIndex]
