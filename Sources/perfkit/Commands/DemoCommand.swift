@@ -27,14 +27,20 @@ enum DemoCommand {
         let comparison = try Comparison(baseline: baseline.tests, current: run.tests, bands: try NoiseBandsFile.load(nil, machine: run.environment.machine, default: NoiseBands()).withCrossRunDefault,
                                         baselineEnvironment: baseline.environment, currentEnvironment: run.environment)
         let arms = try PolicyComparison.native(against: "reference", in: run.tests)
-        let limitations = [
+        var limitations = [
             "No GPU frame delivery: every time here is host-side CPU work of a platform-independent core, not a frame on a device.",
             "No input-to-visible latency on a device: the edit and interaction budgets judge host-side work against the clocks, not touch-to-photon time.",
             "One machine: \(run.environment.machine.summary); another CPU, allocator or OS changes every absolute number.",
             "Fewer live views and fewer prepared bytes are exact counts; they do not by themselves prove a faster scroll. Time claims rest on the ABBA timing rows.",
         ]
-        let command = "perfkit demo " + arguments.joined(separator: " ")
-        try ReportWriter.write(comparison, command: command + "  (make demo)", title: "Calendar renderer: reference against native policy",
+        if baseline.environment.commit == run.environment.commit || baseline.environment.commit.hasPrefix(run.environment.commit.prefix(12)) {
+            limitations.append("The baseline `\(baselineName)` was recorded from the same commit (\(run.environment.commit.prefix(12))): every regression or improvement against it is this machine's run-to-run variation, not a code change. `perfkit abba` pairs runs of two revisions in one session to remove that drift.")
+        } else {
+            limitations.append("The baseline `\(baselineName)` comes from commit \(baseline.environment.commit.prefix(12)) and an earlier session; differences against it include the machine's run-to-run drift. `perfkit abba` pairs runs of two revisions in one session to remove it.")
+        }
+        // `make demo` runs `perfkit demo` without arguments.
+        let command = arguments.isEmpty ? "make demo" : (["perfkit", "demo"] + arguments).joined(separator: " ")
+        try ReportWriter.write(comparison, command: command, title: "Calendar renderer: reference against native policy",
                                markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil,
                                rawTests: [("current", run.tests)], armComparison: ("Policy comparison: native against reference (same run, same binary)", arms),
                                extraSections: [PolicyComparison.headline(arms), MarkdownReport.budgetSection(run.tests), historySection].filter { !$0.isEmpty }, runOrder: runOrder(run), limitations: limitations)
