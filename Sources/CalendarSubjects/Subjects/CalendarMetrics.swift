@@ -29,12 +29,14 @@ public struct CalendarScene: Sendable {
         viewportSize = (390, 844)
     }
 
-    /// The paint description for a descriptor.
-    public func paint(_ descriptor: ViewDescriptor) -> PaintDescription {
-        let content = descriptor.content()
+    /// The paint description for a descriptor (evaluates its content closure).
+    public func paint(_ descriptor: ViewDescriptor) -> PaintDescription { paint(descriptor.content(), frame: descriptor.frame) }
+
+    /// The paint description for content already evaluated, for example a bound cell's.
+    public func paint(_ content: ViewContent, frame: Rect) -> PaintDescription {
         let color = Workloads.calendars.first { $0.id == content.calendarID }?.color ?? 0x888888
         return PaintDescription(title: content.title, timeText: content.timeText, color: color,
-                                width: max(1, Int(descriptor.frame.width.rounded())), height: max(1, Int(descriptor.frame.height.rounded())))
+                                width: max(1, Int(frame.width.rounded())), height: max(1, Int(frame.height.rounded())))
     }
 }
 

@@ -66,9 +66,9 @@ public struct ViewportScrollSubject: MeasurableSubject {
 
     func attachArtwork(_ cells: [EventCell], _ cache: ArtworkCache) {
         for cell in cells {
-            guard let i = cell.descriptorIndex else { continue }
+            guard let i = cell.descriptorIndex, let content = cell.content else { continue }
             cell.artwork?.release()
-            cell.artwork = cache.image(scene.paint(scene.index.descriptors[i]))
+            cell.artwork = cache.image(scene.paint(content, frame: scene.index.descriptors[i].frame))
         }
     }
 }

@@ -72,7 +72,7 @@ struct AbbaSession {
             for (position, arm) in armOrder.enumerated() {
                 let (revision, bundle, environment) = arms[arm]
                 Output.progress("perfkit abba: round \(round + 1)/\(rounds), \(arm == 0 ? "A" : "B") (\(revision.name)), position \(position + 1)")
-                let tests = try MeasuredProcess.run(bundle: bundle, in: revision.directory, filter: filter, iterations: iterations, environment: environment)
+                let (tests, _) = try MeasuredProcess.run(bundle: bundle, in: revision.directory, filter: filter, iterations: iterations, environment: environment)
                 results[arm] = tests
                 raw[arm].1 += relabel(tests, round: round, position: position)
             }

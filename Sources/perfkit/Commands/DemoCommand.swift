@@ -12,7 +12,7 @@ enum DemoCommand {
         let baselineName = parsed.options["baseline"] ?? "main"
         let reportPath = parsed.options["report"] ?? "Reports/calendar-renderer.md"
         let started = Date()
-        var (run, status) = try RunCommand.measure(filter: RunCommand.defaultFilter, iterations: iterations, packageDirectory: ".")
+        var (run, status) = try RunCommand.measure(filter: RunCommand.defaultFilter, iterations: iterations)
         Output.progress("perfkit demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…")
         run.tests.append(try measureMemory(rounds: memoryRounds))
         let historySection = try retainedHistorySection(days: 90)

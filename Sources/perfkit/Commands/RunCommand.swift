@@ -12,7 +12,7 @@ enum RunCommand {
         try parsed.requirePositionals(0...0, usage: "perfkit run [--filter REGEX] [--iterations N] [--output FILE]")
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let output = parsed.options["output"] ?? ".perfkit/runs/\(timestamp()).json"
-        let (run, status) = try measure(filter: parsed.options["filter"] ?? defaultFilter, iterations: iterations, packageDirectory: ".")
+        let (run, status) = try measure(filter: parsed.options["filter"] ?? defaultFilter, iterations: iterations)
         try run.write(to: output)
         try run.write(to: ".perfkit/runs/latest.json")
         Output.line(RunSummary.text(run))
@@ -27,24 +27,14 @@ enum RunCommand {
         return formatter.string(from: Date())
     }
 
-    /// Builds and runs the measured tests of the package in `packageDirectory`.
+    /// Builds the package in the current directory in release and runs its measured tests serially in one process.
     /// - Returns: The merged run file and the test process's exit status.
-    static func measure(filter: String, iterations: Int?, packageDirectory: String, extraEnvironment: [String: String] = [:]) throws -> (RunFile, Int32) {
-        Output.progress("perfkit run: building tests in release (swift build -c release --build-tests)…")
-        let build = try Subprocess.run(["swift", "build", "-c", "release", "--build-tests"], in: packageDirectory, forwardOutputToStderr: true)
-        guard build == 0 else { throw UsageError("release build failed in \(packageDirectory) (exit \(build))") }
-        let resultsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-results-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: resultsDirectory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: resultsDirectory) }
-        var environment = ["PERFKIT_MODE": "measure", "PERFKIT_RESULTS_DIR": resultsDirectory]
-        if let iterations { environment["PERFKIT_ITERATIONS"] = String(iterations) }
-        environment.merge(extraEnvironment) { _, new in new }
-        Output.progress("perfkit run: measuring tests matching '\(filter)' serially (swift test -c release --no-parallel)…")
-        let status = try Subprocess.run(
-            ["swift", "test", "-c", "release", "--skip-build", "--no-parallel", "--filter", filter],
-            in: packageDirectory, environment: environment, forwardOutputToStderr: true)
-        let tests = try ResultFragments.readAll(from: resultsDirectory)
-        guard !tests.isEmpty else { throw UsageError("no measured test matched '\(filter)' (swift test exit \(status))") }
+    static func measure(filter: String, iterations: Int?) throws -> (RunFile, Int32) {
+        let packageDirectory = "."
+        let revision = try Worktrees.prepare(".")
+        let bundle = try Worktrees.build(revision)
+        Output.progress("perfkit run: measuring tests matching '\(filter)' serially in release…")
+        let (tests, status) = try MeasuredProcess.run(bundle: bundle, in: packageDirectory, filter: filter, iterations: iterations, environment: [:], forwardOutput: true)
         let swiftVersion = Shell.output(["swift", "--version"], in: packageDirectory)?.split(separator: "\n").first.map(String.init)
         let environmentRecord = EnvironmentReader.current(buildConfiguration: "release", directory: packageDirectory, swiftVersion: swiftVersion)
         return (RunFile(date: Date(), mode: "measure", environment: environmentRecord, tests: tests), status)
