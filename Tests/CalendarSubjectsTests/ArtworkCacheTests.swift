@@ -44,6 +44,21 @@ final class Deliveries: Sendable {
         #expect(cache.counters.bytesCached == 400 && cache.lruOrder.map(\.title) == ["third"])
     }
 
+    @Test func overwritingAnEntryKeepsOneCopyAndExactByteCounts() {
+        let executor = ManualExecutor()
+        let cache = ArtworkCache(executor: executor)
+        let deliveries = Deliveries()
+        cache.request(Self.paint("same")) { deliveries.add($0) }  // a job in flight …
+        cache.image(Self.paint("same")).release()                  // … while a synchronous path inserts the same key
+        executor.runAll()                                          // the job's result overwrites the entry
+        #expect(cache.counters.entries == 1)
+        #expect(cache.counters.bytesCached == 400)
+        #expect(cache.counters.imagesPrepared == 2)
+        #expect(deliveries.count == 1)
+        deliveries.leases.withLock { $0.forEach { $0.release() } }
+        #expect(cache.counters.bytesOwnedByConsumers == 0)
+    }
+
     @Test func aTitleEditIsANewImage() {
         let cache = ArtworkCache(executor: ManualExecutor())
         cache.image(Self.paint("Standup")).release()

@@ -35,14 +35,29 @@ import Testing
         #expect(store.list().isEmpty)
     }
 
+    @Test func aFailedSaveLeavesTheOldBaselineAsItWas() throws {
+        let root = temporaryRoot()
+        let store = BaselineStore(root: root)
+        try store.save(Self.run(build: "release", values: [1, 2, 3]), as: "main")
+        let files = try FileManager.default.contentsOfDirectory(atPath: root + "/main").sorted()
+        let before = try files.map { try String(contentsOfFile: root + "/main/" + $0, encoding: .utf8) }
+        #expect(throws: FileError.self) { try store.save(Self.run(build: "release", values: [4, .nan, 6], id: "S/u()"), as: "main") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/main").sorted() == files)  // no temporary files left
+        #expect(try files.map { try String(contentsOfFile: root + "/main/" + $0, encoding: .utf8) } == before)
+        #expect(try store.load("main").tests.map(\.id) == ["S/t()"])
+    }
+
     @Test func concurrentSavesNeverCorruptTheBaseline() async throws {
         let store = BaselineStore(root: temporaryRoot())
         await withTaskGroup(of: Void.self) { group in
-            for k in 0..<8 { group.addTask { _ = try? store.save(Self.run(build: "release", values: [Double(k), 1, 2]), as: "main") } }
+            for k in 0..<8 {
+                group.addTask { _ = try? store.save(Self.run(build: "release", values: [Double(k), 1, 2], id: "S/t\(k)()"), as: "main", policy: .missing) }
+            }
         }
+        // Saves are serialized: each read the others' results and added its own test.
         let loaded = try store.load("main")
-        #expect(loaded.tests.count == 1)
-        #expect(loaded.tests[0].measurements[0].series[0].values.count == 3)
+        #expect(loaded.tests.map(\.id).sorted() == (0..<8).map { "S/t\($0)()" })
+        #expect(loaded.tests.allSatisfy { $0.measurements[0].series[0].values.count == 3 })
     }
 }
 

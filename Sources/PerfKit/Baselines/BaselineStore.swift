@@ -66,8 +66,11 @@ public struct BaselineStore: Sendable {
     }
 
     /// Saves a run as baseline `name` under an update policy.
-    /// Suite files are written first, each atomically, then the manifest; a save killed half-way
-    /// leaves the previous manifest and every file it names intact.
+    ///
+    /// Saves of one baseline are serialized by a lock file (`Baselines/.<name>.lock`). Every suite
+    /// file and the manifest are written in full to temporary files first and only then renamed
+    /// into place, manifest last: a save that fails or is killed while writing leaves the old
+    /// baseline as it was.
     /// - Returns: The ids of tests written.
     /// - Throws: ``FileError``; debug-build results are refused unless `force`.
     @discardableResult
@@ -76,6 +79,12 @@ public struct BaselineStore: Sendable {
         guard run.environment.isRelease || force else {
             throw FileError("\(root)/\(name)", "refusing to save results from a \(run.environment.buildConfiguration) build (use --force to override)")
         }
+        return try StoredFile.withExclusiveLock("\(root)/.\(name).lock") { () throws(FileError) -> [String] in
+            try saveLocked(run, as: name, policy: policy, now: now)
+        }
+    }
+
+    private func saveLocked(_ run: RunFile, as name: String, policy: UpdatePolicy, now: Date) throws(FileError) -> [String] {
         let existing = list().contains(name) ? try load(name) : nil
         var tests = Dictionary((existing?.tests ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var written: [String] = []
@@ -95,12 +104,15 @@ public struct BaselineStore: Sendable {
         guard policy != .never else { return [] }
         let bySuite = Dictionary(grouping: tests.values, by: \.suite)
         let folder = "\(root)/\(name)"
-        for (suite, suiteTests) in bySuite {
-            try StoredFile.write(SuiteFile(schemaVersion: Self.schemaVersion, suite: suite, tests: suiteTests.sorted { $0.id < $1.id }), to: "\(folder)/\(Self.fileName(suite))")
+        var files: [(path: String, data: Data)] = []
+        for (suite, suiteTests) in bySuite.sorted(by: { $0.key < $1.key }) {
+            let path = "\(folder)/\(Self.fileName(suite))"
+            files.append((path, try StoredFile.encode(SuiteFile(schemaVersion: Self.schemaVersion, suite: suite, tests: suiteTests.sorted { $0.id < $1.id }), for: path)))
         }
         let environment = written.isEmpty ? (existing?.environment ?? run.environment) : run.environment
-        try StoredFile.write(Manifest(schemaVersion: Self.schemaVersion, name: name, savedAt: now, environment: environment, mode: run.mode, suites: bySuite.keys.sorted()),
-                             to: "\(folder)/manifest.json")
+        let manifestPath = "\(folder)/manifest.json"
+        files.append((manifestPath, try StoredFile.encode(Manifest(schemaVersion: Self.schemaVersion, name: name, savedAt: now, environment: environment, mode: run.mode, suites: bySuite.keys.sorted()), for: manifestPath)))
+        try StoredFile.writeAllAtomically(files)
         return written.sorted()
     }
 

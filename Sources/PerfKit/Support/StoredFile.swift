@@ -42,6 +42,32 @@ public enum StoredFile {
     /// A writer killed half-way leaves the old file intact; concurrent writers never interleave.
     /// - Throws: ``FileError`` naming the file.
     public static func writeAtomically(_ data: Data, to path: String) throws(FileError) {
+        try writeAllAtomically([(path, data)])
+    }
+
+    /// Writes several files as one change: every file is first written in full to a temporary file
+    /// beside its target and flushed; only then are they renamed into place, in the order given
+    /// (put an index or manifest last). If any write fails, no target is touched.
+    /// - Throws: ``FileError`` naming the file that failed.
+    public static func writeAllAtomically(_ files: [(path: String, data: Data)]) throws(FileError) {
+        var staged: [(temporary: String, path: String)] = []
+        for file in files {
+            do {
+                staged.append((try stage(file.data, for: file.path), file.path))
+            } catch {
+                for entry in staged { unlink(entry.temporary) }
+                throw error
+            }
+        }
+        for (index, entry) in staged.enumerated() where rename(entry.temporary, entry.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            for later in staged[index...] { unlink(later.temporary) }
+            throw FileError(entry.path, "cannot move the new file into place: \(reason)")
+        }
+    }
+
+    /// Writes `data` in full to a new temporary file in `path`'s folder and flushes it.
+    private static func stage(_ data: Data, for path: String) throws(FileError) -> String {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         do {
@@ -61,18 +87,38 @@ public enum StoredFile {
         }
         let synced = fsync(fd) == 0
         close(fd)
-        guard written, synced, rename(temporary, path) == 0 else {
+        guard written, synced else {
+            let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw FileError(path, "write failed: \(String(cString: strerror(errno)))")
+            throw FileError(path, "write failed: \(reason)")
         }
+        return temporary
+    }
+
+    /// Runs `body` while holding an exclusive advisory lock on `lockPath` (created if needed), so
+    /// that read-modify-write cycles of several processes or threads do not interleave.
+    /// - Throws: ``FileError`` when the lock cannot be taken, or what `body` throws.
+    public static func withExclusiveLock<R>(_ lockPath: String, _ body: () throws(FileError) -> R) throws(FileError) -> R {
+        let directory = URL(fileURLWithPath: lockPath).deletingLastPathComponent().path
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let fd = open(lockPath, O_RDWR | O_CREAT, 0o644)
+        guard fd >= 0 else { throw FileError(lockPath, "cannot open lock file: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { throw FileError(lockPath, "cannot lock: \(String(cString: strerror(errno)))") }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Encodes `value` as stable JSON.
+    /// - Throws: ``FileError`` naming the file it was meant for.
+    public static func encode<T: Encodable>(_ value: T, for path: String) throws(FileError) -> Data {
+        do { return try encoder().encode(value) + Data("\n".utf8) } catch { throw FileError(path, "cannot encode: \(error)") }
     }
 
     /// Encodes `value` as stable JSON and writes it atomically.
     /// - Throws: ``FileError`` naming the file.
     public static func write<T: Encodable>(_ value: T, to path: String) throws(FileError) {
-        let data: Data
-        do { data = try encoder().encode(value) } catch { throw FileError(path, "cannot encode: \(error)") }
-        try writeAtomically(data + Data("\n".utf8), to: path)
+        try writeAtomically(try encode(value, for: path), to: path)
     }
 
     /// Reads a versioned JSON file, checking its `schemaVersion` before decoding the rest.
