@@ -88,15 +88,7 @@ public struct Comparison: Sendable, Codable, Equatable {
                 continue
             }
             if metric.isDeterministic {
-                let threshold = bands.absolute[metric.name] ?? 0
-                let delta = row.current!.max - row.baseline!.max
-                row.note = "exact: max \(Format.value(row.baseline!.max, metric.unit)) → \(Format.value(row.current!.max, metric.unit)), threshold \(Format.trim(threshold))"
-                if b.values.sorted() == c.values.sorted() || abs(delta) <= threshold {
-                    row.verdict = b.values.sorted() == c.values.sorted() ? .unchanged : .withinNoise
-                } else {
-                    let worse = (delta > 0) == (metric.polarity == .smallerIsBetter)
-                    row.verdict = worse ? .regressed : .improved
-                }
+                Self.judgeExactly(&row, baseline: b.values, current: c.values, threshold: bands.absolute[metric.name] ?? 0)
                 rows.append(row)
                 continue
             }
@@ -111,12 +103,32 @@ public struct Comparison: Sendable, Codable, Equatable {
             statisticalRows.append(rows.count)
             rows.append(row)
         }
-        let q = try BenjaminiHochberg.adjust(statisticalRows.map { rows[$0].pValue! })
-        for (k, index) in statisticalRows.enumerated() {
-            rows[index].qValue = q[k]
-            Self.applyTwoGates(&rows[index], alpha: alpha)
-        }
+        try Self.judgeStatistically(&rows, at: statisticalRows, alpha: alpha)
         self.rows = rows
+    }
+
+    /// Compares a deterministic metric exactly: identical samples are unchanged; a change of the
+    /// maximum beyond the absolute threshold is a regression or an improvement by polarity.
+    static func judgeExactly(_ row: inout ComparisonRow, baseline: [Double], current: [Double], threshold: Double) {
+        let delta = row.current!.max - row.baseline!.max
+        row.note = "exact: max \(Format.value(row.baseline!.max, row.metric.unit)) → \(Format.value(row.current!.max, row.metric.unit)), threshold \(Format.trim(threshold))"
+        if baseline.sorted() == current.sorted() {
+            row.verdict = .unchanged
+        } else if abs(delta) <= threshold {
+            row.verdict = .withinNoise
+        } else {
+            row.verdict = (delta > 0) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
+        }
+    }
+
+    /// Adjusts the p-values of the rows at `indices` with Benjamini–Hochberg and applies the two gates.
+    /// - Complexity: O(m log m) for m rows.
+    static func judgeStatistically(_ rows: inout [ComparisonRow], at indices: [Int], alpha: Double) throws {
+        let q = try BenjaminiHochberg.adjust(indices.map { rows[$0].pValue! })
+        for (k, index) in indices.enumerated() {
+            rows[index].qValue = q[k]
+            applyTwoGates(&rows[index], alpha: alpha)
+        }
     }
 
     /// Applies the two gates to a row whose change, p and q are set.

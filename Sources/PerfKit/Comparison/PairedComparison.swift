@@ -179,14 +179,7 @@ extension Comparison {
                                     baseline: try Summary(series.a), current: try Summary(series.b), change: nil, pValue: nil, qValue: nil,
                                     noiseBand: bands.band(for: series), verdict: .withinNoise, note: "")
             if series.metric.isDeterministic {
-                let threshold = bands.absolute[series.metric.name] ?? 0
-                let delta = row.current!.max - row.baseline!.max
-                row.note = "exact: max \(Format.trim(row.baseline!.max)) → \(Format.trim(row.current!.max))"
-                if series.a.sorted() == series.b.sorted() {
-                    row.verdict = .unchanged
-                } else if abs(delta) > threshold {
-                    row.verdict = (delta > 0) == (series.metric.polarity == .smallerIsBetter) ? .regressed : .improved
-                }
+                Self.judgeExactly(&row, baseline: series.a, current: series.b, threshold: bands.absolute[series.metric.name] ?? 0)
                 rows.append(row)
                 continue
             }
@@ -209,11 +202,7 @@ extension Comparison {
             statistical.append(rows.count)
             rows.append(row)
         }
-        let q = try BenjaminiHochberg.adjust(statistical.map { rows[$0].pValue! })
-        for (k, index) in statistical.enumerated() {
-            rows[index].qValue = q[k]
-            Self.applyTwoGates(&rows[index], alpha: alpha)
-        }
+        try Self.judgeStatistically(&rows, at: statistical, alpha: alpha)
         self.rows = rows
         baselineEnvironment = environmentA
         currentEnvironment = environmentB
