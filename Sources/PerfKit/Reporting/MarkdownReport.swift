@@ -124,12 +124,17 @@ public struct MarkdownReport: Sendable {
                         ?? (row.baseline != nil && row.current != nil ? "exact: \(Format.trim(row.baseline!.max)) → \(Format.trim(row.current!.max))" : "–")
                     let p = row.pValue.map { Format.trim($0) } ?? "–"
                     let name = row.test.split(separator: "/").last.map(String.init) ?? row.test
-                    out.append("| \(name) / \(row.measurement) [\(row.arm)] | \(row.metric.name) | " + (cells(row.baseline) + cells(row.current)).joined(separator: " | ") + " | \(change) | \(p) | \(row.verdict.marker) |")
+                    out.append("| \(name) / \(row.measurement) [\(row.arm)] | \(row.metric.name) | " + (cells(row.baseline) + cells(row.current)).joined(separator: " | ") + " | \(change) | \(p) | \(verdict(row)) |")
                 }
             }
             out.append("")
         }
         return out
+    }
+
+    /// The verdict cell; an inconclusive row says what change the data could resolve.
+    private func verdict(_ row: ComparisonRow) -> String {
+        row.verdict == .inconclusive && !row.note.isEmpty ? "inconclusive (\(row.note))" : row.verdict.marker
     }
 
     /// A ratio as a signed percentage change, for example `+3.2%`.
