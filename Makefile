@@ -3,7 +3,7 @@ SWIFT ?= swift
 # Extra flags, for example SWIFT_FLAGS="-Xswiftc -warnings-as-errors" in CI.
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release test demo doctor clean-worktrees
+.PHONY: deps build release test demo doctor format lint
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -22,3 +22,9 @@ demo: release
 
 doctor: release
 	.build/release/perfkit doctor
+
+format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests Package.swift

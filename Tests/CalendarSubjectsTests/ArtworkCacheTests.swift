@@ -7,7 +7,11 @@ import Testing
 final class ManualExecutor: ArtworkExecutor {
     let jobs = Mutex<[@Sendable () -> Void]>([])
     func submit(_ job: @escaping @Sendable () -> Void) { jobs.withLock { $0.append(job) } }
-    func runAll() { for job in jobs.withLock({ j -> [@Sendable () -> Void] in defer { j = [] }; return j }) { job() } }
+    func runAll() {
+        for job in jobs.withLock({ j -> [@Sendable () -> Void] in
+            defer { j = [] }; return j
+        }) { job() }
+    }
     var pending: Int { jobs.withLock { $0.count } }
 }
 
@@ -34,11 +38,11 @@ final class Deliveries: Sendable {
 
     @Test func byteLimitEntryCapAndTrim() {
         let cache = ArtworkCache(limits: .init(maxBytes: 1_000, maxCount: 100, maxEntryBytes: 500), executor: ManualExecutor())
-        cache.image(Self.paint("small")).release()           // 10×10×4 = 400 B
+        cache.image(Self.paint("small")).release()  // 10×10×4 = 400 B
         cache.image(Self.paint("big", width: 20)).release()  // 800 B: over the entry cap, delivered but not kept
         #expect(cache.counters.bytesCached == 400)
         cache.image(Self.paint("other")).release()
-        cache.image(Self.paint("third")).release()           // 1,200 B would exceed 1,000: oldest goes
+        cache.image(Self.paint("third")).release()  // 1,200 B would exceed 1,000: oldest goes
         #expect(cache.counters.bytesCached == 800)
         cache.trim(toBytes: 400)
         #expect(cache.counters.bytesCached == 400 && cache.lruOrder.map(\.title) == ["third"])
@@ -49,8 +53,8 @@ final class Deliveries: Sendable {
         let cache = ArtworkCache(executor: executor)
         let deliveries = Deliveries()
         cache.request(Self.paint("same")) { deliveries.add($0) }  // a job in flight …
-        cache.image(Self.paint("same")).release()                  // … while a synchronous path inserts the same key
-        executor.runAll()                                          // the job's result overwrites the entry
+        cache.image(Self.paint("same")).release()  // … while a synchronous path inserts the same key
+        executor.runAll()  // the job's result overwrites the entry
         #expect(cache.counters.entries == 1)
         #expect(cache.counters.bytesCached == 400)
         #expect(cache.counters.imagesPrepared == 2)

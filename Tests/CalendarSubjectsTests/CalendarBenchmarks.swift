@@ -15,9 +15,11 @@ import Testing
     func historyLayout(days: Int) throws {
         let events = Workloads.historyEvents(days: days, seed: 42)
         let grid = DayGrid(timeZone: Self.utc, from: Workloads.epoch, count: days)
-        let result = try measure("history-\(days)d", arms: Presentation.allCases.map {
-            Arm($0.rawValue, LayoutSubject(events: events, grid: grid, presentation: $0))
-        })
+        let result = try measure(
+            "history-\(days)d",
+            arms: Presentation.allCases.map {
+                Arm($0.rawValue, LayoutSubject(events: events, grid: grid, presentation: $0))
+            })
         // Every one of the 100 daily events is laid out, in both presentations.
         for arm in ["timeline", "week"] {
             #expect(result.series(CalendarMetrics.segmentsLaidOut, arm: arm, phase: .warm)?.values.allSatisfy { $0 == Double(days * 100) } == true)
@@ -38,10 +40,12 @@ import Testing
 
     @Test(.performance(iterations: 40))
     func scrollReferenceAgainstNative() throws {
-        let result = try measure("scroll-30d", arms: [
-            Arm("reference", ViewportScrollSubject(scene: Self.scene, policy: .reference)),
-            Arm("native", ViewportScrollSubject(scene: Self.scene, policy: .native)),
-        ])
+        let result = try measure(
+            "scroll-30d",
+            arms: [
+                Arm("reference", ViewportScrollSubject(scene: Self.scene, policy: .reference)),
+                Arm("native", ViewportScrollSubject(scene: Self.scene, policy: .native)),
+            ])
         let reference = try #require(result.series(CalendarMetrics.liveViews, arm: "reference", phase: .warm)?.values.max())
         let native = try #require(result.series(CalendarMetrics.liveViews, arm: "native", phase: .warm)?.values.max())
         #expect(reference == Double(Self.scene.index.descriptors.count))
@@ -53,10 +57,12 @@ import Testing
     @Test(.performance(iterations: 10))
     func prepareReferenceAgainstNative() throws {
         let scene = ViewportBenchmarks.scene
-        let result = try measure("artwork-30d", arms: [
-            Arm("reference", ArtworkPreparationSubject(scene: scene, policy: .reference)),
-            Arm("native", ArtworkPreparationSubject(scene: scene, policy: .native)),
-        ])
+        let result = try measure(
+            "artwork-30d",
+            arms: [
+                Arm("reference", ArtworkPreparationSubject(scene: scene, policy: .reference)),
+                Arm("native", ArtworkPreparationSubject(scene: scene, policy: .native)),
+            ])
         let reference = try #require(result.series(CalendarMetrics.consumerArtworkBytes, arm: "reference", phase: .warm)?.values.last)
         let native = try #require(result.series(CalendarMetrics.consumerArtworkBytes, arm: "native", phase: .warm)?.values.last)
         #expect(native <= reference * 0.42, "native owns at least 58% fewer artwork bytes")
@@ -71,7 +77,8 @@ import Testing
     func queryCostDoesNotGrowWithLoadedDays() throws {
         let oneDay = CalendarScene(days: 1), ninetyDays = CalendarScene(days: 90)
         let result = try measure("query-390x200", arms: [Arm("1d", ViewportQuerySubject(scene: oneDay)), Arm("90d", ViewportQuerySubject(scene: ninetyDays))])
-        #expect(!Jemalloc.isLinked || result.series(.mallocs, arm: "90d", phase: .warm)?.values.allSatisfy { $0 == 0 } == true, "a warm query reuses its buffer")
+        #expect(
+            !Jemalloc.isLinked || result.series(.mallocs, arm: "90d", phase: .warm)?.values.allSatisfy { $0 == 0 } == true, "a warm query reuses its buffer")
     }
 }
 

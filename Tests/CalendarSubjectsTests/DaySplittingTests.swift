@@ -49,14 +49,16 @@ import Testing
 
     @Test func zeroLengthEventKeepsOneSegmentWithMinimumDuration() {
         let grid = DayGrid(timeZone: Self.utc, from: Self.date("2015-05-01T00:00", Self.utc), count: 1)
-        let split = DaySplitter.split([Self.event("z", "2015-05-01T10:00", "2015-05-01T10:00"), Self.event("late", "2015-05-01T23:59", "2015-05-01T23:59")], grid: grid)
+        let split = DaySplitter.split(
+            [Self.event("z", "2015-05-01T10:00", "2015-05-01T10:00"), Self.event("late", "2015-05-01T23:59", "2015-05-01T23:59")], grid: grid)
         #expect(split.timed[0].count == 2)
         #expect(split.timed[0].allSatisfy { $0.endMinute - $0.startMinute == DaySplitter.minimumMinutes && $0.endMinute <= 1440 })
     }
 
     @Test func touchingEventsDoNotOverlap() {
         let grid = DayGrid(timeZone: Self.utc, from: Self.date("2015-05-01T00:00", Self.utc), count: 1)
-        let split = DaySplitter.split([Self.event("a", "2015-05-01T10:00", "2015-05-01T10:30"), Self.event("b", "2015-05-01T10:30", "2015-05-01T11:00")], grid: grid)
+        let split = DaySplitter.split(
+            [Self.event("a", "2015-05-01T10:00", "2015-05-01T10:30"), Self.event("b", "2015-05-01T10:30", "2015-05-01T11:00")], grid: grid)
         #expect(LanePacker.pack(split.timed[0]).allSatisfy { $0.1.laneCount == 1 && $0.1.lane == 0 })
     }
 

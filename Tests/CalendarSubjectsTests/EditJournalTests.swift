@@ -14,8 +14,11 @@ struct FlakyProvider: EditProvider {
 }
 
 @Suite struct EditJournalTests {
-    static let events = [CalendarEvent(sourceID: "standup", calendarID: "work", title: "Standup",
-                                       start: Date(timeIntervalSince1970: 36_000), end: Date(timeIntervalSince1970: 37_800))]
+    static let events = [
+        CalendarEvent(
+            sourceID: "standup", calendarID: "work", title: "Standup",
+            start: Date(timeIntervalSince1970: 36_000), end: Date(timeIntervalSince1970: 37_800))
+    ]
 
     func temporaryPath() -> String { FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).log").path }
 
@@ -37,7 +40,7 @@ struct FlakyProvider: EditProvider {
         #expect(relaunched.pendingRetries == [PendingMove(operation: 1, eventID: "standup", from: 36_000, to: 40_000)])
         #expect(relaunched.displayed["standup"] == 36_000)
         #expect(try relaunched.retryPending(with: &provider) == 0)  // rejected again
-        #expect(relaunched.displayed["standup"] == 36_000)          // restored again
+        #expect(relaunched.displayed["standup"] == 36_000)  // restored again
         #expect(relaunched.pendingRetries.count == 1)
         #expect(try relaunched.retryPending(with: &provider) == 1)
         #expect(relaunched.displayed["standup"] == 40_000)

@@ -14,8 +14,9 @@ import Testing
         return (0..<(1 + generator.index(below: 30))).map { k in
             let start = Double(generator.index(below: 1_440 + 120) - 60)  // some start the day before
             let length = Double(generator.index(below: 8) == 0 ? 0 : 5 * (1 + generator.index(below: 60)))
-            return CalendarEvent(sourceID: "e\(k)", calendarID: "work", title: "E\(k)",
-                                 start: Date(timeIntervalSince1970: midnight + start * 60), end: Date(timeIntervalSince1970: midnight + (start + length) * 60))
+            return CalendarEvent(
+                sourceID: "e\(k)", calendarID: "work", title: "E\(k)",
+                start: Date(timeIntervalSince1970: midnight + start * 60), end: Date(timeIntervalSince1970: midnight + (start + length) * 60))
         }
     }
 
@@ -67,7 +68,8 @@ import Testing
     func axisInvariantsAndRoundTrip(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         let busy = (0..<24).map { _ in generator.index(below: 3) == 0 }
-        let axis = CompressedTimeAxis(busyHours: busy, totalWidth: 600 + Double(generator.index(below: 800)), collapsedHourWidth: 4 + Double(generator.index(below: 20)))
+        let axis = CompressedTimeAxis(
+            busyHours: busy, totalWidth: 600 + Double(generator.index(below: 800)), collapsedHourWidth: 4 + Double(generator.index(below: 20)))
         #expect(axis.x(minute: 0) == 0)
         #expect(axis.x(minute: 1440) == axis.totalWidth)
         #expect(axis.hourStarts.count == 25)

@@ -28,8 +28,9 @@ import Testing
             let layout = CalendarLayout(events: events, grid: DayGrid(timeZone: zone, from: Workloads.epoch, count: 14), presentation: presentation)
             let index = ViewportIndex(layout.descriptors(events: events))
             for _ in 0..<40 {
-                let rect = Rect(x: Double(generator.index(below: 1_000)) - 100, y: Double(generator.index(below: Int(layout.contentHeight) + 200)) - 100,
-                                width: Double(1 + generator.index(below: 600)), height: Double(1 + generator.index(below: 900)))
+                let rect = Rect(
+                    x: Double(generator.index(below: 1_000)) - 100, y: Double(generator.index(below: Int(layout.contentHeight) + 200)) - 100,
+                    width: Double(1 + generator.index(below: 600)), height: Double(1 + generator.index(below: 900)))
                 #expect(index.query(rect) == index.bruteForce(rect), "seed \(seed), \(presentation), \(rect)")
             }
         }

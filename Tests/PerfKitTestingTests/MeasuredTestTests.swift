@@ -111,9 +111,12 @@ private struct Policy: MeasurableSubject {
     @Test func runFileRoundTripsThroughItsSchema() throws {
         let result = try Runner(configuration: RunConfiguration(rounds: 2, warmupIterations: 0, metrics: [.wallClock, .mallocs]))
             .measure("m", arms: [Arm("main", Policy(cost: 3))])
-        let environment = Environment(commit: "abc", branch: "main", dirty: false, swiftVersion: "6.3.1", buildConfiguration: "debug",
-            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "6", operatingSystem: "os", governor: nil, memoryBytes: 1 << 30), allocator: "jemalloc")
-        let run = RunFile(date: Date(timeIntervalSince1970: 1_800_000_000), mode: "smoke", environment: environment,
+        let environment = Environment(
+            commit: "abc", branch: "main", dirty: false, swiftVersion: "6.3.1", buildConfiguration: "debug",
+            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "6", operatingSystem: "os", governor: nil, memoryBytes: 1 << 30),
+            allocator: "jemalloc")
+        let run = RunFile(
+            date: Date(timeIntervalSince1970: 1_800_000_000), mode: "smoke", environment: environment,
             tests: [TestResult(id: "S/t()", suite: "S", measurements: [result])])
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-roundtrip-\(UUID()).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -125,7 +128,11 @@ private struct Policy: MeasurableSubject {
 @Suite struct AsyncMeasurementTests {
     @Test(.performance(iterations: 4))
     func asyncBodiesNeverReportPerThreadNumbers() async throws {
-        let result = try await measure("sleep", async: { try await Task.sleep(for: .microseconds(50)); return 1 })
+        let result = try await measure(
+            "sleep",
+            async: {
+                try await Task.sleep(for: .microseconds(50)); return 1
+            })
         #expect(result.series(.wallClock, arm: "main", phase: .warm)?.values.count == PerformanceMode.smokeRounds)
         #expect(result.series(.threadCPU, arm: "main", phase: .warm) == nil)
         #expect(result.series(.mallocs, arm: "main", phase: .warm) == nil)

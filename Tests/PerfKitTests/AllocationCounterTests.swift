@@ -1,5 +1,5 @@
-import Testing
 import PerfKit
+import Testing
 
 private final class Pair {
     var a: Int

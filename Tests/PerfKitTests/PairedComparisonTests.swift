@@ -22,8 +22,10 @@ import Testing
     }
 
     @Test func roundsArePairedByProcessMedians() throws {
-        let rounds = [PairedSeries.Round(a: Self.result([1, 2, 9]), b: Self.result([4, 5, 6]), bRanSecond: true),
-                      PairedSeries.Round(a: Self.result([3, 3, 3]), b: Self.result([1, 7, 8]), bRanSecond: false)]
+        let rounds = [
+            PairedSeries.Round(a: Self.result([1, 2, 9]), b: Self.result([4, 5, 6]), bRanSecond: true),
+            PairedSeries.Round(a: Self.result([3, 3, 3]), b: Self.result([1, 7, 8]), bRanSecond: false),
+        ]
         let paired = try PairedSeries.pair(rounds)
         #expect(paired.count == 1)
         #expect(paired[0].a == [2, 3] && paired[0].b == [5, 7] && paired[0].bRanSecond == [true, false])
@@ -69,8 +71,9 @@ import Testing
 
     @Test func calibrationStoresABandPerSeries() throws {
         let comparisons = try (1...5).map { seed in
-            try Comparison(paired: PairedSeries.pair(Self.rounds(count: 10, effect: 1, order: 1, noise: 0.01, seed: UInt64(seed))),
-                           bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)
+            try Comparison(
+                paired: PairedSeries.pair(Self.rounds(count: 10, effect: 1, order: 1, noise: 0.01, seed: UInt64(seed))),
+                bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)
         }
         let machine = MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34)
         let calibration = NoiseCalibration(comparisons: comparisons, machine: machine, rounds: 10)

@@ -1,5 +1,5 @@
-import Testing
 import PerfKit
+import Testing
 
 @Suite struct RunOrderTests {
     @Test func twoArmsRunInABBABlocks() {

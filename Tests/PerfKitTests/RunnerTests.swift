@@ -1,5 +1,5 @@
-import Testing
 import PerfKit
+import Testing
 
 /// A subject whose state counts runs, so phases can be told apart by what they observe.
 private struct CountingSubject: MeasurableSubject {

@@ -1,5 +1,5 @@
-import Testing
 import PerfKit
+import Testing
 
 /// Reference values computed independently with numpy 2.4 and scipy 1.17 (see the issue's
 /// cross-check script `Scripts/crosscheck_stats.py`).

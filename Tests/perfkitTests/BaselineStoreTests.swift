@@ -6,10 +6,13 @@ import Testing
     static func run(build: String, values: [Double], id: String = "S/t()") -> RunFile {
         var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
         for (i, v) in values.enumerated() { series.append(v, round: i, position: 0, iteration: i) }
-        let environment = Environment(commit: "c", branch: "b", dirty: false, swiftVersion: "6.3.1", buildConfiguration: build,
-            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34), allocator: "jemalloc")
-        return RunFile(date: Date(timeIntervalSince1970: 0), mode: "measure", environment: environment,
-                       tests: [TestResult(id: id, suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])])
+        let environment = Environment(
+            commit: "c", branch: "b", dirty: false, swiftVersion: "6.3.1", buildConfiguration: build,
+            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
+            allocator: "jemalloc")
+        return RunFile(
+            date: Date(timeIntervalSince1970: 0), mode: "measure", environment: environment,
+            tests: [TestResult(id: id, suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])])
     }
 
     func temporaryRoot() -> String { FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-baselines-\(UUID().uuidString)").path }
@@ -89,7 +92,9 @@ import Testing
         VerdictCase(name: "identical", baseline: noisy(100, seed: 5), current: noisy(100, seed: 5), expected: "within noise"),
         VerdictCase(name: "noisy but equal", baseline: noisy(100, seed: 6, spread: 0.02), current: noisy(100, seed: 7, spread: 0.02), expected: "within noise"),
         VerdictCase(name: "too few samples", baseline: [100, 101], current: [150, 151], expected: "inconclusive"),
-        VerdictCase(name: "too noisy to resolve the band", baseline: noisy(100, seed: 8, spread: 0.6, count: 5), current: noisy(104, seed: 9, spread: 0.6, count: 5), expected: "inconclusive"),
+        VerdictCase(
+            name: "too noisy to resolve the band", baseline: noisy(100, seed: 8, spread: 0.6, count: 5), current: noisy(104, seed: 9, spread: 0.6, count: 5),
+            expected: "inconclusive"),
     ])
     func twoGateVerdicts(_ c: VerdictCase) throws {
         let comparison = try Comparison(baseline: Self.tests(c.baseline), current: Self.tests(c.current))

@@ -42,7 +42,9 @@ import Testing
 
     @Test(arguments: [
         Malformed(json: "{\"events\": [", message: "events.json: bad JSON"),
-        Malformed(json: "{\"events\": [{\"id\": \"A\", \"start\": \"2015-05-01T10:00:00\", \"end\": \"2015-05-01T09:00:00\"}]}", message: "event 1 ('A'): end 2015-05-01T09:00:00 is before start"),
+        Malformed(
+            json: "{\"events\": [{\"id\": \"A\", \"start\": \"2015-05-01T10:00:00\", \"end\": \"2015-05-01T09:00:00\"}]}",
+            message: "event 1 ('A'): end 2015-05-01T09:00:00 is before start"),
         Malformed(json: "{\"timeZone\": \"Mars/Olympus\", \"events\": []}", message: "unknown time zone 'Mars/Olympus'"),
         Malformed(json: "{\"events\": [{\"id\": \"A\", \"start\": \"2015-05-01T10:00:00\"}]}", message: "event 1 ('A'): missing field 'end'"),
     ])

@@ -59,7 +59,9 @@ struct PerfkitProcess {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let files = try #require(json["files"] as? [[String: Any]])
         #expect(files.count == 2)
-        for key in ["path", "count", "min", "max", "mean", "stddev", "median", "p90", "p95", "p99", "mad", "percentiles"] { #expect(files[0][key] != nil, "missing \(key)") }
+        for key in ["path", "count", "min", "max", "mean", "stddev", "median", "p90", "p95", "p99", "mad", "percentiles"] {
+            #expect(files[0][key] != nil, "missing \(key)")
+        }
         #expect(files[0]["count"] as? Int == 4)
         let comparison = try #require(json["comparison"] as? [String: Any])
         for key in ["ratioOfMedians", "ci95", "mannWhitneyP", "verdict"] { #expect(comparison[key] != nil) }

@@ -20,8 +20,10 @@ public struct PaintDescription: Sendable, Hashable {
     public var textSize: Int
     public var rendererVersion: Int
 
-    public init(title: String, timeText: String, color: UInt32, state: State = .normal, width: Int, height: Int, scale: Int = 2,
-                appearance: Appearance = .light, textSize: Int = 100, rendererVersion: Int = 1) {
+    public init(
+        title: String, timeText: String, color: UInt32, state: State = .normal, width: Int, height: Int, scale: Int = 2,
+        appearance: Appearance = .light, textSize: Int = 100, rendererVersion: Int = 1
+    ) {
         self.title = title
         self.timeText = timeText
         self.color = color

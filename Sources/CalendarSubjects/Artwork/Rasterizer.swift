@@ -1,3 +1,5 @@
+import Foundation
+
 /// A software rasterizer: pale tinted fill, a 2 pt edge bar in the calendar colour, title and
 /// time in a built-in 3×5 bitmap font, and state styling. Cost grows with the pixel area.
 public enum Rasterizer {
@@ -104,5 +106,3 @@ enum BitmapFont {
         }
     }
 }
-
-import Foundation

@@ -1,7 +1,8 @@
 import Foundation
 import PerfKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One record of the edit journal.

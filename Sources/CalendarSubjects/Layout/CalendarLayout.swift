@@ -65,8 +65,9 @@ public struct CalendarLayout: Sendable {
         self.grid = grid
         self.presentation = presentation
         let split = DaySplitter.split(events, grid: grid)
-        axis = CompressedTimeAxis(busyHours: CompressedTimeAxis.busyHours(of: split.timed.joined()),
-                                  totalWidth: metrics.trackWidth, collapsedHourWidth: metrics.collapsedHourWidth)
+        axis = CompressedTimeAxis(
+            busyHours: CompressedTimeAxis.busyHours(of: split.timed.joined()),
+            totalWidth: metrics.trackWidth, collapsedHourWidth: metrics.collapsedHourWidth)
         var days: [[PlacedSegment]] = []
         var allDay: [[PlacedSegment]] = []
         var rowTops: [Double] = []
@@ -85,8 +86,12 @@ public struct CalendarLayout: Sendable {
             switch presentation {
             case .timeline:
                 for (segment, placement) in packedAllDay {
-                    placedAllDay.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
-                        frame: Rect(x: 0, y: y + Double(placement.lane) * metrics.allDayLaneHeight, width: metrics.trackWidth, height: metrics.allDayLaneHeight), isAllDay: true))
+                    placedAllDay.append(
+                        PlacedSegment(
+                            segment: segment, placement: placement, dayIndex: dayIndex,
+                            frame: Rect(
+                                x: 0, y: y + Double(placement.lane) * metrics.allDayLaneHeight, width: metrics.trackWidth, height: metrics.allDayLaneHeight),
+                            isAllDay: true))
                 }
                 let trackTop = y + bandHeight
                 let rowHeight = max(metrics.minimumRowHeight, Double(lanes) * metrics.laneHeight)
@@ -94,8 +99,10 @@ public struct CalendarLayout: Sendable {
                     let top = Self.snap(trackTop + rowHeight * Double(placement.lane) / Double(placement.laneCount))
                     let bottom = Self.snap(trackTop + rowHeight * Double(placement.lane + placement.span) / Double(placement.laneCount))
                     let x0 = Self.snap(axis.x(minute: segment.startMinute))
-                    placed.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
-                        frame: Rect(x: x0, y: top, width: Self.snap(axis.x(minute: segment.endMinute)) - x0, height: bottom - top), isAllDay: false))
+                    placed.append(
+                        PlacedSegment(
+                            segment: segment, placement: placement, dayIndex: dayIndex,
+                            frame: Rect(x: x0, y: top, width: Self.snap(axis.x(minute: segment.endMinute)) - x0, height: bottom - top), isAllDay: false))
                 }
                 y = trackTop + rowHeight
             case .week:
@@ -103,16 +110,23 @@ public struct CalendarLayout: Sendable {
                 let weekTop = Double(dayIndex / 7) * (24 * metrics.hourHeight + 4 * metrics.allDayLaneHeight)
                 if dayIndex % 7 == 0 { y = weekTop }
                 for (segment, placement) in packedAllDay {
-                    placedAllDay.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
-                        frame: Rect(x: column, y: weekTop + Double(min(placement.lane, 3)) * metrics.allDayLaneHeight, width: metrics.weekColumnWidth, height: metrics.allDayLaneHeight), isAllDay: true))
+                    placedAllDay.append(
+                        PlacedSegment(
+                            segment: segment, placement: placement, dayIndex: dayIndex,
+                            frame: Rect(
+                                x: column, y: weekTop + Double(min(placement.lane, 3)) * metrics.allDayLaneHeight, width: metrics.weekColumnWidth,
+                                height: metrics.allDayLaneHeight), isAllDay: true))
                 }
                 let gridTop = weekTop + 4 * metrics.allDayLaneHeight
                 for (segment, placement) in packed {
                     let left = Self.snap(column + metrics.weekColumnWidth * Double(placement.lane) / Double(placement.laneCount))
                     let right = Self.snap(column + metrics.weekColumnWidth * Double(placement.lane + placement.span) / Double(placement.laneCount))
                     let top = Self.snap(gridTop + segment.startMinute / 60 * metrics.hourHeight)
-                    placed.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex,
-                        frame: Rect(x: left, y: top, width: right - left, height: Self.snap(gridTop + segment.endMinute / 60 * metrics.hourHeight) - top), isAllDay: false))
+                    placed.append(
+                        PlacedSegment(
+                            segment: segment, placement: placement, dayIndex: dayIndex,
+                            frame: Rect(x: left, y: top, width: right - left, height: Self.snap(gridTop + segment.endMinute / 60 * metrics.hourHeight) - top),
+                            isAllDay: false))
                 }
                 y = max(y, gridTop + 24 * metrics.hourHeight)
             }

@@ -18,8 +18,10 @@ public struct CalendarStore: Sendable {
     private var firstDay: Date
 
     /// Creates a store whose window is `chunkDays` days on each side of `date`.
-    public init(events: [CalendarEvent], timeZone: TimeZone, around date: Date, chunkDays: Int = 7,
-                presentation: Presentation = .timeline, metrics: LayoutMetrics = LayoutMetrics()) {
+    public init(
+        events: [CalendarEvent], timeZone: TimeZone, around date: Date, chunkDays: Int = 7,
+        presentation: Presentation = .timeline, metrics: LayoutMetrics = LayoutMetrics()
+    ) {
         self.events = events
         self.timeZone = timeZone
         self.chunkDays = chunkDays
@@ -28,7 +30,8 @@ public struct CalendarStore: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         firstDay = calendar.date(byAdding: .day, value: -chunkDays, to: calendar.startOfDay(for: date))!
-        layout = CalendarLayout(events: events, grid: DayGrid(timeZone: timeZone, from: firstDay, count: 2 * chunkDays + 1), presentation: presentation, metrics: metrics)
+        layout = CalendarLayout(
+            events: events, grid: DayGrid(timeZone: timeZone, from: firstDay, count: 2 * chunkDays + 1), presentation: presentation, metrics: metrics)
     }
 
     /// The loaded days.

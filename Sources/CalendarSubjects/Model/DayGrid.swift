@@ -31,8 +31,9 @@ public struct DayGrid: Sendable {
         for _ in 0..<max(count, 0) {
             let next = calendar.date(byAdding: .day, value: 1, to: midnight)!
             let parts = calendar.dateComponents([.year, .month, .day], from: midnight)
-            var day = Day(key: DayKey(year: parts.year!, month: parts.month!, day: parts.day!),
-                          start: midnight.timeIntervalSince1970, end: next.timeIntervalSince1970, transition: nil)
+            var day = Day(
+                key: DayKey(year: parts.year!, month: parts.month!, day: parts.day!),
+                start: midnight.timeIntervalSince1970, end: next.timeIntervalSince1970, transition: nil)
             if let change = timeZone.nextDaylightSavingTimeTransition(after: midnight), change < next {
                 let before = timeZone.secondsFromGMT(for: midnight)
                 let after = timeZone.secondsFromGMT(for: change)

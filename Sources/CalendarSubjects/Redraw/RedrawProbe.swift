@@ -90,7 +90,11 @@ public struct RedrawProbe {
 private final class InvalidationSet: Sendable {
     private let indices = Mutex<Set<Int>>([])
     func insert(_ index: Int) { indices.withLock { _ = $0.insert(index) } }
-    func drain() -> [Int] { indices.withLock { set in defer { set = [] }; return set.sorted() } }
+    func drain() -> [Int] {
+        indices.withLock { set in
+            defer { set = [] }; return set.sorted()
+        }
+    }
 }
 
 @inline(never) private func blackHoleString(_ value: String) { _ = value.utf8.count }

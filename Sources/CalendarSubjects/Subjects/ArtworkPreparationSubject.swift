@@ -46,9 +46,11 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
 
     public func counters(_ state: State) -> [CounterReading] {
         let c = state.cache.counters
-        return [CounterReading(CalendarMetrics.consumerArtworkBytes, Double(c.bytesOwnedByConsumers)),
-                CounterReading(CalendarMetrics.cachedArtworkBytes, Double(c.bytesCached)),
-                CounterReading(CalendarMetrics.imagesPrepared, Double(c.imagesPrepared))]
+        return [
+            CounterReading(CalendarMetrics.consumerArtworkBytes, Double(c.bytesOwnedByConsumers)),
+            CounterReading(CalendarMetrics.cachedArtworkBytes, Double(c.bytesCached)),
+            CounterReading(CalendarMetrics.imagesPrepared, Double(c.imagesPrepared)),
+        ]
     }
 }
 

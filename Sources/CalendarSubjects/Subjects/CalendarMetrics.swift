@@ -1,3 +1,4 @@
+import Foundation
 import PerfKit
 
 /// The calendar subjects' own counters, with unit, polarity, kind and determinism.
@@ -24,7 +25,8 @@ public struct CalendarScene: Sendable {
     /// Lays out `days` days of the retained-history calendar events.
     public init(days: Int, seed: UInt64 = 42, presentation: Presentation = .timeline) {
         events = Workloads.historyEvents(days: days, seed: seed)
-        layout = CalendarLayout(events: events, grid: DayGrid(timeZone: TimeZone(identifier: "UTC")!, from: Workloads.epoch, count: days), presentation: presentation)
+        layout = CalendarLayout(
+            events: events, grid: DayGrid(timeZone: TimeZone(identifier: "UTC")!, from: Workloads.epoch, count: days), presentation: presentation)
         index = ViewportIndex(layout.descriptors(events: events))
         viewportSize = (390, 844)
     }
@@ -35,9 +37,8 @@ public struct CalendarScene: Sendable {
     /// The paint description for content already evaluated, for example a bound cell's.
     public func paint(_ content: ViewContent, frame: Rect) -> PaintDescription {
         let color = Workloads.calendars.first { $0.id == content.calendarID }?.color ?? 0x888888
-        return PaintDescription(title: content.title, timeText: content.timeText, color: color,
-                                width: max(1, Int(frame.width.rounded())), height: max(1, Int(frame.height.rounded())))
+        return PaintDescription(
+            title: content.title, timeText: content.timeText, color: color,
+            width: max(1, Int(frame.width.rounded())), height: max(1, Int(frame.height.rounded())))
     }
 }
-
-import Foundation

@@ -35,15 +35,18 @@ public struct RedrawSubject: MeasurableSubject {
     public struct State { var report: RedrawProbe.Report? }
     public func makeState() -> State { State() }
     public func run(_ state: inout State) -> Int {
-        let model = CalendarScreenModel(events: (0..<eventCount).map { .init(title: "Event \($0)", timeText: "10:00") },
-                                        selectedDay: DayKey(year: 2015, month: 3, day: 2))
+        let model = CalendarScreenModel(
+            events: (0..<eventCount).map { .init(title: "Event \($0)", timeText: "10:00") },
+            selectedDay: DayKey(year: 2015, month: 3, day: 2))
         var ticker = ImmediateTicker()
         state.report = RedrawProbe(model: model, wrongDependency: wrongDependency).run(updates: 100, ticker: &ticker)
         return state.report!.unrelatedTotal
     }
     public func counters(_ state: State) -> [CounterReading] {
-        [CounterReading(Self.unrelatedRecomputations, Double(state.report?.unrelatedTotal ?? -1)),
-         CounterReading(Self.playbackRecomputations, Double(state.report?.recomputations[.playbackBar] ?? 0))]
+        [
+            CounterReading(Self.unrelatedRecomputations, Double(state.report?.unrelatedTotal ?? -1)),
+            CounterReading(Self.playbackRecomputations, Double(state.report?.recomputations[.playbackBar] ?? 0)),
+        ]
     }
 }
 
@@ -64,7 +67,8 @@ public struct JournalAppendSubject: MeasurableSubject {
     public func makeState() throws -> State { try State(path: directory + "/perfkit-journal-\(UUID().uuidString).log") }
     public func run(_ state: inout State) throws -> Int {
         state.operation += 1
-        try state.journal.append(JournalRecord(operation: state.operation, status: .pending, eventID: "standup", from: 36_000, to: 36_000 + Double(state.operation) * 900))
+        try state.journal.append(
+            JournalRecord(operation: state.operation, status: .pending, eventID: "standup", from: 36_000, to: 36_000 + Double(state.operation) * 900))
         return state.operation
     }
 }

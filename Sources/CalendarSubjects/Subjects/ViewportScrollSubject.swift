@@ -57,9 +57,12 @@ public struct ViewportScrollSubject: MeasurableSubject {
     public func counters(_ state: State) -> [CounterReading] {
         let c = state.viewport?.counters ?? ViewportCounters()
         let cache = state.cache.counters
-        return [CounterReading(CalendarMetrics.liveViews, Double(c.liveViews)), CounterReading(CalendarMetrics.viewsCreated, Double(c.viewsCreated)),
-                CounterReading(CalendarMetrics.viewsReused, Double(c.viewsReused)), CounterReading(CalendarMetrics.contentEvaluations, Double(c.contentEvaluations)),
-                CounterReading(CalendarMetrics.consumerArtworkBytes, Double(cache.bytesOwnedByConsumers))]
+        return [
+            CounterReading(CalendarMetrics.liveViews, Double(c.liveViews)), CounterReading(CalendarMetrics.viewsCreated, Double(c.viewsCreated)),
+            CounterReading(CalendarMetrics.viewsReused, Double(c.viewsReused)),
+            CounterReading(CalendarMetrics.contentEvaluations, Double(c.contentEvaluations)),
+            CounterReading(CalendarMetrics.consumerArtworkBytes, Double(cache.bytesOwnedByConsumers)),
+        ]
     }
 
     func visible(_ offset: Double) -> Rect { Rect(x: 0, y: offset, width: scene.viewportSize.width, height: scene.viewportSize.height) }

@@ -10,7 +10,11 @@ final class ArtworkInbox: Sendable {
     }
     private let pending = Mutex<[Delivery]>([])
     func post(_ delivery: Delivery) { pending.withLock { $0.append(delivery) } }
-    func take() -> [Delivery] { pending.withLock { list in defer { list = [] }; return list } }
+    func take() -> [Delivery] {
+        pending.withLock { list in
+            defer { list = [] }; return list
+        }
+    }
 }
 
 extension Viewport {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A descriptor of something the viewport can show: an id, a frame and a content closure.
 /// Describing an event does not build its view; the closure runs only when a view is bound.
 public struct ViewDescriptor: Sendable {
@@ -141,5 +143,3 @@ extension CalendarLayout {
         }
     }
 }
-
-import Foundation

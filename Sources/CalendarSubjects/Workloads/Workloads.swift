@@ -12,8 +12,10 @@ public enum Workloads {
     /// The reference start of every fixture: Monday 2015-03-02, 00:00 UTC (a month with a DST change in many zones).
     public static let epoch = Date(timeIntervalSince1970: 1_425_254_400)
 
-    static let titles = ["Standup", "Design review", "1:1", "Lunch", "Focus", "Planning", "Retro", "Gym", "School run", "Dentist",
-                         "Flight", "Dinner", "Call with Sam", "Interview", "Workshop", "Piano", "Yoga", "Release", "Sync", "Demo"]
+    static let titles = [
+        "Standup", "Design review", "1:1", "Lunch", "Focus", "Planning", "Retro", "Gym", "School run", "Dentist",
+        "Flight", "Dinner", "Call with Sam", "Interview", "Workshop", "Piano", "Yoga", "Release", "Sync", "Demo",
+    ]
 
     /// 100 calendar events per day for `days` days (the retained-history workload's calendar part).
     public static func historyEvents(days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> [CalendarEvent] {
@@ -26,9 +28,11 @@ public enum Workloads {
                 let startMinute = Double(6 * 60 + generator.index(below: 15 * 60))
                 let length = Double([15, 30, 30, 45, 60, 60, 90, 120][generator.index(below: 8)])
                 let calendar = calendars[generator.index(below: calendars.count)]
-                events.append(CalendarEvent(
-                    sourceID: "h\(day)-\(k)", calendarID: calendar.id, title: titles[generator.index(below: titles.count)],
-                    start: Date(timeIntervalSince1970: midnight + startMinute * 60), end: Date(timeIntervalSince1970: midnight + (startMinute + length) * 60)))
+                events.append(
+                    CalendarEvent(
+                        sourceID: "h\(day)-\(k)", calendarID: calendar.id, title: titles[generator.index(below: titles.count)],
+                        start: Date(timeIntervalSince1970: midnight + startMinute * 60),
+                        end: Date(timeIntervalSince1970: midnight + (startMinute + length) * 60)))
             }
         }
         return events
@@ -47,7 +51,8 @@ public enum Workloads {
             let cal = calendars[generator.index(below: calendars.count)]
             let start = calendar.date(byAdding: .minute, value: startMinute, to: day)!
             let end = allDay ? calendar.date(byAdding: .day, value: max(1, minutes / 1440), to: day)! : start.addingTimeInterval(Double(minutes) * 60)
-            events.append(CalendarEvent(sourceID: id, calendarID: cal.id, title: titles[generator.index(below: titles.count)], start: start, end: end, isAllDay: allDay))
+            events.append(
+                CalendarEvent(sourceID: id, calendarID: cal.id, title: titles[generator.index(below: titles.count)], start: start, end: end, isAllDay: allDay))
         }
         for d in 0..<days {
             let day = calendar.date(byAdding: .day, value: d, to: first)!
@@ -56,7 +61,9 @@ public enum Workloads {
             switch pattern % 10 {
             case 0: break  // empty day
             case 1:  // dense overlaps
-                for k in 0..<(12 + generator.index(below: 10)) { add(day, "\(tag)-d\(k)", 9 * 60 + generator.index(below: 120), 30 + generator.index(below: 90)) }
+                for k in 0..<(12 + generator.index(below: 10)) {
+                    add(day, "\(tag)-d\(k)", 9 * 60 + generator.index(below: 120), 30 + generator.index(below: 90))
+                }
             case 2:  // long events
                 add(day, "\(tag)-long", 8 * 60, 10 * 60)
                 for k in 0..<4 { add(day, "\(tag)-l\(k)", 9 * 60 + k * 120, 60) }

@@ -75,7 +75,9 @@ public struct BaselineStore: Sendable {
     /// - Throws: ``FileError``; debug-build results are refused unless `force`.
     @discardableResult
     public func save(_ run: RunFile, as name: String, policy: UpdatePolicy = .all, force: Bool = false, now: Date = Date()) throws(FileError) -> [String] {
-        guard name.range(of: "^[A-Za-z0-9._-]+$", options: .regularExpression) != nil else { throw FileError(name, "baseline names use letters, digits, '.', '_' and '-'") }
+        guard name.range(of: "^[A-Za-z0-9._-]+$", options: .regularExpression) != nil else {
+            throw FileError(name, "baseline names use letters, digits, '.', '_' and '-'")
+        }
         guard run.environment.isRelease || force else {
             throw FileError("\(root)/\(name)", "refusing to save results from a \(run.environment.buildConfiguration) build (use --force to override)")
         }
@@ -107,11 +109,20 @@ public struct BaselineStore: Sendable {
         var files: [(path: String, data: Data)] = []
         for (suite, suiteTests) in bySuite.sorted(by: { $0.key < $1.key }) {
             let path = "\(folder)/\(Self.fileName(suite))"
-            files.append((path, try StoredFile.encode(SuiteFile(schemaVersion: Self.schemaVersion, suite: suite, tests: suiteTests.sorted { $0.id < $1.id }), for: path)))
+            files.append(
+                (path, try StoredFile.encode(SuiteFile(schemaVersion: Self.schemaVersion, suite: suite, tests: suiteTests.sorted { $0.id < $1.id }), for: path))
+            )
         }
         let environment = written.isEmpty ? (existing?.environment ?? run.environment) : run.environment
         let manifestPath = "\(folder)/manifest.json"
-        files.append((manifestPath, try StoredFile.encode(Manifest(schemaVersion: Self.schemaVersion, name: name, savedAt: now, environment: environment, mode: run.mode, suites: bySuite.keys.sorted()), for: manifestPath)))
+        files.append(
+            (
+                manifestPath,
+                try StoredFile.encode(
+                    Manifest(
+                        schemaVersion: Self.schemaVersion, name: name, savedAt: now, environment: environment, mode: run.mode, suites: bySuite.keys.sorted()),
+                    for: manifestPath)
+            ))
         try StoredFile.writeAllAtomically(files)
         return written.sorted()
     }
@@ -120,7 +131,9 @@ public struct BaselineStore: Sendable {
     /// - Throws: ``FileError`` for an unknown name.
     public func delete(_ name: String) throws(FileError) {
         guard list().contains(name) else { throw FileError("\(root)/\(name)", "no baseline named '\(name)'") }
-        do { try FileManager.default.removeItem(atPath: "\(root)/\(name)") } catch { throw FileError("\(root)/\(name)", "cannot delete: \(error.localizedDescription)") }
+        do { try FileManager.default.removeItem(atPath: "\(root)/\(name)") } catch {
+            throw FileError("\(root)/\(name)", "cannot delete: \(error.localizedDescription)")
+        }
     }
 
     static func fileName(_ suite: String) -> String { String(suite.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }) + ".json" }

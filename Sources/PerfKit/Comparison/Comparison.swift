@@ -34,8 +34,10 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// "2 regressions, 1 improvement, 14 within noise".
     public var headline: String {
         func plural(_ n: Int, _ word: String, _ words: String) -> String { "\(n) \(n == 1 ? word : words)" }
-        var parts = [plural(count(.regressed), "regression", "regressions"), plural(count(.improved), "improvement", "improvements"),
-                     "\(count(.withinNoise)) within noise"]
+        var parts = [
+            plural(count(.regressed), "regression", "regressions"), plural(count(.improved), "improvement", "improvements"),
+            "\(count(.withinNoise)) within noise",
+        ]
         if count(.inconclusive) > 0 { parts.append("\(count(.inconclusive)) inconclusive") }
         if count(.unchanged) > 0 { parts.append("\(count(.unchanged)) unchanged exactly") }
         if count(.added) > 0 { parts.append("\(count(.added)) added") }
@@ -63,8 +65,10 @@ public struct Comparison: Sendable, Codable, Equatable {
     ///   - alpha: False discovery rate.
     /// - Throws: ``StatisticsError`` for non-finite samples; ``ComparisonError`` for mismatched units.
     /// - Complexity: O(R · B · n) for R rows, B bootstrap resamples, n samples per row.
-    public init(baseline: [TestResult], current: [TestResult], bands: NoiseBands = NoiseBands(), alpha: Double = 0.05,
-                baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil) throws {
+    public init(
+        baseline: [TestResult], current: [TestResult], bands: NoiseBands = NoiseBands(), alpha: Double = 0.05,
+        baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil
+    ) throws {
         self.baselineEnvironment = baselineEnvironment
         self.currentEnvironment = currentEnvironment
         let base = SeriesTable(baseline)
@@ -77,11 +81,14 @@ public struct Comparison: Sendable, Codable, Equatable {
             if let b, let c, b.metric.unit != c.metric.unit {
                 throw ComparisonError.mismatchedUnits(key.description, b.metric.unit.symbol, c.metric.unit.symbol)
             }
-            var row = ComparisonRow(test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: metric,
-                                    baseline: try b.map { try Summary($0.values) }, current: try c.map { try Summary($0.values) },
-                                    change: nil, pValue: nil, qValue: nil,
-                                    noiseBand: bands.perSeries[NoiseBands.seriesKey(test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: key.metricName)] ?? bands.band(for: metric),
-                                    verdict: .withinNoise, note: "")
+            var row = ComparisonRow(
+                test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: metric,
+                baseline: try b.map { try Summary($0.values) }, current: try c.map { try Summary($0.values) },
+                change: nil, pValue: nil, qValue: nil,
+                noiseBand: bands.perSeries[
+                    NoiseBands.seriesKey(test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: key.metricName)]
+                    ?? bands.band(for: metric),
+                verdict: .withinNoise, note: "")
             guard let b, let c else {
                 row.verdict = b == nil ? .added : .removed
                 rows.append(row)
@@ -111,7 +118,8 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// maximum beyond the absolute threshold is a regression or an improvement by polarity.
     static func judgeExactly(_ row: inout ComparisonRow, baseline: [Double], current: [Double], threshold: Double) {
         let delta = row.current!.max - row.baseline!.max
-        row.note = "exact: max \(Format.value(row.baseline!.max, row.metric.unit)) → \(Format.value(row.current!.max, row.metric.unit)), threshold \(Format.trim(threshold))"
+        row.note =
+            "exact: max \(Format.value(row.baseline!.max, row.metric.unit)) → \(Format.value(row.current!.max, row.metric.unit)), threshold \(Format.trim(threshold))"
         if baseline.sorted() == current.sorted() {
             row.verdict = .unchanged
         } else if abs(delta) <= threshold {

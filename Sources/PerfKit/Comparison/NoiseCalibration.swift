@@ -43,7 +43,9 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
         var grouped: [String: [ComparisonRow]] = [:]
         for comparison in comparisons {
             for row in comparison.rows where row.change != nil {
-                grouped[NoiseBands.seriesKey(test: row.test, measurement: row.measurement, arm: row.arm, phase: row.phase, metric: row.metric.name), default: []].append(row)
+                grouped[
+                    NoiseBands.seriesKey(test: row.test, measurement: row.measurement, arm: row.arm, phase: row.phase, metric: row.metric.name), default: []
+                ].append(row)
             }
         }
         var perSeries: [String: Double] = [:]
@@ -53,8 +55,10 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
             let band = max(floor, Quantile.percentile(sorted: offsets, 95))
             let halfWidths = rows.map { ($0.change!.upper - $0.change!.lower) / 2 }.sorted()
             perSeries[key] = (band * 1_000).rounded(.up) / 1_000
-            entries.append(Entry(series: key, falseAlarms: rows.filter { $0.verdict == .regressed || $0.verdict == .improved }.count,
-                                 repeats: rows.count, band: perSeries[key]!, resolvableChange: Quantile.percentile(sorted: halfWidths, 50) + perSeries[key]!))
+            entries.append(
+                Entry(
+                    series: key, falseAlarms: rows.filter { $0.verdict == .regressed || $0.verdict == .improved }.count,
+                    repeats: rows.count, band: perSeries[key]!, resolvableChange: Quantile.percentile(sorted: halfWidths, 50) + perSeries[key]!))
         }
         bands = NoiseBands(defaultRelative: defaultBand, perSeries: perSeries)
         self.entries = entries

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Two arms measured process by process in counterbalanced rounds, paired round by round.
 ///
 /// Each round yields one value per arm and series (the median of that process's samples); the
@@ -105,7 +107,9 @@ public struct PairedDiagnostics: Sendable, Codable, Equatable {
         machineDriftPerRound = Self.trend(rounds, aLogs).slope
         var warnings: [String] = []
         if orderEffectDetected {
-            warnings.append("order effect: the arm in second position runs \(Format.trim(abs(orderEffect) * 100))% \(orderEffect > 0 ? "slower" : "faster") (p = \(Format.trim(orderEffectP)))")
+            warnings.append(
+                "order effect: the arm in second position runs \(Format.trim(abs(orderEffect) * 100))% \(orderEffect > 0 ? "slower" : "faster") (p = \(Format.trim(orderEffectP)))"
+            )
         }
         if driftP < 0.05 && abs(driftPerRound) > 0.002 {
             warnings.append("drift: the paired ratio changes \(Format.trim(driftPerRound * 100))% per round (Spearman p = \(Format.trim(driftP)))")
@@ -113,7 +117,8 @@ public struct PairedDiagnostics: Sendable, Codable, Equatable {
         for (name, values) in [("A", series.a), ("B", series.b)] where values.count >= 3 {
             let summary = try Summary(values)
             if summary.coefficientOfVariation > 0.1 {
-                warnings.append("unstable: arm \(name) varies by \(Format.trim(summary.coefficientOfVariation * 100))% (coefficient of variation) across rounds")
+                warnings.append(
+                    "unstable: arm \(name) varies by \(Format.trim(summary.coefficientOfVariation * 100))% (coefficient of variation) across rounds")
             }
             let rest = try Summary(Array(values.dropFirst()))
             if values[0] > 1.5 * rest.median {
@@ -175,9 +180,10 @@ extension Comparison {
         var rows: [ComparisonRow] = []
         var statistical: [Int] = []
         for series in paired {
-            var row = ComparisonRow(test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
-                                    baseline: try Summary(series.a), current: try Summary(series.b), change: nil, pValue: nil, qValue: nil,
-                                    noiseBand: bands.band(for: series), verdict: .withinNoise, note: "")
+            var row = ComparisonRow(
+                test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
+                baseline: try Summary(series.a), current: try Summary(series.b), change: nil, pValue: nil, qValue: nil,
+                noiseBand: bands.band(for: series), verdict: .withinNoise, note: "")
             if series.metric.isDeterministic {
                 Self.judgeExactly(&row, baseline: series.a, current: series.b, threshold: bands.absolute[series.metric.name] ?? 0)
                 rows.append(row)
@@ -208,5 +214,3 @@ extension Comparison {
         currentEnvironment = environmentB
     }
 }
-
-import Foundation

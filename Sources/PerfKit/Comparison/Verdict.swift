@@ -41,7 +41,9 @@ public struct Verdict: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(String.self)
-        guard let value = Value(rawValue: raw) else { throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown verdict '\(raw)'")) }
+        guard let value = Value(rawValue: raw) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown verdict '\(raw)'"))
+        }
         self.value = value
     }
     public func encode(to encoder: any Encoder) throws {

@@ -1,6 +1,7 @@
 import CPerfEvent
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Retired user-space instructions of the calling thread through `perf_event_open`.

@@ -33,9 +33,12 @@ public enum ProbeCost {
         if let counter = ThreadAllocationCounter() {
             entries.append(Entry(probe: "thread bytes allocated (thread.allocatedp)", nanosecondsPerRead: time(reads) { blackHole(counter.allocated) }))
             entries.append(Entry(probe: "allocator totals (epoch + 4 reads)", nanosecondsPerRead: time(reads / 40) { blackHole(Jemalloc.totals()) }))
-            entries.append(Entry(probe: "exact malloc/free count (tcache off, epoch, 4 reads, twice)", nanosecondsPerRead: time(reads / 40) {
-                blackHole(ExactAllocationCounter.count { 0 })
-            }))
+            entries.append(
+                Entry(
+                    probe: "exact malloc/free count (tcache off, epoch, 4 reads, twice)",
+                    nanosecondsPerRead: time(reads / 40) {
+                        blackHole(ExactAllocationCounter.count { 0 })
+                    }))
         } else {
             let reason = ProbeSet.unavailableReason(for: .bytesAllocated)
             entries.append(Entry(probe: "thread bytes allocated (thread.allocatedp)", nanosecondsPerRead: .nan, unavailableReason: reason))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// CSV helpers (RFC 4180 quoting).
 public enum CSV {
     /// Quotes a field when it holds a comma, quote or newline.
@@ -11,5 +13,3 @@ public enum CSV {
     /// Joins fields into one CSV line, quoting where needed.
     public static func line(_ fields: [String]) -> String { fields.map(escape).joined(separator: ",") }
 }
-
-import Foundation

@@ -6,13 +6,24 @@ public enum CSVReport {
         for row in comparison.rows {
             for (side, summary) in [("baseline", row.baseline), ("current", row.current)] {
                 guard let s = summary else { continue }
-                for (name, value) in [("count", Double(s.count)), ("min", s.min), ("p50", s.median), ("p90", s.p90), ("p99", s.p99), ("max", s.max), ("mean", s.mean), ("stddev", s.standardDeviation), ("mad", s.medianAbsoluteDeviation)] {
-                    lines.append(CSV.line([row.test, row.measurement, row.arm, row.phase.identifier, row.metric.name, row.metric.unit.symbol, row.metric.kind.identifier, side, name, "\(value)"]))
+                for (name, value) in [
+                    ("count", Double(s.count)), ("min", s.min), ("p50", s.median), ("p90", s.p90), ("p99", s.p99), ("max", s.max), ("mean", s.mean),
+                    ("stddev", s.standardDeviation), ("mad", s.medianAbsoluteDeviation),
+                ] {
+                    lines.append(
+                        CSV.line([
+                            row.test, row.measurement, row.arm, row.phase.identifier, row.metric.name, row.metric.unit.symbol, row.metric.kind.identifier, side,
+                            name, "\(value)",
+                        ]))
                 }
             }
-            var verdictFields = [row.test, row.measurement, row.arm, row.phase.identifier, row.metric.name, row.metric.unit.symbol, row.metric.kind.identifier, "comparison"]
+            var verdictFields = [
+                row.test, row.measurement, row.arm, row.phase.identifier, row.metric.name, row.metric.unit.symbol, row.metric.kind.identifier, "comparison",
+            ]
             if let change = row.change {
-                for (name, value) in [("ratio", change.value), ("ratioLow95", change.lower), ("ratioHigh95", change.upper), ("p", row.pValue ?? .nan), ("q", row.qValue ?? .nan)] {
+                for (name, value) in [
+                    ("ratio", change.value), ("ratioLow95", change.lower), ("ratioHigh95", change.upper), ("p", row.pValue ?? .nan), ("q", row.qValue ?? .nan),
+                ] {
                     lines.append(CSV.line(verdictFields + [name, "\(value)"]))
                 }
             }
@@ -36,7 +47,11 @@ public enum CSVReport {
             for m in test.measurements {
                 for s in m.series {
                     for i in s.values.indices {
-                        lines.append(CSV.line([side, test.id, m.name, s.arm, s.phase.identifier, s.metric.name, s.metric.unit.symbol, "\(s.rounds[i])", "\(s.positions[i])", "\(s.iterations[i])", "\(s.values[i])"]))
+                        lines.append(
+                            CSV.line([
+                                side, test.id, m.name, s.arm, s.phase.identifier, s.metric.name, s.metric.unit.symbol, "\(s.rounds[i])", "\(s.positions[i])",
+                                "\(s.iterations[i])", "\(s.values[i])",
+                            ]))
                     }
                 }
             }

@@ -21,8 +21,11 @@ public enum Exports {
         var entries: [Entry] = []
         for (name, series) in flatten(tests) where series.metric.polarity == polarity {
             let s = try Summary(series.values)
-            entries.append(Entry(name: name, unit: series.metric.unit.symbol, value: s.median, range: "± \(Format.trim(s.interquartileRange / 2))",
-                                 extra: "\(s.count) samples, \(series.phase) phase, \(series.metric.kind.identifier)\(series.metric.isDeterministic ? ", deterministic" : "")"))
+            entries.append(
+                Entry(
+                    name: name, unit: series.metric.unit.symbol, value: s.median, range: "± \(Format.trim(s.interquartileRange / 2))",
+                    extra:
+                        "\(s.count) samples, \(series.phase) phase, \(series.metric.kind.identifier)\(series.metric.isDeterministic ? ", deterministic" : "")"))
         }
         return try StoredFile.encoder().encode(entries)
     }
@@ -43,7 +46,8 @@ public enum Exports {
                 for series in m.series {
                     let s = try Summary(series.values, percentiles: [10])
                     let benchmark = "\(test.id) \(m.name) [\(series.arm), \(series.phase)]"
-                    document[benchmark, default: [:]][kebab(series.metric.name)] = Value(value: s.median, lower_value: s.extraPercentiles[10]!, upper_value: s.p90)
+                    document[benchmark, default: [:]][kebab(series.metric.name)] = Value(
+                        value: s.median, lower_value: s.extraPercentiles[10]!, upper_value: s.p90)
                 }
             }
         }

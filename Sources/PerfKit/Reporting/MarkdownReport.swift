@@ -41,8 +41,10 @@ public struct MarkdownReport: Sendable {
         public static let abba = Sides(heading: "B against A (paired rounds)", against: "B against A", first: "A", second: "B")
     }
 
-    public init(title: String, command: String, comparison: Comparison, armComparison: (title: String, comparison: Comparison)? = nil,
-                charts: [Phase: String] = [:], extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [], sides: Sides = .baseline) {
+    public init(
+        title: String, command: String, comparison: Comparison, armComparison: (title: String, comparison: Comparison)? = nil,
+        charts: [Phase: String] = [:], extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [], sides: Sides = .baseline
+    ) {
         self.sides = sides
         self.title = title
         self.command = command
@@ -74,7 +76,9 @@ public struct MarkdownReport: Sendable {
         out.append("Produced by `\(command)`.")
         if comparison.machinesDiffer {
             out.append("")
-            out.append("> **Warning: the baseline and the current results come from different machines** (\(comparison.baselineEnvironment!.machine.summary) vs \(comparison.currentEnvironment!.machine.summary)); differences may be the machine, not the code.")
+            out.append(
+                "> **Warning: the baseline and the current results come from different machines** (\(comparison.baselineEnvironment!.machine.summary) vs \(comparison.currentEnvironment!.machine.summary)); differences may be the machine, not the code."
+            )
         }
         if let env = comparison.currentEnvironment, !env.isRelease {
             out.append("")
@@ -82,24 +86,36 @@ public struct MarkdownReport: Sendable {
         }
         for section in extraSections { out += ["", section] }
         if let arms = armComparison {
-            out += ["", "## \(arms.title)", "", "Both arms ran in the same process on the same workload, in alternating ABBA order. Change is the second arm over the first.", ""]
+            out += [
+                "", "## \(arms.title)", "",
+                "Both arms ran in the same process on the same workload, in alternating ABBA order. Change is the second arm over the first.", "",
+            ]
             out += sections(arms.comparison, baselineLabel: "ref", currentLabel: "native", level: "###")
         }
         out += ["", "## \(sides.heading)", ""]
         out += sections(comparison, baselineLabel: sides.first, currentLabel: sides.second, level: "###")
         if !charts.isEmpty {
-            out += ["", "Charts (change with 95% CI per series): " + charts.sorted { $0.key < $1.key }.map { "[\($0.key)](\($0.value))" }.joined(separator: ", ")]
+            out += [
+                "", "Charts (change with 95% CI per series): " + charts.sorted { $0.key < $1.key }.map { "[\($0.key)](\($0.value))" }.joined(separator: ", "),
+            ]
         }
         out += ["", "## Environment", ""]
         for (label, env) in [(sides.first, comparison.baselineEnvironment), (sides.second, comparison.currentEnvironment)] {
             guard let env else { continue }
-            out.append("- **\(label)**: \(env.commit.prefix(12)) on \(env.branch)\(env.dirty ? " (dirty)" : ""), \(env.buildConfiguration) build, \(env.swiftVersion), allocator \(env.allocator), \(env.machine.summary) (fingerprint \(env.machine.identifier))")
+            out.append(
+                "- **\(label)**: \(env.commit.prefix(12)) on \(env.branch)\(env.dirty ? " (dirty)" : ""), \(env.buildConfiguration) build, \(env.swiftVersion), allocator \(env.allocator), \(env.machine.summary) (fingerprint \(env.machine.identifier))"
+            )
         }
         if !runOrder.isEmpty { out += ["", "## Run order", ""] + runOrder.map { "- \($0)" } }
         if !limitations.isEmpty { out += ["", "## What these measurements do not show", ""] + limitations.map { "- \($0)" } }
-        out += ["", "<details><summary>Raw details</summary>", "", "| test | measurement | arm | phase | metric | n base | n cur | note |", "|---|---|---|---|---|---|---|---|"]
+        out += [
+            "", "<details><summary>Raw details</summary>", "", "| test | measurement | arm | phase | metric | n base | n cur | note |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for row in comparison.rows {
-            out.append("| \(row.test) | \(row.measurement) | \(row.arm) | \(row.phase) | \(row.metric.name) | \(row.baseline?.count ?? 0) | \(row.current?.count ?? 0) | \(row.note) |")
+            out.append(
+                "| \(row.test) | \(row.measurement) | \(row.arm) | \(row.phase) | \(row.metric.name) | \(row.baseline?.count ?? 0) | \(row.current?.count ?? 0) | \(row.note) |"
+            )
         }
         out += ["", "</details>", ""]
         return out.joined(separator: "\n")
@@ -115,16 +131,23 @@ public struct MarkdownReport: Sendable {
                 let phaseRows = rows.filter { $0.phase == phase }
                 guard !phaseRows.isEmpty else { continue }
                 out += ["", "**Phase: \(phase)** (\(Self.phaseMeaning(phase)))", ""]
-                out.append("| test / measurement [arm] | metric | \(baselineLabel) p50 | \(baselineLabel) p90 | \(baselineLabel) p99 | \(currentLabel) p50 | \(currentLabel) p90 | \(currentLabel) p99 | change (95% CI) | p | verdict |")
+                out.append(
+                    "| test / measurement [arm] | metric | \(baselineLabel) p50 | \(baselineLabel) p90 | \(baselineLabel) p99 | \(currentLabel) p50 | \(currentLabel) p90 | \(currentLabel) p99 | change (95% CI) | p | verdict |"
+                )
                 out.append("|---|---|--:|--:|--:|--:|--:|--:|---|--:|---|")
                 for row in phaseRows {
                     let u = row.metric.unit
-                    func cells(_ s: Summary?) -> [String] { s.map { [Format.value($0.median, u), Format.value($0.p90, u), Format.value($0.p99, u)] } ?? ["–", "–", "–"] }
-                    let change = row.change.map { "\(Self.percent($0.value)) (\(Self.percent($0.lower)) … \(Self.percent($0.upper)))" }
+                    func cells(_ s: Summary?) -> [String] {
+                        s.map { [Format.value($0.median, u), Format.value($0.p90, u), Format.value($0.p99, u)] } ?? ["–", "–", "–"]
+                    }
+                    let change =
+                        row.change.map { "\(Self.percent($0.value)) (\(Self.percent($0.lower)) … \(Self.percent($0.upper)))" }
                         ?? (row.baseline != nil && row.current != nil ? "exact: \(Format.trim(row.baseline!.max)) → \(Format.trim(row.current!.max))" : "–")
                     let p = row.pValue.map { Format.trim($0) } ?? "–"
                     let name = row.test.split(separator: "/").last.map(String.init) ?? row.test
-                    out.append("| \(name) / \(row.measurement) [\(row.arm)] | \(row.metric.name) | " + (cells(row.baseline) + cells(row.current)).joined(separator: " | ") + " | \(change) | \(p) | \(verdict(row)) |")
+                    out.append(
+                        "| \(name) / \(row.measurement) [\(row.arm)] | \(row.metric.name) | "
+                            + (cells(row.baseline) + cells(row.current)).joined(separator: " | ") + " | \(change) | \(p) | \(verdict(row)) |")
                 }
             }
             out.append("")
@@ -149,12 +172,17 @@ public struct MarkdownReport: Sendable {
     public static func budgetSection(_ tests: [TestResult]) -> String {
         let rows = tests.flatMap { test in test.budgets.map { (test.id, $0) } }
         guard !rows.isEmpty else { return "" }
-        var lines = ["## Budgets", "",
-                     "Frame work is 8.3 ms at 120 Hz; direct interaction is p95 under 10 ms and max 20 ms; other local actions aim for 32 to 50 ms with a 100 ms ceiling. These are host-side times judged against those clocks, not frames or input latency on a device.", "",
-                     "| test / measurement [arm, phase] | metric | budget (clock) | status | observed |", "|---|---|---|---|---|"]
+        var lines = [
+            "## Budgets", "",
+            "Frame work is 8.3 ms at 120 Hz; direct interaction is p95 under 10 ms and max 20 ms; other local actions aim for 32 to 50 ms with a 100 ms ceiling. These are host-side times judged against those clocks, not frames or input latency on a device.",
+            "",
+            "| test / measurement [arm, phase] | metric | budget (clock) | status | observed |", "|---|---|---|---|---|",
+        ]
         for (id, budget) in rows {
             let name = id.split(separator: "/").last.map(String.init) ?? id
-            lines.append("| \(name) / \(budget.measurement) [\(budget.arm), \(budget.phase)] | \(budget.metric) | \(budget.budget) | \(budget.status) | \(budget.detail) |")
+            lines.append(
+                "| \(name) / \(budget.measurement) [\(budget.arm), \(budget.phase)] | \(budget.metric) | \(budget.budget) | \(budget.status) | \(budget.detail) |"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -7,13 +7,15 @@ public enum EnvironmentReader {
     /// Reads this machine's fingerprint from `/proc`, `uname` and `/etc/os-release`.
     public static func machine() -> MachineFingerprint {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
         var name = utsname()
         uname(&name)
         let kernel = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
-        let os = osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+        let os =
+            osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
             .map { String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "unknown OS"
         let governor = (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -27,11 +29,14 @@ public enum EnvironmentReader {
     ///   - buildConfiguration: `debug` or `release`.
     ///   - directory: The source checkout whose git state is recorded.
     ///   - swiftVersion: The toolchain's version line, when already known.
-    public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath, swiftVersion: String? = nil) -> Environment {
+    public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath, swiftVersion: String? = nil)
+        -> Environment
+    {
         let commit = Shell.output(["git", "rev-parse", "HEAD"], in: directory) ?? "unknown"
         let branch = Shell.output(["git", "rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
         let status = Shell.output(["git", "status", "--porcelain", "--untracked-files=no"], in: directory) ?? ""
-        let version = swiftVersion ?? ProcessInfo.processInfo.environment["PERFKIT_SWIFT_VERSION"]
+        let version =
+            swiftVersion ?? ProcessInfo.processInfo.environment["PERFKIT_SWIFT_VERSION"]
             ?? Shell.output(["swift", "--version"], in: directory)?.split(separator: "\n").first.map(String.init) ?? "unknown"
         return Environment(
             commit: commit, branch: branch, dirty: !status.isEmpty, swiftVersion: version,

@@ -42,4 +42,3 @@ public enum ResultFragments {
         }.sorted { $0.id < $1.id }
     }
 }
-

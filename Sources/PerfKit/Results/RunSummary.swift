@@ -1,3 +1,5 @@
+import Foundation
+
 /// A short text summary of a run file for the end of `perfkit run`.
 public enum RunSummary {
     /// One line per test and measurement: arms, phases, median wall time, budget outcomes.
@@ -61,5 +63,3 @@ public enum Format {
         return text
     }
 }
-
-import Foundation

@@ -22,7 +22,8 @@ extension Budget {
         let place = "\(measurement) [\(series.arm), \(series.phase)]"
         func outcome(_ status: String, _ detail: String) -> Judgement {
             Judgement(
-                outcome: BudgetOutcome(measurement: measurement, arm: series.arm, phase: series.phase, metric: metric.name, budget: text, status: status, detail: detail),
+                outcome: BudgetOutcome(
+                    measurement: measurement, arm: series.arm, phase: series.phase, metric: metric.name, budget: text, status: status, detail: detail),
                 message: "\(metric.name) budget \(text) for \(place): \(detail)")
         }
         if !metric.isDeterministic, let blocker = mode.timeJudgementBlocker {

@@ -33,8 +33,9 @@ public func measure<Output>(_ name: String, async body: () async throws -> Outpu
     let reason = "the body is async and may resume on another thread; per-thread counters would count the wrong thread"
     let unavailable = configuration.metrics.filter { $0.scope == .thread && $0 != .wallClock }.map(\.name).sorted()
         .map { UnavailableMetric(metric: $0, reason: reason) }
-    let result = MeasurementResult(name: name, arms: ["main"], order: (0..<configuration.rounds).map { _ in [0] },
-                                   series: [wall, user, system], unavailable: unavailable)
+    let result = MeasurementResult(
+        name: name, arms: ["main"], order: (0..<configuration.rounds).map { _ in [0] },
+        series: [wall, user, system], unavailable: unavailable)
     context?.append(result)
     return result
 }

@@ -1,9 +1,9 @@
 import PerfKit
 
-@_exported import struct PerfKit.Metric
-@_exported import struct PerfKit.Phase
 @_exported import struct PerfKit.Arm
 @_exported import protocol PerfKit.MeasurableSubject
+@_exported import struct PerfKit.Metric
+@_exported import struct PerfKit.Phase
 @_exported import func PerfKit.blackHole
 
 /// Measures a block of code: the measured region of a performance test.

@@ -8,7 +8,8 @@ public enum ResultText {
         for measurement in result.measurements {
             for series in measurement.series where series.metric == .wallClock || series.metric.isDeterministic {
                 guard let s = try? Summary(series.values) else { continue }
-                let value = series.metric.unit == .nanoseconds
+                let value =
+                    series.metric.unit == .nanoseconds
                     ? "median \(Budget.format(s.median, .nanoseconds)), p95 \(Budget.format(s.p95, .nanoseconds))"
                     : "max \(Budget.Limit.trim(s.max)) \(series.metric.unit)"
                 lines.append("  \(measurement.name) [\(series.arm), \(series.phase)] \(series.metric.name): \(value) (\(s.count) samples)")

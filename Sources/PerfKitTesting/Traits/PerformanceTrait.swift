@@ -76,8 +76,9 @@ extension Trait where Self == PerformanceTrait {
         iterations: Int = 30, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured), phases: [Phase]? = nil,
         exactCountRounds: Int = 3, orderSeed: UInt64? = 0xABBA, kind: MetricKind = .componentCost
     ) -> Self {
-        PerformanceTrait(configuration: RunConfiguration(
-            rounds: iterations, warmupIterations: warmup, metrics: metrics, phases: phases,
-            exactCountRounds: exactCountRounds, orderSeed: orderSeed, timeKind: kind))
+        PerformanceTrait(
+            configuration: RunConfiguration(
+                rounds: iterations, warmupIterations: warmup, metrics: metrics, phases: phases,
+                exactCountRounds: exactCountRounds, orderSeed: orderSeed, timeKind: kind))
     }
 }

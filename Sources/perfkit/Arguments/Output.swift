@@ -1,4 +1,5 @@
 import Foundation
+import PerfKit
 
 /// Where the command line writes: results to standard output, progress and errors to standard error.
 enum Output {
@@ -19,5 +20,3 @@ enum Output {
         try PerfKit.StoredFile.writeAtomically(Data(text.utf8), to: path)
     }
 }
-
-import PerfKit

@@ -8,8 +8,10 @@ enum AbbaCommand {
     static let defaultRounds = 10
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["rounds", "filter", "markdown", "csv", "json", "fail-on", "iterations", "seed", "env-a", "env-b", "noise"])
-        try parsed.requirePositionals(2...2, usage: "perfkit abba REV_A REV_B [--rounds N] [--filter REGEX] [--markdown FILE] [--csv FILE] [--fail-on regression]")
+        let parsed = try Arguments(
+            arguments, options: ["rounds", "filter", "markdown", "csv", "json", "fail-on", "iterations", "seed", "env-a", "env-b", "noise"])
+        try parsed.requirePositionals(
+            2...2, usage: "perfkit abba REV_A REV_B [--rounds N] [--filter REGEX] [--markdown FILE] [--csv FILE] [--fail-on regression]")
         if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
         let rounds = try parsed.integer("rounds", default: defaultRounds, range: 2...1_000)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
@@ -24,16 +26,20 @@ enum AbbaCommand {
         let session = try AbbaSession.run(arms: [(a, bundleA, envA), (b, bundleB, envB)], rounds: rounds, filter: filter, iterations: iterations, seed: seed)
         let machine = EnvironmentReader.machine()
         let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: machine, default: NoiseBandsFile.pairedDefault)
-        let comparison = try Comparison(paired: session.paired, bands: bands, environmentA: session.environment(for: a), environmentB: session.environment(for: b))
+        let comparison = try Comparison(
+            paired: session.paired, bands: bands, environmentA: session.environment(for: a), environmentB: session.environment(for: b))
         let diagnostics = try AbbaSession.diagnosticsSection(session.paired)
         let command = "perfkit abba " + arguments.joined(separator: " ")
         let elapsed = Int(Date().timeIntervalSince(started))
-        try ReportWriter.write(comparison, command: command, title: "ABBA comparison: \(a.name) (A) against \(b.name) (B)",
-                               markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"],
-                               rawTests: session.rawTests, extraSections: [session.summarySection(a: a, b: b, elapsedSeconds: elapsed), diagnostics],
-                               runOrder: session.runOrderLines(a: a, b: b),
-                               limitations: ["Each figure is the median of one process's samples, paired with the other arm's process in the same round; it is host-side cost on this machine, not frame delivery on a device."],
-                               sides: .abba)
+        try ReportWriter.write(
+            comparison, command: command, title: "ABBA comparison: \(a.name) (A) against \(b.name) (B)",
+            markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"],
+            rawTests: session.rawTests, extraSections: [session.summarySection(a: a, b: b, elapsedSeconds: elapsed), diagnostics],
+            runOrder: session.runOrderLines(a: a, b: b),
+            limitations: [
+                "Each figure is the median of one process's samples, paired with the other arm's process in the same round; it is host-side cost on this machine, not frame delivery on a device."
+            ],
+            sides: .abba)
         Output.line("\(comparison.headline) (B = \(b.name) against A = \(a.name), \(rounds) rounds, \(elapsed) s)")
         for warning in Set(session.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(\.warnings)).sorted().prefix(5) {
             Output.progress("warning: \(warning)")
@@ -72,7 +78,8 @@ struct AbbaSession {
             for (position, arm) in armOrder.enumerated() {
                 let (revision, bundle, environment) = arms[arm]
                 Output.progress("perfkit abba: round \(round + 1)/\(rounds), \(arm == 0 ? "A" : "B") (\(revision.name)), position \(position + 1)")
-                let (tests, _) = try MeasuredProcess.run(bundle: bundle, in: revision.directory, filter: filter, iterations: iterations, environment: environment)
+                let (tests, _) = try MeasuredProcess.run(
+                    bundle: bundle, in: revision.directory, filter: filter, iterations: iterations, environment: environment)
                 results[arm] = tests
                 raw[arm].1 += relabel(tests, round: round, position: position)
             }
@@ -125,11 +132,17 @@ struct AbbaSession {
 
     /// A table of diagnostics for the wall-clock series: order effect, drift, warnings.
     static func diagnosticsSection(_ paired: [PairedSeries]) throws -> String {
-        var lines = ["## Diagnostics (wall clock)", "", "| test / measurement [arm, phase] | order effect (2nd vs 1st) | p | paired drift / round | machine drift / round | warnings |", "|---|--:|--:|--:|--:|---|"]
+        var lines = [
+            "## Diagnostics (wall clock)", "",
+            "| test / measurement [arm, phase] | order effect (2nd vs 1st) | p | paired drift / round | machine drift / round | warnings |",
+            "|---|--:|--:|--:|--:|---|",
+        ]
         for series in paired where series.metric == .wallClock {
             let d = try PairedDiagnostics(series)
             let name = series.test.split(separator: "/").last.map(String.init) ?? series.test
-            lines.append("| \(name) / \(series.measurement) [\(series.arm), \(series.phase)] | \(MarkdownReport.percent(1 + d.orderEffect)) | \(Format.trim(d.orderEffectP)) | \(MarkdownReport.percent(1 + d.driftPerRound)) | \(MarkdownReport.percent(1 + d.machineDriftPerRound)) | \(d.warnings.isEmpty ? "none" : d.warnings.joined(separator: "; ")) |")
+            lines.append(
+                "| \(name) / \(series.measurement) [\(series.arm), \(series.phase)] | \(MarkdownReport.percent(1 + d.orderEffect)) | \(Format.trim(d.orderEffectP)) | \(MarkdownReport.percent(1 + d.driftPerRound)) | \(MarkdownReport.percent(1 + d.machineDriftPerRound)) | \(d.warnings.isEmpty ? "none" : d.warnings.joined(separator: "; ")) |"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -6,7 +6,10 @@ enum BaselineCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["from", "policy", "root"], flags: ["force"])
         let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
-        guard let action = parsed.positionals.first else { throw UsageError("usage: perfkit baseline save NAME [--from RUNFILE] [--policy all|failed|missing|never] [--force] | list | show NAME | delete NAME") }
+        guard let action = parsed.positionals.first else {
+            throw UsageError(
+                "usage: perfkit baseline save NAME [--from RUNFILE] [--policy all|failed|missing|never] [--force] | list | show NAME | delete NAME")
+        }
         switch action {
         case "save":
             try parsed.requirePositionals(2...2, usage: "perfkit baseline save NAME [--from RUNFILE]")
@@ -19,8 +22,12 @@ enum BaselineCommand {
         case "show":
             try parsed.requirePositionals(2...2, usage: "perfkit baseline show NAME")
             let baseline = try store.load(parsed.positionals[1])
-            Output.line("\(baseline.name): \(baseline.tests.count) tests, saved \(baseline.savedAt), \(baseline.environment.buildConfiguration) build at \(baseline.environment.commit.prefix(12)), \(baseline.environment.machine.summary)")
-            for test in baseline.tests { Output.line("  \(test.id): " + test.measurements.map { "\($0.name) [\($0.arms.joined(separator: ", "))]" }.joined(separator: "; ")) }
+            Output.line(
+                "\(baseline.name): \(baseline.tests.count) tests, saved \(baseline.savedAt), \(baseline.environment.buildConfiguration) build at \(baseline.environment.commit.prefix(12)), \(baseline.environment.machine.summary)"
+            )
+            for test in baseline.tests {
+                Output.line("  \(test.id): " + test.measurements.map { "\($0.name) [\($0.arms.joined(separator: ", "))]" }.joined(separator: "; "))
+            }
         case "delete":
             try parsed.requirePositionals(2...2, usage: "perfkit baseline delete NAME")
             try store.delete(parsed.positionals[1])

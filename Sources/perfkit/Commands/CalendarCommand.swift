@@ -23,14 +23,19 @@ enum CalendarCommand {
         let seed = UInt64(try parsed.integer("seed", default: 42, range: 0...Int.max))
         let zoneName = parsed.options["time-zone"] ?? (kind == "varied" ? "Europe/Berlin" : "UTC")
         guard let zone = TimeZone(identifier: zoneName) else { throw UsageError("unknown time zone '\(zoneName)'") }
-        let events = kind == "varied" ? Workloads.variedEvents(days: days, seed: seed, timeZone: zone) : Workloads.historyEvents(days: days, seed: seed, timeZone: zone)
+        let events =
+            kind == "varied" ? Workloads.variedEvents(days: days, seed: seed, timeZone: zone) : Workloads.historyEvents(days: days, seed: seed, timeZone: zone)
         try Output.write(String(decoding: try EventFile.encode(events, timeZone: zone), as: UTF8.self), to: parsed.options["output"])
         return 0
     }
 
     static func layout(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["events", "time-zone", "from", "days", "width", "collapsed-hour-width", "format", "output", "now"])
-        guard let path = parsed.options["events"] else { throw UsageError("usage: perfkit calendar layout --events FILE [--time-zone TZ] [--from DATE --days N] [--width W] [--collapsed-hour-width W] [--format json|svg] [--output FILE]") }
+        guard let path = parsed.options["events"] else {
+            throw UsageError(
+                "usage: perfkit calendar layout --events FILE [--time-zone TZ] [--from DATE --days N] [--width W] [--collapsed-hour-width W] [--format json|svg] [--output FILE]"
+            )
+        }
         let format = try parsed.choice("format", ["json", "svg"], default: "json")
         let file = try EventFile.read(path, timeZoneOverride: parsed.options["time-zone"])
         var metrics = LayoutMetrics()
@@ -39,7 +44,9 @@ enum CalendarCommand {
         guard metrics.trackWidth > 0 else { throw UsageError("--width must be positive") }
         let first: Date
         if let from = parsed.options["from"] {
-            guard let date = EventFile.parseDate(from + (from.count == 10 ? "T00:00:00" : ""), zone: file.timeZone) else { throw UsageError("--from: '\(from)' is not a date (yyyy-MM-dd)") }
+            guard let date = EventFile.parseDate(from + (from.count == 10 ? "T00:00:00" : ""), zone: file.timeZone) else {
+                throw UsageError("--from: '\(from)' is not a date (yyyy-MM-dd)")
+            }
             first = date
         } else {
             first = file.events.map(\.start).min() ?? Workloads.epoch

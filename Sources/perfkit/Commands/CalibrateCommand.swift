@@ -18,16 +18,21 @@ enum CalibrateCommand {
         var comparisons: [Comparison] = []
         for k in 0..<repeats {
             Output.progress("perfkit calibrate: A/A repeat \(k + 1)/\(repeats)")
-            let session = try AbbaSession.run(arms: [(current, bundle, [:]), (current, bundle, [:])], rounds: rounds, filter: filter, iterations: iterations, seed: 0xCA1B + UInt64(k))
+            let session = try AbbaSession.run(
+                arms: [(current, bundle, [:]), (current, bundle, [:])], rounds: rounds, filter: filter, iterations: iterations, seed: 0xCA1B + UInt64(k))
             comparisons.append(try Comparison(paired: session.paired, bands: NoiseBandsFile.pairedDefault, environmentA: nil, environmentB: nil))
         }
         let calibration = NoiseCalibration(comparisons: comparisons, machine: machine, rounds: rounds)
         let path = parsed.options["output"] ?? NoiseBandsFile.defaultPath(machine)
         try StoredFile.write(calibration, to: path)
         let flagged = comparisons.filter { $0.hasRegression || $0.count(.improved) > 0 }.count
-        Output.line("A/A: \(flagged) of \(repeats) repeats flagged a change under the default ±\(Format.trim(NoiseBandsFile.pairedDefault.defaultRelative * 100))% band")
+        Output.line(
+            "A/A: \(flagged) of \(repeats) repeats flagged a change under the default ±\(Format.trim(NoiseBandsFile.pairedDefault.defaultRelative * 100))% band"
+        )
         for entry in calibration.entries where entry.series.hasSuffix("|wallClock") {
-            Output.line("  \(entry.series): band ±\(Format.trim(entry.band * 100))%, resolves about \(Format.trim(entry.resolvableChange * 100))% with \(rounds) rounds, false alarms \(entry.falseAlarms)/\(entry.repeats)")
+            Output.line(
+                "  \(entry.series): band ±\(Format.trim(entry.band * 100))%, resolves about \(Format.trim(entry.resolvableChange * 100))% with \(rounds) rounds, false alarms \(entry.falseAlarms)/\(entry.repeats)"
+            )
         }
         Output.line("noise bands: \(path)")
         return 0

@@ -6,7 +6,8 @@ import PerfKit
 enum CompareCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["current", "with", "markdown", "csv", "json", "fail-on", "root", "noise"])
-        try parsed.requirePositionals(1...1, usage: "perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE] [--fail-on regression]")
+        try parsed.requirePositionals(
+            1...1, usage: "perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE] [--fail-on regression]")
         if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
         guard parsed.options["current"] == nil || parsed.options["with"] == nil else { throw UsageError("give --current or --with, not both") }
         let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
@@ -21,11 +22,13 @@ enum CompareCommand {
             (currentTests, currentEnvironment) = (run.tests, run.environment)
         }
         let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: currentEnvironment.machine).withCrossRunDefault
-        let comparison = try Comparison(baseline: baseline.tests, current: currentTests, bands: bands,
-                                        baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment)
+        let comparison = try Comparison(
+            baseline: baseline.tests, current: currentTests, bands: bands,
+            baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment)
         let command = "perfkit compare " + arguments.joined(separator: " ")
-        try ReportWriter.write(comparison, command: command, title: "PerfKit comparison against \(baseline.name)", markdown: parsed.options["markdown"],
-                               csv: parsed.options["csv"], json: parsed.options["json"], rawTests: [("baseline", baseline.tests), ("current", currentTests)])
+        try ReportWriter.write(
+            comparison, command: command, title: "PerfKit comparison against \(baseline.name)", markdown: parsed.options["markdown"],
+            csv: parsed.options["csv"], json: parsed.options["json"], rawTests: [("baseline", baseline.tests), ("current", currentTests)])
         if parsed.options["markdown"] == nil { Output.line(comparison.headline) }
         return comparison.hasRegression && parsed.options["fail-on"] != nil ? 1 : 0
     }
@@ -33,28 +36,33 @@ enum CompareCommand {
 
 /// Writes the report files of a comparison: Markdown with SVG charts beside it, CSV summary and raw, JSON.
 enum ReportWriter {
-    static func write(_ comparison: Comparison, command: String, title: String, markdown: String?, csv: String?, json: String?,
-                      rawTests: [(String, [TestResult])], armComparison: (title: String, comparison: Comparison)? = nil,
-                      extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [], sides: MarkdownReport.Sides = .baseline) throws {
+    static func write(
+        _ comparison: Comparison, command: String, title: String, markdown: String?, csv: String?, json: String?,
+        rawTests: [(String, [TestResult])], armComparison: (title: String, comparison: Comparison)? = nil,
+        extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [], sides: MarkdownReport.Sides = .baseline
+    ) throws {
         if let markdown {
             let base = URL(fileURLWithPath: markdown).deletingPathExtension()
             var charts: [Phase: String] = [:]
             let chartRows = (armComparison?.comparison.rows ?? []) + comparison.rows
             for phase in Phase.allPhases where chartRows.contains(where: { $0.phase == phase && $0.change != nil }) {
                 let name = base.lastPathComponent + "-\(phase).svg"
-                try StoredFile.writeAtomically(Data(SVGChart.changes(chartRows.filter { $0.phase == phase }, title: "\(title), \(phase) phase").utf8),
-                                               to: base.deletingLastPathComponent().appendingPathComponent(name).path)
+                try StoredFile.writeAtomically(
+                    Data(SVGChart.changes(chartRows.filter { $0.phase == phase }, title: "\(title), \(phase) phase").utf8),
+                    to: base.deletingLastPathComponent().appendingPathComponent(name).path)
                 charts[phase] = name
             }
-            let report = MarkdownReport(title: title, command: command, comparison: comparison, armComparison: armComparison, charts: charts,
-                                        extraSections: extraSections, runOrder: runOrder, limitations: limitations, sides: sides)
+            let report = MarkdownReport(
+                title: title, command: command, comparison: comparison, armComparison: armComparison, charts: charts,
+                extraSections: extraSections, runOrder: runOrder, limitations: limitations, sides: sides)
             try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
         }
         if let csv {
             let rows = ((armComparison.map { [$0.comparison] } ?? []) + [comparison])
             try StoredFile.writeAtomically(Data(rows.map(CSVReport.summary).joined().utf8), to: csv)
             let rawPath = URL(fileURLWithPath: csv).deletingPathExtension().path + "-raw.csv"
-            let raw = [CSV.line(["side", "test", "measurement", "arm", "phase", "metric", "unit", "round", "position", "iteration", "value"])]
+            let raw =
+                [CSV.line(["side", "test", "measurement", "arm", "phase", "metric", "unit", "round", "position", "iteration", "value"])]
                 + rawTests.flatMap { CSVReport.rawRows($0.1, side: $0.0) }
             try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
         }

@@ -24,8 +24,10 @@ enum DemoCommand {
             Output.progress("perfkit demo: saved this run as baseline '\(baselineName)' (there was none, or --save-baseline)")
         }
         let baseline = try store.load(baselineName)
-        let comparison = try Comparison(baseline: baseline.tests, current: run.tests, bands: try NoiseBandsFile.load(nil, machine: run.environment.machine, default: NoiseBands()).withCrossRunDefault,
-                                        baselineEnvironment: baseline.environment, currentEnvironment: run.environment)
+        let comparison = try Comparison(
+            baseline: baseline.tests, current: run.tests,
+            bands: try NoiseBandsFile.load(nil, machine: run.environment.machine, default: NoiseBands()).withCrossRunDefault,
+            baselineEnvironment: baseline.environment, currentEnvironment: run.environment)
         let arms = try PolicyComparison.native(against: "reference", in: run.tests)
         var limitations = [
             "No GPU frame delivery: every time here is host-side CPU work of a platform-independent core, not a frame on a device.",
@@ -34,16 +36,22 @@ enum DemoCommand {
             "Fewer live views and fewer prepared bytes are exact counts; they do not by themselves prove a faster scroll. Time claims rest on the ABBA timing rows.",
         ]
         if baseline.environment.commit == run.environment.commit || baseline.environment.commit.hasPrefix(run.environment.commit.prefix(12)) {
-            limitations.append("The baseline `\(baselineName)` was recorded from the same commit (\(run.environment.commit.prefix(12))): every regression or improvement against it is this machine's run-to-run variation, not a code change. `perfkit abba` pairs runs of two revisions in one session to remove that drift.")
+            limitations.append(
+                "The baseline `\(baselineName)` was recorded from the same commit (\(run.environment.commit.prefix(12))): every regression or improvement against it is this machine's run-to-run variation, not a code change. `perfkit abba` pairs runs of two revisions in one session to remove that drift."
+            )
         } else {
-            limitations.append("The baseline `\(baselineName)` comes from commit \(baseline.environment.commit.prefix(12)) and an earlier session; differences against it include the machine's run-to-run drift. `perfkit abba` pairs runs of two revisions in one session to remove it.")
+            limitations.append(
+                "The baseline `\(baselineName)` comes from commit \(baseline.environment.commit.prefix(12)) and an earlier session; differences against it include the machine's run-to-run drift. `perfkit abba` pairs runs of two revisions in one session to remove it."
+            )
         }
         // `make demo` runs `perfkit demo` without arguments.
         let command = arguments.isEmpty ? "make demo" : (["perfkit", "demo"] + arguments).joined(separator: " ")
-        try ReportWriter.write(comparison, command: command, title: "Calendar renderer: reference against native policy",
-                               markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil,
-                               rawTests: [("current", run.tests)], armComparison: ("Policy comparison: native against reference (same run, same binary)", arms),
-                               extraSections: [PolicyComparison.headline(arms), MarkdownReport.budgetSection(run.tests), historySection].filter { !$0.isEmpty }, runOrder: runOrder(run), limitations: limitations)
+        try ReportWriter.write(
+            comparison, command: command, title: "Calendar renderer: reference against native policy",
+            markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil,
+            rawTests: [("current", run.tests)], armComparison: ("Policy comparison: native against reference (same run, same binary)", arms),
+            extraSections: [PolicyComparison.headline(arms), MarkdownReport.budgetSection(run.tests), historySection].filter { !$0.isEmpty },
+            runOrder: runOrder(run), limitations: limitations)
         Output.line(RunSummary.text(run))
         Output.line("")
         Output.line("policy comparison: \(arms.headline) (native against reference)")
@@ -68,7 +76,9 @@ enum DemoCommand {
         for _ in 0..<3 {
             var output = Data()
             let status = try Subprocess.run([CommandLine.arguments[0], "calendar", "history", "--days", String(days)], in: ".", capture: { output = $0 })
-            guard status == 0, let values = try? JSONDecoder().decode([String: Double].self, from: output) else { throw UsageError("history child failed (exit \(status))") }
+            guard status == 0, let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
+                throw UsageError("history child failed (exit \(status))")
+            }
             samples.append(values)
         }
         let times = try Summary(samples.map { $0["generationNanoseconds"]! })
@@ -93,12 +103,15 @@ enum DemoCommand {
         for (round, armOrder) in order.rounds.enumerated() {
             for (position, armIndex) in armOrder.enumerated() {
                 var output = Data()
-                let status = try Subprocess.run([executable, "calendar", "memory", "--policy", arms[armIndex], "--days", "30"], in: ".", capture: { output = $0 })
+                let status = try Subprocess.run(
+                    [executable, "calendar", "memory", "--policy", arms[armIndex], "--days", "30"], in: ".", capture: { output = $0 })
                 guard status == 0, let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
                     throw UsageError("memory child for \(arms[armIndex]) failed (exit \(status))")
                 }
                 Output.progress("  memory round \(round + 1)/\(rounds) \(arms[armIndex]): resident \(Format.bytes(values["residentMemory"] ?? 0))")
-                for (name, metric) in [("residentMemory", Metric.residentMemory), ("peakResidentMemory", .peakResidentMemory), ("allocatorResident", .allocatorResident)] {
+                for (name, metric) in [
+                    ("residentMemory", Metric.residentMemory), ("peakResidentMemory", .peakResidentMemory), ("allocatorResident", .allocatorResident),
+                ] {
                     guard let value = values[name] else { continue }
                     let key = "\(name)|\(arms[armIndex])"
                     var series = collector[key] ?? SampleSeries(metric: metric, arm: arms[armIndex], phase: .warm)
@@ -120,7 +133,9 @@ enum PolicyComparison {
             tests.compactMap { test in
                 let ms = test.measurements.filter { $0.arms.contains(arm) && $0.arms.contains("native") && $0.arms.contains(reference) }.map { m in
                     var copy = m
-                    copy.series = m.series.filter { $0.arm == arm }.map { var s = $0; s.arm = "native vs \(reference)"; return s }
+                    copy.series = m.series.filter { $0.arm == arm }.map {
+                        var s = $0; s.arm = "native vs \(reference)"; return s
+                    }
                     return copy
                 }
                 return ms.isEmpty ? nil : TestResult(id: test.id, suite: test.suite, measurements: ms)
@@ -131,20 +146,30 @@ enum PolicyComparison {
 
     /// The headline numbers: live views, consumer-owned artwork bytes and process memory.
     static func headline(_ c: Comparison) -> String {
-        var lines = ["## Headline: native policy against reference", "", "| figure | reference | native | change (95% CI where statistical) |", "|---|--:|--:|---|"]
-        let wanted: [(String, String, Phase)] = [("liveViews", "scroll-30d", .warm), ("consumerArtworkBytes", "scroll-30d", .warm),
-                                                  ("consumerArtworkBytes", "artwork-30d", .warm), ("residentMemory", "process-30d", .warm),
-                                                  ("peakResidentMemory", "process-30d", .warm), ("wallClock", "scroll-30d", .warm)]
+        var lines = [
+            "## Headline: native policy against reference", "", "| figure | reference | native | change (95% CI where statistical) |", "|---|--:|--:|---|",
+        ]
+        let wanted: [(String, String, Phase)] = [
+            ("liveViews", "scroll-30d", .warm), ("consumerArtworkBytes", "scroll-30d", .warm),
+            ("consumerArtworkBytes", "artwork-30d", .warm), ("residentMemory", "process-30d", .warm),
+            ("peakResidentMemory", "process-30d", .warm), ("wallClock", "scroll-30d", .warm),
+        ]
         for (metric, measurement, phase) in wanted {
             guard let row = c.rows.first(where: { $0.metric.name == metric && $0.measurement == measurement && $0.phase == phase }),
-                  let b = row.baseline, let n = row.current else { continue }
+                let b = row.baseline, let n = row.current
+            else { continue }
             let u = row.metric.unit
-            let change = row.change.map { "\(MarkdownReport.percent($0.value)) (\(MarkdownReport.percent($0.lower)) … \(MarkdownReport.percent($0.upper))), \(row.verdict)" }
+            let change =
+                row.change.map {
+                    "\(MarkdownReport.percent($0.value)) (\(MarkdownReport.percent($0.lower)) … \(MarkdownReport.percent($0.upper))), \(row.verdict)"
+                }
                 ?? "\(MarkdownReport.percent(n.max / max(b.max, 1))) exact"
             lines.append("| \(metric) (\(measurement), \(phase), median) | \(Format.value(b.median, u)) | \(Format.value(n.median, u)) | \(change) |")
         }
         lines.append("")
-        lines.append("Live views and artwork bytes are deterministic counts of this workload; process memory is the resident set of a fresh process per policy, medians over the ABBA rounds with a bootstrap CI of the ratio.")
+        lines.append(
+            "Live views and artwork bytes are deterministic counts of this workload; process memory is the resident set of a fresh process per policy, medians over the ABBA rounds with a bootstrap CI of the ratio."
+        )
         return lines.joined(separator: "\n")
     }
 }

@@ -14,7 +14,8 @@ enum DoctorCommand {
         Output.line("  governor:      \(machine.governor ?? "not readable (typical in a virtual machine)")")
         Output.line("  fingerprint:   \(machine.identifier)")
         Output.line("  swift:         \(environment.swiftVersion)")
-        Output.line("  build:         \(environment.buildConfiguration)" + (environment.isRelease ? "" : " (timings from a debug build are not representative)"))
+        Output.line(
+            "  build:         \(environment.buildConfiguration)" + (environment.isRelease ? "" : " (timings from a debug build are not representative)"))
         Output.line("  source:        \(environment.commit.prefix(12)) on \(environment.branch)\(environment.dirty ? " (dirty)" : "")")
         if let problem = Jemalloc.verifyIsProcessAllocator() {
             Output.line("  allocator:     system malloc; jemalloc is not the process allocator: \(problem)")
@@ -26,7 +27,9 @@ enum DoctorCommand {
         for metric in Metric.builtIn {
             let reason = ProbeSet.unavailableReason(for: metric)
             let status = reason.map { "unavailable: \($0)" } ?? "available"
-            Output.line("  \(metric.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(metric.scope.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(status)")
+            Output.line(
+                "  \(metric.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(metric.scope.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(status)"
+            )
         }
         Output.line("")
         Output.line("Cost of one read (median of 15 batches, \(environment.buildConfiguration) build):")
@@ -43,7 +46,9 @@ enum DoctorCommand {
             times.append(Double(SystemClock.monotonicNanoseconds() - start))
         }
         Output.line("")
-        Output.line("Statistics: summarising 1,000,000 samples takes \(Format.duration(try Summary(times).median)) (median of 5, \(environment.buildConfiguration) build)")
+        Output.line(
+            "Statistics: summarising 1,000,000 samples takes \(Format.duration(try Summary(times).median)) (median of 5, \(environment.buildConfiguration) build)"
+        )
         return 0
     }
 }

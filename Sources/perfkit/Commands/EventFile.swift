@@ -23,7 +23,11 @@ enum EventFile {
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
         formatter.timeZone = timeZone
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        let items = events.map { Item(id: $0.sourceID, calendar: $0.calendarID, title: $0.title, start: formatter.string(from: $0.start), end: formatter.string(from: $0.end), allDay: $0.isAllDay) }
+        let items = events.map {
+            Item(
+                id: $0.sourceID, calendar: $0.calendarID, title: $0.title, start: formatter.string(from: $0.start), end: formatter.string(from: $0.end),
+                allDay: $0.isAllDay)
+        }
         return try StoredFile.encoder().encode(File(timeZone: timeZone.identifier, events: items)) + Data("\n".utf8)
     }
 
@@ -58,9 +62,10 @@ enum EventFile {
             guard let start = parseDate(startText, zone: zone) else { throw FileError(path, "\(name): bad start '\(startText)'") }
             guard let end = parseDate(endText, zone: zone) else { throw FileError(path, "\(name): bad end '\(endText)'") }
             guard end >= start else { throw FileError(path, "\(name): end \(endText) is before start \(startText)") }
-            events.append(CalendarEvent(sourceID: id, calendarID: item.calendar ?? "default", title: item.title ?? id, start: start, end: end, isAllDay: item.allDay ?? false))
+            events.append(
+                CalendarEvent(
+                    sourceID: id, calendarID: item.calendar ?? "default", title: item.title ?? id, start: start, end: end, isAllDay: item.allDay ?? false))
         }
         return (zone, events)
     }
 }
-

@@ -17,14 +17,19 @@ enum LayoutOutput {
 
     static func json(_ layout: CalendarLayout, events: [CalendarEvent]) -> String {
         func segment(_ p: PlacedSegment) -> JSONSegment {
-            JSONSegment(id: p.segment.id.description, event: events[p.segment.eventIndex].sourceID, startMinute: p.segment.startMinute, endMinute: p.segment.endMinute,
-                        lane: p.placement.lane, span: p.placement.span, laneCount: p.placement.laneCount, x: p.frame.x, width: p.frame.width,
-                        continuesFromPreviousDay: p.segment.continuesFromPreviousDay, continuesToNextDay: p.segment.continuesToNextDay)
+            JSONSegment(
+                id: p.segment.id.description, event: events[p.segment.eventIndex].sourceID, startMinute: p.segment.startMinute, endMinute: p.segment.endMinute,
+                lane: p.placement.lane, span: p.placement.span, laneCount: p.placement.laneCount, x: p.frame.x, width: p.frame.width,
+                continuesFromPreviousDay: p.segment.continuesFromPreviousDay, continuesToNextDay: p.segment.continuesToNextDay)
         }
         let value = JSONLayout(
             timeZone: layout.grid.timeZone.identifier,
-            axis: JSONAxis(totalWidth: layout.axis.totalWidth, hourStarts: layout.axis.hourStarts, busyHours: layout.axis.busyHours.indices.filter { layout.axis.busyHours[$0] }),
-            days: layout.grid.days.indices.map { JSONDay(date: layout.grid.days[$0].key.description, segments: layout.days[$0].map(segment), allDay: layout.allDay[$0].map(segment)) })
+            axis: JSONAxis(
+                totalWidth: layout.axis.totalWidth, hourStarts: layout.axis.hourStarts,
+                busyHours: layout.axis.busyHours.indices.filter { layout.axis.busyHours[$0] }),
+            days: layout.grid.days.indices.map {
+                JSONDay(date: layout.grid.days[$0].key.description, segments: layout.days[$0].map(segment), allDay: layout.allDay[$0].map(segment))
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) + "\n"
@@ -35,10 +40,14 @@ enum LayoutOutput {
     static func svg(_ layout: CalendarLayout, events: [CalendarEvent], now: Date? = nil) -> String {
         let accent = "#E8710A"
         let label = 80.0, width = layout.axis.totalWidth + label + 10, height = layout.contentHeight + 30
-        var out = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"10\">",
-                   "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>"]
+        var out = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"10\">",
+            "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
+        ]
         for hour in 0..<24 where !layout.axis.busyHours[hour] {
-            out.append("<rect x=\"\(label + layout.axis.hourStarts[hour])\" y=\"20\" width=\"\(layout.axis.hourStarts[hour + 1] - layout.axis.hourStarts[hour])\" height=\"\(layout.contentHeight)\" fill=\"#f3f3f1\"/>")
+            out.append(
+                "<rect x=\"\(label + layout.axis.hourStarts[hour])\" y=\"20\" width=\"\(layout.axis.hourStarts[hour + 1] - layout.axis.hourStarts[hour])\" height=\"\(layout.contentHeight)\" fill=\"#f3f3f1\"/>"
+            )
         }
         for hour in 0...24 {
             let x = label + layout.axis.hourStarts[hour]
@@ -69,4 +78,3 @@ enum LayoutOutput {
         return out.joined(separator: "\n") + "\n"
     }
 }
-

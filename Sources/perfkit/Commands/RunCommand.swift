@@ -34,7 +34,8 @@ enum RunCommand {
         let revision = try Worktrees.prepare(".")
         let bundle = try Worktrees.build(revision)
         Output.progress("perfkit run: measuring tests matching '\(filter)' serially in release…")
-        let (tests, status) = try MeasuredProcess.run(bundle: bundle, in: packageDirectory, filter: filter, iterations: iterations, environment: [:], forwardOutput: true)
+        let (tests, status) = try MeasuredProcess.run(
+            bundle: bundle, in: packageDirectory, filter: filter, iterations: iterations, environment: [:], forwardOutput: true)
         let swiftVersion = Shell.output(["swift", "--version"], in: packageDirectory)?.split(separator: "\n").first.map(String.init)
         let environmentRecord = EnvironmentReader.current(buildConfiguration: "release", directory: packageDirectory, swiftVersion: swiftVersion)
         return (RunFile(date: Date(), mode: "measure", environment: environmentRecord, tests: tests), status)
@@ -44,7 +45,9 @@ enum RunCommand {
 /// Runs child processes for the command line.
 enum Subprocess {
     /// Runs a command, optionally sending its output to standard error, and returns its exit status.
-    static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:], forwardOutputToStderr: Bool = false, capture: ((Data) -> Void)? = nil) throws -> Int32 {
+    static func run(
+        _ arguments: [String], in directory: String, environment: [String: String] = [:], forwardOutputToStderr: Bool = false, capture: ((Data) -> Void)? = nil
+    ) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

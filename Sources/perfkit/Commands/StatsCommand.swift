@@ -40,10 +40,11 @@ enum StatsCommand {
             let values = try NumberFile.read(path)
             let s = try Summary(values, percentiles: extra.map(\.1))
             samples.append(values)
-            summaries.append(FileSummary(
-                path: path, count: s.count, min: s.min, max: s.max, mean: s.mean, stddev: s.standardDeviation,
-                median: s.median, p90: s.p90, p95: s.p95, p99: s.p99, mad: s.medianAbsoluteDeviation,
-                percentiles: extra.isEmpty ? nil : Dictionary(extra.map { ($0.0, s.extraPercentiles[$0.1]!) }, uniquingKeysWith: { a, _ in a })))
+            summaries.append(
+                FileSummary(
+                    path: path, count: s.count, min: s.min, max: s.max, mean: s.mean, stddev: s.standardDeviation,
+                    median: s.median, p90: s.p90, p95: s.p95, p99: s.p99, mad: s.medianAbsoluteDeviation,
+                    percentiles: extra.isEmpty ? nil : Dictionary(extra.map { ($0.0, s.extraPercentiles[$0.1]!) }, uniquingKeysWith: { a, _ in a })))
         }
         var comparison: Comparison?
         if samples.count == 2 {
@@ -75,7 +76,9 @@ enum StatsCommand {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.6g", value)
     }
 
-    static func columns(_ extra: [String]) -> [String] { ["count", "min", "max", "mean", "stddev", "median", "p90", "p95", "p99", "mad"] + extra.map { "p\($0)" } }
+    static func columns(_ extra: [String]) -> [String] {
+        ["count", "min", "max", "mean", "stddev", "median", "p90", "p95", "p99", "mad"] + extra.map { "p\($0)" }
+    }
 
     static func row(_ f: FileSummary, _ extra: [String]) -> [String] {
         [String(f.count)] + [f.min, f.max, f.mean, f.stddev, f.median, f.p90, f.p95, f.p99, f.mad].map(number)
@@ -94,8 +97,10 @@ enum StatsCommand {
         let rows = report.files.map { [$0.path] + row($0, extra) }
         let widths = header.indices.map { i in ([header[i]] + rows.map { $0[i] }).map(\.count).max()! }
         func format(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in i == 0 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0) : String(repeating: " ", count: widths[i] - c.count) + c }
-                .joined(separator: "  ")
+            cells.enumerated().map { i, c in
+                i == 0 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0) : String(repeating: " ", count: widths[i] - c.count) + c
+            }
+            .joined(separator: "  ")
         }
         var lines = [format(header)] + rows.map(format)
         if let c = report.comparison { lines.append(comparisonLine(c)) }
@@ -116,8 +121,10 @@ enum StatsCommand {
         var lines = [(["file"] + columns(extra)).joined(separator: ",")]
         lines += report.files.map { ([CSV.escape($0.path)] + row($0, extra)).joined(separator: ",") }
         if let c = report.comparison {
-            lines += ["", "ratioOfMedians,ci95Low,ci95High,mannWhitneyP,verdict",
-                      "\(c.ratioOfMedians),\(c.ci95[0]),\(c.ci95[1]),\(c.mannWhitneyP),\(c.verdict)"]
+            lines += [
+                "", "ratioOfMedians,ci95Low,ci95High,mannWhitneyP,verdict",
+                "\(c.ratioOfMedians),\(c.ci95[0]),\(c.ci95[1]),\(c.mannWhitneyP),\(c.verdict)",
+            ]
         }
         return lines.joined(separator: "\n") + "\n"
     }

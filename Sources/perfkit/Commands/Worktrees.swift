@@ -59,7 +59,9 @@ enum Worktrees {
 enum MeasuredProcess {
     /// Runs the test bundle once with the measured tests matching `filter`.
     /// - Returns: Their results (every test case merged by test id) and the process's exit status.
-    static func run(bundle: String, in directory: String, filter: String, iterations: Int?, environment: [String: String], forwardOutput: Bool = false) throws -> ([TestResult], Int32) {
+    static func run(bundle: String, in directory: String, filter: String, iterations: Int?, environment: [String: String], forwardOutput: Bool = false) throws
+        -> ([TestResult], Int32)
+    {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-abba-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: results) }
@@ -68,8 +70,9 @@ enum MeasuredProcess {
         env["PERFKIT_RESULTS_DIR"] = results
         if let iterations { env["PERFKIT_ITERATIONS"] = String(iterations) }
         let bundlePath = bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
-        let status = try Subprocess.run([bundlePath, "--testing-library", "swift-testing", "--no-parallel", "--filter", filter], in: directory, environment: env,
-                                        forwardOutputToStderr: forwardOutput)
+        let status = try Subprocess.run(
+            [bundlePath, "--testing-library", "swift-testing", "--no-parallel", "--filter", filter], in: directory, environment: env,
+            forwardOutputToStderr: forwardOutput)
         let tests = try ResultFragments.readAll(from: results)
         guard !tests.isEmpty else { throw UsageError("no measured test matched '\(filter)' in \(directory) (test process exit \(status))") }
         return (tests, status)
