@@ -43,9 +43,8 @@ private struct Policy: MeasurableSubject {
         }
     }
 
-    @Test(.budget(.mallocs, max: 0))
+    @Test(.enabled(if: Jemalloc.isLinked), .budget(.mallocs, max: 0))
     func deterministicBudgetFailsWhenExceeded() async throws {
-        try #require(Jemalloc.isLinked)
         let test = try #require(Test.current)
         await withKnownIssue("10 allocations against a budget of 0") {
             try await PerformanceTrait.performance(iterations: 3).provideScope(for: test, testCase: nil) {
@@ -54,9 +53,8 @@ private struct Policy: MeasurableSubject {
         }
     }
 
-    @Test(.budget(.mallocs, max: 10))
+    @Test(.enabled(if: Jemalloc.isLinked), .budget(.mallocs, max: 10))
     func deterministicBudgetPassesWhenMetExactly() async throws {
-        try #require(Jemalloc.isLinked)
         let test = try #require(Test.current)
         try await PerformanceTrait.performance(iterations: 3).provideScope(for: test, testCase: nil) {
             try measure("nodes") { makeNodes(10) }
@@ -71,6 +69,15 @@ private struct Policy: MeasurableSubject {
             let budget = BudgetTrait.budget(.mallocs, max: limit).budget
             #expect(budget.judge([result], mode: Self.debugOrSmoke).map(\.outcome.status) == [expected])
         }
+    }
+
+    @Test func aBudgetOnAnUnavailableMetricIsNotJudgedNeverPassedOnZero() {
+        let result = MeasurementResult(
+            name: "m", arms: ["main"], order: [], series: [],
+            unavailable: [UnavailableMetric(metric: "mallocs", reason: "built without the Jemalloc trait")])
+        let judgements = BudgetTrait.budget(.mallocs, max: 0).budget.judge([result], mode: Self.measuringRelease)
+        #expect(judgements.map(\.outcome.status) == ["notJudged"])
+        #expect(judgements[0].message.contains("built without the Jemalloc trait"))
     }
 
     @Test func timeBudgetIsNotJudgedInDebugOrSmokeMode() {

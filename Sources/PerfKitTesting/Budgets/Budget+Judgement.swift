@@ -7,12 +7,25 @@ extension Budget {
         public var message: String
     }
 
-    /// Judges every series of the budget's metric in `measurements`.
+    /// Judges every series of the budget's metric in `measurements`. A metric the measurement
+    /// could not record (for example allocation counts without jemalloc) is reported as not
+    /// judged, with the reason, never as a pass on zero.
     public func judge(_ measurements: [MeasurementResult], mode: PerformanceMode) -> [Judgement] {
         var judgements: [Judgement] = []
         for measurement in measurements {
             for series in measurement.series where series.metric == metric {
                 judgements.append(judge(series, in: measurement.name, mode: mode))
+            }
+            if let unavailable = measurement.unavailable.first(where: { $0.metric == metric.name }),
+                !measurement.series.contains(where: { $0.metric == metric })
+            {
+                let detail = "not judged: \(metric.name) is unavailable (\(unavailable.reason))"
+                judgements.append(
+                    Judgement(
+                        outcome: BudgetOutcome(
+                            measurement: measurement.name, arm: measurement.arms.joined(separator: ", "), phase: .warm, metric: metric.name,
+                            budget: text, status: "notJudged", detail: detail),
+                        message: "\(metric.name) budget \(text) for \(measurement.name): \(detail)"))
             }
         }
         return judgements
