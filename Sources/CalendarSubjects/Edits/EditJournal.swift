@@ -75,11 +75,23 @@ public final class EditJournal {
             }
             offset = newline + 1
         }
+        let isNew = !FileManager.default.fileExists(atPath: path)
         let fd = open(path, O_WRONLY | O_CREAT, 0o644)
         guard fd >= 0 else { throw FileError(path, "cannot open journal: \(String(cString: strerror(errno)))") }
-        if goodLength < bytes.count { _ = ftruncate(fd, off_t(goodLength)) }
+        if goodLength < bytes.count {
+            _ = ftruncate(fd, off_t(goodLength))
+            _ = fsync(fd)
+        }
         lseek(fd, off_t(goodLength), SEEK_SET)
         descriptor = fd
+        if isNew {
+            // A new file's name is durable only once its folder is flushed too.
+            let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
+            if folder >= 0 {
+                _ = fsync(folder)
+                close(folder)
+            }
+        }
     }
 
     deinit { close(descriptor) }
