@@ -85,4 +85,32 @@ import Testing
         }
         if !busy.contains(true) { #expect(Set(zip(axis.hourStarts, axis.hourStarts.dropFirst()).map { ($1 - $0).rounded() }).count == 1) }
     }
+
+    @Test(arguments: seeds)
+    func laneLimitHidesOverflowInPlusNChipsWithoutIntersections(seed: UInt64) {
+        var metrics = LayoutMetrics()
+        metrics.maxLanes = 3
+        let events = Self.randomDay(seed: seed)
+        let grid = DayGrid(timeZone: Self.utc, from: Workloads.epoch, count: 1)
+        let all = DaySplitter.split(events, grid: grid).timed[0]
+        for presentation in Presentation.allCases {
+            let layout = CalendarLayout(events: events, grid: grid, presentation: presentation, metrics: metrics)
+            let visible = layout.days[0], chips = layout.overflow[0]
+            // Every segment is either shown or counted in exactly one chip.
+            let hidden = chips.flatMap { $0.group.segments.map(\.id) }
+            #expect(visible.count + hidden.count == all.count, "seed \(seed)")
+            #expect(Set(visible.map(\.segment.id)).isDisjoint(with: hidden))
+            #expect(visible.allSatisfy { $0.placement.laneCount <= 3 && $0.placement.lane + $0.placement.span <= 3 })
+            #expect(chips.allSatisfy { $0.group.count >= 1 && $0.group.lane == 2 })
+            if Self.maxConcurrency(all) <= 3 { #expect(chips.isEmpty) }
+            let frames =
+                visible.map { ($0.frame, $0.segment.startMinute, $0.segment.endMinute) }
+                + chips.map { ($0.frame, $0.group.startMinute, $0.group.endMinute) }
+            for (i, a) in frames.enumerated() {
+                for b in frames[(i + 1)...] where a.1 < b.2 && b.1 < a.2 {
+                    #expect(!a.0.intersects(b.0), "seed \(seed), \(presentation)")
+                }
+            }
+        }
+    }
 }

@@ -26,6 +26,13 @@ public struct PlacedSegment: Sendable, Hashable {
     public var isAllDay: Bool
 }
 
+/// A "+N" chip standing for segments hidden by a lane limit.
+public struct OverflowChip: Sendable, Hashable {
+    public var group: LanePacker.OverflowGroup
+    public var dayIndex: Int
+    public var frame: Rect
+}
+
 /// The two presentations of the same segments and lane packing.
 public enum Presentation: String, Sendable, Codable, CaseIterable {
     /// Day rows stacked vertically; each a horizontal 24-hour track on the compressed axis.
@@ -43,6 +50,8 @@ public struct LayoutMetrics: Sendable, Equatable {
     public var minimumRowHeight: Double = 44
     public var weekColumnWidth: Double = 140
     public var hourHeight: Double = 48
+    /// The most lanes a cluster may use; beyond it the last lane holds "+N" chips. `nil`: no limit.
+    public var maxLanes: Int? = nil
     public init() {}
 }
 
@@ -55,6 +64,10 @@ public struct CalendarLayout: Sendable {
     public let days: [[PlacedSegment]]
     /// All-day segments per day.
     public let allDay: [[PlacedSegment]]
+    /// "+N" chips per day (empty without a lane limit).
+    public let overflow: [[OverflowChip]]
+    /// Whether the layout was made with a lane limit.
+    public let hasLaneLimit: Bool
     /// y of each day row's top (timeline) and total content height.
     public let rowTops: [Double]
     public let contentHeight: Double
@@ -70,39 +83,35 @@ public struct CalendarLayout: Sendable {
             totalWidth: metrics.trackWidth, collapsedHourWidth: metrics.collapsedHourWidth)
         var days: [[PlacedSegment]] = []
         var allDay: [[PlacedSegment]] = []
+        var overflow: [[OverflowChip]] = []
         var rowTops: [Double] = []
         var y = 0.0
         days.reserveCapacity(grid.days.count)
         for dayIndex in grid.days.indices {
             let packedAllDay = LanePacker.pack(split.allDay[dayIndex], expand: false)
-            let packed = LanePacker.pack(split.timed[dayIndex])
+            let packedTimed = LanePacker.pack(split.timed[dayIndex])
+            let (packed, groups) = metrics.maxLanes.map { LanePacker.limit(packedTimed, maxLanes: $0) } ?? (packedTimed, [])
             let allDayLanes = packedAllDay.map { $0.1.laneCount }.max() ?? 0
-            let lanes = packed.map { $0.1.laneCount }.max() ?? 1
-            let bandHeight = Double(allDayLanes) * metrics.allDayLaneHeight
+            let lanes = (packed.map { $0.1.laneCount } + groups.map(\.laneCount)).max() ?? 1
             rowTops.append(y)
+            // Where a timed item goes: its minutes, first lane, lanes covered and its cluster's lane count.
+            let timedFrame: (Double, Double, Int, Int, Int) -> Rect
             var placedAllDay: [PlacedSegment] = []
-            var placed: [PlacedSegment] = []
-            placed.reserveCapacity(packed.count)
             switch presentation {
             case .timeline:
                 for (segment, placement) in packedAllDay {
-                    placedAllDay.append(
-                        PlacedSegment(
-                            segment: segment, placement: placement, dayIndex: dayIndex,
-                            frame: Rect(
-                                x: 0, y: y + Double(placement.lane) * metrics.allDayLaneHeight, width: metrics.trackWidth, height: metrics.allDayLaneHeight),
-                            isAllDay: true))
+                    let frame = Rect(
+                        x: 0, y: y + Double(placement.lane) * metrics.allDayLaneHeight, width: metrics.trackWidth, height: metrics.allDayLaneHeight)
+                    placedAllDay.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
                 }
-                let trackTop = y + bandHeight
+                let trackTop = y + Double(allDayLanes) * metrics.allDayLaneHeight
                 let rowHeight = max(metrics.minimumRowHeight, Double(lanes) * metrics.laneHeight)
-                for (segment, placement) in packed {
-                    let top = Self.snap(trackTop + rowHeight * Double(placement.lane) / Double(placement.laneCount))
-                    let bottom = Self.snap(trackTop + rowHeight * Double(placement.lane + placement.span) / Double(placement.laneCount))
-                    let x0 = Self.snap(axis.x(minute: segment.startMinute))
-                    placed.append(
-                        PlacedSegment(
-                            segment: segment, placement: placement, dayIndex: dayIndex,
-                            frame: Rect(x: x0, y: top, width: Self.snap(axis.x(minute: segment.endMinute)) - x0, height: bottom - top), isAllDay: false))
+                let axis = self.axis
+                timedFrame = { start, end, lane, span, laneCount in
+                    let top = Self.snap(trackTop + rowHeight * Double(lane) / Double(laneCount))
+                    let bottom = Self.snap(trackTop + rowHeight * Double(lane + span) / Double(laneCount))
+                    let x0 = Self.snap(axis.x(minute: start))
+                    return Rect(x: x0, y: top, width: Self.snap(axis.x(minute: end)) - x0, height: bottom - top)
                 }
                 y = trackTop + rowHeight
             case .week:
@@ -110,31 +119,37 @@ public struct CalendarLayout: Sendable {
                 let weekTop = Double(dayIndex / 7) * (24 * metrics.hourHeight + 4 * metrics.allDayLaneHeight)
                 if dayIndex % 7 == 0 { y = weekTop }
                 for (segment, placement) in packedAllDay {
-                    placedAllDay.append(
-                        PlacedSegment(
-                            segment: segment, placement: placement, dayIndex: dayIndex,
-                            frame: Rect(
-                                x: column, y: weekTop + Double(min(placement.lane, 3)) * metrics.allDayLaneHeight, width: metrics.weekColumnWidth,
-                                height: metrics.allDayLaneHeight), isAllDay: true))
+                    let frame = Rect(
+                        x: column, y: weekTop + Double(min(placement.lane, 3)) * metrics.allDayLaneHeight, width: metrics.weekColumnWidth,
+                        height: metrics.allDayLaneHeight)
+                    placedAllDay.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
                 }
                 let gridTop = weekTop + 4 * metrics.allDayLaneHeight
-                for (segment, placement) in packed {
-                    let left = Self.snap(column + metrics.weekColumnWidth * Double(placement.lane) / Double(placement.laneCount))
-                    let right = Self.snap(column + metrics.weekColumnWidth * Double(placement.lane + placement.span) / Double(placement.laneCount))
-                    let top = Self.snap(gridTop + segment.startMinute / 60 * metrics.hourHeight)
-                    placed.append(
-                        PlacedSegment(
-                            segment: segment, placement: placement, dayIndex: dayIndex,
-                            frame: Rect(x: left, y: top, width: right - left, height: Self.snap(gridTop + segment.endMinute / 60 * metrics.hourHeight) - top),
-                            isAllDay: false))
+                timedFrame = { start, end, lane, span, laneCount in
+                    let left = Self.snap(column + metrics.weekColumnWidth * Double(lane) / Double(laneCount))
+                    let right = Self.snap(column + metrics.weekColumnWidth * Double(lane + span) / Double(laneCount))
+                    let top = Self.snap(gridTop + start / 60 * metrics.hourHeight)
+                    return Rect(x: left, y: top, width: right - left, height: Self.snap(gridTop + end / 60 * metrics.hourHeight) - top)
                 }
                 y = max(y, gridTop + 24 * metrics.hourHeight)
             }
-            days.append(placed)
+            days.append(
+                packed.map { segment, placement in
+                    PlacedSegment(
+                        segment: segment, placement: placement, dayIndex: dayIndex,
+                        frame: timedFrame(segment.startMinute, segment.endMinute, placement.lane, placement.span, placement.laneCount), isAllDay: false)
+                })
+            overflow.append(
+                groups.map { group in
+                    OverflowChip(
+                        group: group, dayIndex: dayIndex, frame: timedFrame(group.startMinute, group.endMinute, group.lane, 1, group.laneCount))
+                })
             allDay.append(placedAllDay)
         }
         self.days = days
         self.allDay = allDay
+        self.overflow = overflow
+        hasLaneLimit = metrics.maxLanes != nil
         self.rowTops = rowTops
         contentHeight = y
     }

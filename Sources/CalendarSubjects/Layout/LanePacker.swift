@@ -13,6 +13,22 @@ public enum LanePacker {
         public var span: Int
         /// Lanes of the segment's cluster.
         public var laneCount: Int
+        /// Index of the segment's cluster within its day, in packing order.
+        public var cluster: Int = 0
+    }
+
+    /// Segments that did not fit under a lane limit, shown as one "+N" chip.
+    public struct OverflowGroup: Sendable, Hashable {
+        /// The hidden segments, transitively overlapping.
+        public var segments: [Segment]
+        public var startMinute: Double
+        public var endMinute: Double
+        /// The lane the chip occupies (the last lane allowed).
+        public var lane: Int
+        /// Lanes of the cluster after limiting.
+        public var laneCount: Int
+        /// How many segments the chip stands for: the N of "+N".
+        public var count: Int { segments.count }
     }
 
     /// Packs segments; the result is in the deterministic order, paired with placements.
@@ -32,10 +48,14 @@ public enum LanePacker {
         var clusterStart = 0
         var clusterEnd = -Double.infinity
         var laneEnds: [Double] = []
+        var clusterIndex = -1
         func close(_ upTo: Int) {
             guard upTo > clusterStart else { return }
             let count = laneEnds.count
-            for i in clusterStart..<upTo { placements[i].laneCount = count }
+            for i in clusterStart..<upTo {
+                placements[i].laneCount = count
+                placements[i].cluster = clusterIndex
+            }
             if expand && count > 1 {
                 for i in clusterStart..<upTo {
                     var span = 1
@@ -54,6 +74,7 @@ public enum LanePacker {
             if segment.startMinute >= clusterEnd {
                 close(i)
                 clusterStart = i
+                clusterIndex += 1
                 laneEnds.removeAll(keepingCapacity: true)
             }
             if let free = laneEnds.firstIndex(where: { $0 <= segment.startMinute }) {
@@ -67,5 +88,49 @@ public enum LanePacker {
         }
         close(sorted.count)
         return Array(zip(sorted, placements))
+    }
+
+    /// Limits packed segments to `maxLanes` lanes. In a cluster that needs more, the last lane is
+    /// kept for "+N" chips: segments in lanes from `maxLanes − 1` on are hidden and grouped into
+    /// chips of transitively overlapping segments; visible segments never expand into that lane.
+    /// - Parameters:
+    ///   - packed: The result of ``pack(_:expand:)`` for one day.
+    ///   - maxLanes: The most lanes a cluster may use, at least 2.
+    /// - Returns: The visible segments and the overflow chips.
+    /// - Complexity: O(n log n).
+    public static func limit(_ packed: [(Segment, Placement)], maxLanes: Int) -> (visible: [(Segment, Placement)], overflow: [OverflowGroup]) {
+        precondition(maxLanes >= 2, "a lane limit keeps one lane for +N chips, so it must be at least 2")
+        var visible: [(Segment, Placement)] = []
+        var hiddenByCluster: [Int: [Segment]] = [:]
+        for (segment, placement) in packed {
+            guard placement.laneCount > maxLanes else {
+                visible.append((segment, placement))
+                continue
+            }
+            if placement.lane >= maxLanes - 1 {
+                hiddenByCluster[placement.cluster, default: []].append(segment)
+            } else {
+                var limited = placement
+                limited.laneCount = maxLanes
+                limited.span = min(placement.span, maxLanes - 1 - placement.lane)
+                visible.append((segment, limited))
+            }
+        }
+        var groups: [OverflowGroup] = []
+        for cluster in hiddenByCluster.keys.sorted() {
+            var clusterGroups: [OverflowGroup] = []
+            for segment in hiddenByCluster[cluster]!.sorted(by: { ($0.startMinute, $0.id) < ($1.startMinute, $1.id) }) {
+                if let last = clusterGroups.last, segment.startMinute < last.endMinute {
+                    clusterGroups[clusterGroups.count - 1].segments.append(segment)
+                    clusterGroups[clusterGroups.count - 1].endMinute = max(last.endMinute, segment.endMinute)
+                } else {
+                    clusterGroups.append(
+                        OverflowGroup(
+                            segments: [segment], startMinute: segment.startMinute, endMinute: segment.endMinute, lane: maxLanes - 1, laneCount: maxLanes))
+                }
+            }
+            groups += clusterGroups
+        }
+        return (visible, groups)
     }
 }

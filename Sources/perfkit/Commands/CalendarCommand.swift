@@ -30,10 +30,11 @@ enum CalendarCommand {
     }
 
     static func layout(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["events", "time-zone", "from", "days", "width", "collapsed-hour-width", "format", "output", "now"])
+        let parsed = try Arguments(
+            arguments, options: ["events", "time-zone", "from", "days", "width", "collapsed-hour-width", "format", "output", "now", "max-lanes"])
         guard let path = parsed.options["events"] else {
             throw UsageError(
-                "usage: perfkit calendar layout --events FILE [--time-zone TZ] [--from DATE --days N] [--width W] [--collapsed-hour-width W] [--format json|svg] [--output FILE]"
+                "usage: perfkit calendar layout --events FILE [--time-zone TZ] [--from DATE --days N] [--width W] [--collapsed-hour-width W] [--max-lanes N] [--format json|svg] [--now DATE] [--output FILE]"
             )
         }
         let format = try parsed.choice("format", ["json", "svg"], default: "json")
@@ -41,6 +42,7 @@ enum CalendarCommand {
         var metrics = LayoutMetrics()
         metrics.trackWidth = try parsed.double("width", default: 1_000)
         metrics.collapsedHourWidth = try parsed.double("collapsed-hour-width", default: 12)
+        if parsed.options["max-lanes"] != nil { metrics.maxLanes = try parsed.integer("max-lanes", default: 4, range: 2...100) }
         guard metrics.trackWidth > 0 else { throw UsageError("--width must be positive") }
         let first: Date
         if let from = parsed.options["from"] {

@@ -11,7 +11,19 @@ enum LayoutOutput {
         var x, width: Double
         var continuesFromPreviousDay, continuesToNextDay: Bool
     }
-    struct JSONDay: Encodable { var date: String; var segments: [JSONSegment]; var allDay: [JSONSegment] }
+    struct JSONOverflow: Encodable {
+        var startMinute, endMinute: Double
+        var count, lane, laneCount: Int
+        var x, width: Double
+        var events: [String]
+    }
+    struct JSONDay: Encodable {
+        var date: String
+        var segments: [JSONSegment]
+        var allDay: [JSONSegment]
+        /// "+N" chips; present only with a lane limit.
+        var overflow: [JSONOverflow]?
+    }
     struct JSONAxis: Encodable { var totalWidth: Double; var hourStarts: [Double]; var busyHours: [Int] }
     struct JSONLayout: Encodable { var timeZone: String; var axis: JSONAxis; var days: [JSONDay] }
 
@@ -27,12 +39,20 @@ enum LayoutOutput {
             axis: JSONAxis(
                 totalWidth: layout.axis.totalWidth, hourStarts: layout.axis.hourStarts,
                 busyHours: layout.axis.busyHours.indices.filter { layout.axis.busyHours[$0] }),
-            days: layout.grid.days.indices.map {
-                JSONDay(date: layout.grid.days[$0].key.description, segments: layout.days[$0].map(segment), allDay: layout.allDay[$0].map(segment))
+            days: layout.grid.days.indices.map { day in
+                JSONDay(
+                    date: layout.grid.days[day].key.description, segments: layout.days[day].map(segment), allDay: layout.allDay[day].map(segment),
+                    overflow: layout.hasLaneLimit ? layout.overflow[day].map { overflow($0, events) } : nil)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) + "\n"
+    }
+
+    static func overflow(_ chip: OverflowChip, _ events: [CalendarEvent]) -> JSONOverflow {
+        JSONOverflow(
+            startMinute: chip.group.startMinute, endMinute: chip.group.endMinute, count: chip.group.count, lane: chip.group.lane,
+            laneCount: chip.group.laneCount, x: chip.frame.x, width: chip.frame.width, events: chip.group.segments.map { events[$0.eventIndex].sourceID })
     }
 
     /// Hairline rules, no cards or shadows; pale tinted fills with a 2 pt edge bar; collapsed hours
@@ -65,6 +85,11 @@ enum LayoutOutput {
                 out.append("<line x1=\"\(x)\" y1=\"\(y)\" x2=\"\(x)\" y2=\"\(bottom)\" stroke=\"\(accent)\" stroke-width=\"1.5\"/>")
             }
         }
+        for chip in layout.overflow.joined() {
+            let f = chip.frame
+            out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"#8c8c8c\" fill-opacity=\"0.12\"/>")
+            out.append("<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#444\">+\(chip.group.count)</text>")
+        }
         for placed in layout.allPlaced {
             let event = events[placed.segment.eventIndex]
             let color = Workloads.calendars.first { $0.id == event.calendarID }?.color ?? 0x888888
@@ -72,7 +97,12 @@ enum LayoutOutput {
             let f = placed.frame
             out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"\(hex)\" fill-opacity=\"0.16\"/>")
             out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"2\" height=\"\(f.height)\" fill=\"\(hex)\"/>")
-            if f.width > 30 { out.append("<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#222\">\(SVGChart.escape(event.title))</text>") }
+            // Titles are cut to the frame (about 6 pt per character at 10 pt), never drawn over a neighbour.
+            let fitting = Int((f.width - 8) / 6)
+            if fitting >= 2 {
+                let title = event.title.count <= fitting ? event.title : String(event.title.prefix(fitting - 1)) + "…"
+                out.append("<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#222\">\(SVGChart.escape(title))</text>")
+            }
         }
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
