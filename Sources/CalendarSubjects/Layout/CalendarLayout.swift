@@ -64,7 +64,7 @@ public struct CalendarLayout: Sendable {
     public let days: [[PlacedSegment]]
     /// All-day segments per day.
     public let allDay: [[PlacedSegment]]
-    /// "+N" chips per day (empty without a lane limit).
+    /// "+N" chips per day with a lane limit; an empty list (no days at all) without one.
     public let overflow: [[OverflowChip]]
     /// Whether the layout was made with a lane limit.
     public let hasLaneLimit: Bool
@@ -87,15 +87,19 @@ public struct CalendarLayout: Sendable {
         var rowTops: [Double] = []
         var y = 0.0
         days.reserveCapacity(grid.days.count)
+        allDay.reserveCapacity(grid.days.count)
+        if metrics.maxLanes != nil { overflow.reserveCapacity(grid.days.count) }
+        rowTops.reserveCapacity(grid.days.count)
         for dayIndex in grid.days.indices {
             let packedAllDay = LanePacker.pack(split.allDay[dayIndex], expand: false)
             let packedTimed = LanePacker.pack(split.timed[dayIndex])
             let (packed, groups) = metrics.maxLanes.map { LanePacker.limit(packedTimed, maxLanes: $0) } ?? (packedTimed, [])
             let allDayLanes = packedAllDay.map { $0.1.laneCount }.max() ?? 0
-            let lanes = (packed.map { $0.1.laneCount } + groups.map(\.laneCount)).max() ?? 1
+            var lanes = 1
+            for (_, placement) in packed { lanes = max(lanes, placement.laneCount) }
+            for group in groups { lanes = max(lanes, group.laneCount) }
             rowTops.append(y)
-            // Where a timed item goes: its minutes, first lane, lanes covered and its cluster's lane count.
-            let timedFrame: (Double, Double, Int, Int, Int) -> Rect
+            let geometry: TimedGeometry
             var placedAllDay: [PlacedSegment] = []
             switch presentation {
             case .timeline:
@@ -106,13 +110,7 @@ public struct CalendarLayout: Sendable {
                 }
                 let trackTop = y + Double(allDayLanes) * metrics.allDayLaneHeight
                 let rowHeight = max(metrics.minimumRowHeight, Double(lanes) * metrics.laneHeight)
-                let axis = self.axis
-                timedFrame = { start, end, lane, span, laneCount in
-                    let top = Self.snap(trackTop + rowHeight * Double(lane) / Double(laneCount))
-                    let bottom = Self.snap(trackTop + rowHeight * Double(lane + span) / Double(laneCount))
-                    let x0 = Self.snap(axis.x(minute: start))
-                    return Rect(x: x0, y: top, width: Self.snap(axis.x(minute: end)) - x0, height: bottom - top)
-                }
+                geometry = .timeline(trackTop: trackTop, rowHeight: rowHeight)
                 y = trackTop + rowHeight
             case .week:
                 let column = Double(dayIndex % 7) * metrics.weekColumnWidth
@@ -125,25 +123,25 @@ public struct CalendarLayout: Sendable {
                     placedAllDay.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
                 }
                 let gridTop = weekTop + 4 * metrics.allDayLaneHeight
-                timedFrame = { start, end, lane, span, laneCount in
-                    let left = Self.snap(column + metrics.weekColumnWidth * Double(lane) / Double(laneCount))
-                    let right = Self.snap(column + metrics.weekColumnWidth * Double(lane + span) / Double(laneCount))
-                    let top = Self.snap(gridTop + start / 60 * metrics.hourHeight)
-                    return Rect(x: left, y: top, width: right - left, height: Self.snap(gridTop + end / 60 * metrics.hourHeight) - top)
-                }
+                geometry = .week(column: column, gridTop: gridTop)
                 y = max(y, gridTop + 24 * metrics.hourHeight)
             }
-            days.append(
-                packed.map { segment, placement in
-                    PlacedSegment(
-                        segment: segment, placement: placement, dayIndex: dayIndex,
-                        frame: timedFrame(segment.startMinute, segment.endMinute, placement.lane, placement.span, placement.laneCount), isAllDay: false)
-                })
-            overflow.append(
-                groups.map { group in
-                    OverflowChip(
-                        group: group, dayIndex: dayIndex, frame: timedFrame(group.startMinute, group.endMinute, group.lane, 1, group.laneCount))
-                })
+            var placed: [PlacedSegment] = []
+            placed.reserveCapacity(packed.count)
+            for (segment, placement) in packed {
+                let frame = geometry.frame(
+                    segment.startMinute, segment.endMinute, lane: placement.lane, span: placement.span, laneCount: placement.laneCount, axis: axis,
+                    metrics: metrics)
+                placed.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: false))
+            }
+            days.append(placed)
+            var chips: [OverflowChip] = []
+            for group in groups {
+                let frame = geometry.frame(
+                    group.startMinute, group.endMinute, lane: group.lane, span: 1, laneCount: group.laneCount, axis: axis, metrics: metrics)
+                chips.append(OverflowChip(group: group, dayIndex: dayIndex, frame: frame))
+            }
+            overflow.append(chips)
             allDay.append(placedAllDay)
         }
         self.days = days
@@ -156,8 +154,33 @@ public struct CalendarLayout: Sendable {
 
     /// Frames are snapped to half points (pixels at scale 2): lane edges shared by neighbours are
     /// then exactly equal, so touching frames never overlap by a rounding error.
-    private static func snap(_ value: Double) -> Double { (value * 2).rounded() / 2 }
+    fileprivate static func snap(_ value: Double) -> Double { (value * 2).rounded() / 2 }
 
     /// Every placed segment, timed and all-day.
     public var allPlaced: [PlacedSegment] { Array(days.joined()) + Array(allDay.joined()) }
+}
+
+/// Where timed items of one day go: a value, so laying out a day allocates nothing for it.
+private enum TimedGeometry {
+    /// A day row: lanes stacked vertically inside the row, time along x on the compressed axis.
+    case timeline(trackTop: Double, rowHeight: Double)
+    /// A day column: lanes side by side, time down the column at a uniform hour height.
+    case week(column: Double, gridTop: Double)
+
+    /// The frame of an item from `start` to `end` (minutes) in `lane`, covering `span` of `laneCount` lanes.
+    func frame(_ start: Double, _ end: Double, lane: Int, span: Int, laneCount: Int, axis: CompressedTimeAxis, metrics: LayoutMetrics) -> Rect {
+        let snap = CalendarLayout.snap
+        switch self {
+        case .timeline(let trackTop, let rowHeight):
+            let top = snap(trackTop + rowHeight * Double(lane) / Double(laneCount))
+            let bottom = snap(trackTop + rowHeight * Double(lane + span) / Double(laneCount))
+            let x0 = snap(axis.x(minute: start))
+            return Rect(x: x0, y: top, width: snap(axis.x(minute: end)) - x0, height: bottom - top)
+        case .week(let column, let gridTop):
+            let left = snap(column + metrics.weekColumnWidth * Double(lane) / Double(laneCount))
+            let right = snap(column + metrics.weekColumnWidth * Double(lane + span) / Double(laneCount))
+            let top = snap(gridTop + start / 60 * metrics.hourHeight)
+            return Rect(x: left, y: top, width: right - left, height: snap(gridTop + end / 60 * metrics.hourHeight) - top)
+        }
+    }
 }

@@ -13,8 +13,6 @@ public enum LanePacker {
         public var span: Int
         /// Lanes of the segment's cluster.
         public var laneCount: Int
-        /// Index of the segment's cluster within its day, in packing order.
-        public var cluster: Int = 0
     }
 
     /// Segments that did not fit under a lane limit, shown as one "+N" chip.
@@ -48,14 +46,10 @@ public enum LanePacker {
         var clusterStart = 0
         var clusterEnd = -Double.infinity
         var laneEnds: [Double] = []
-        var clusterIndex = -1
         func close(_ upTo: Int) {
             guard upTo > clusterStart else { return }
             let count = laneEnds.count
-            for i in clusterStart..<upTo {
-                placements[i].laneCount = count
-                placements[i].cluster = clusterIndex
-            }
+            for i in clusterStart..<upTo { placements[i].laneCount = count }
             if expand && count > 1 {
                 for i in clusterStart..<upTo {
                     var span = 1
@@ -74,7 +68,6 @@ public enum LanePacker {
             if segment.startMinute >= clusterEnd {
                 close(i)
                 clusterStart = i
-                clusterIndex += 1
                 laneEnds.removeAll(keepingCapacity: true)
             }
             if let free = laneEnds.firstIndex(where: { $0 <= segment.startMinute }) {
@@ -102,13 +95,18 @@ public enum LanePacker {
         precondition(maxLanes >= 2, "a lane limit keeps one lane for +N chips, so it must be at least 2")
         var visible: [(Segment, Placement)] = []
         var hiddenByCluster: [Int: [Segment]] = [:]
+        // Clusters are consecutive in packing order: a new one starts where nothing earlier reaches.
+        var cluster = -1
+        var reach = -Double.infinity
         for (segment, placement) in packed {
+            if segment.startMinute >= reach { cluster += 1 }
+            reach = max(reach, segment.endMinute)
             guard placement.laneCount > maxLanes else {
                 visible.append((segment, placement))
                 continue
             }
             if placement.lane >= maxLanes - 1 {
-                hiddenByCluster[placement.cluster, default: []].append(segment)
+                hiddenByCluster[cluster, default: []].append(segment)
             } else {
                 var limited = placement
                 limited.laneCount = maxLanes
