@@ -106,3 +106,26 @@ final class Deliveries: Sendable {
         #expect(cache.counters.bytesOwnedByConsumers == 0)
     }
 }
+
+@Suite struct LRUOrderTests {
+    @Test(arguments: [UInt64(1), 2, 3])
+    func touchInsertAndEvictKeepLeastRecentlyUsedOrder(seed: UInt64) {
+        // Against a plain list model, over seeded random operations.
+        var generator = SeededGenerator(seed: seed)
+        let cache = ArtworkCache(limits: .init(maxBytes: 1 << 30, maxCount: 6), executor: ManualExecutor())
+        var model: [String] = []
+        for _ in 0..<300 {
+            let title = "t\(generator.index(below: 10))"
+            if let lease = cache.lookup(ArtworkCacheTests.paint(title)) {  // a hit makes it the most recent
+                lease.release()
+                model.removeAll { $0 == title }
+                model.append(title)
+            } else {  // a miss prepares it and evicts the least recent beyond six
+                cache.image(ArtworkCacheTests.paint(title)).release()
+                model.append(title)
+                if model.count > 6 { model.removeFirst() }
+            }
+            #expect(cache.lruOrder.map(\.title) == model)
+        }
+    }
+}

@@ -54,20 +54,14 @@ public final class ArtworkCache: Sendable {
         public var rasterizeMaxNanoseconds: UInt64 = 0
     }
 
-    struct Entry {
-        var artwork: Artwork
-        var lastUse: UInt64
-    }
-
     struct Job {
         var requests: [ArtworkRequest] = []
     }
 
     struct State {
-        var entries: [PaintDescription: Entry] = [:]
+        var entries = LRUStore<PaintDescription, Artwork>()
         var jobs: [PaintDescription: Job] = [:]
         var counters = Counters()
-        var tick: UInt64 = 0
     }
 
     public let limits: Limits
@@ -85,23 +79,20 @@ public final class ArtworkCache: Sendable {
 
     /// The cached descriptions from least to most recently used.
     public var lruOrder: [PaintDescription] {
-        state.withLock { $0.entries.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key) }
+        state.withLock { $0.entries.keysOldestFirst }
     }
 
     /// Looks an image up without preparing it.
     /// - Returns: A lease on the image, or `nil` on a miss.
     public func lookup(_ description: PaintDescription) -> ArtworkLease? {
         state.withLock { state in
-            guard var entry = state.entries[description] else {
+            guard let artwork = state.entries.touch(description) else {
                 state.counters.misses += 1
                 return nil
             }
-            state.tick += 1
-            entry.lastUse = state.tick
-            state.entries[description] = entry
             state.counters.hits += 1
-            state.counters.bytesOwnedByConsumers += entry.artwork.byteCount
-            return ArtworkLease(entry.artwork, cache: self)
+            state.counters.bytesOwnedByConsumers += artwork.byteCount
+            return ArtworkLease(artwork, cache: self)
         }
     }
 
@@ -194,18 +185,15 @@ public final class ArtworkCache: Sendable {
 
     private func insert(_ artwork: Artwork, _ state: inout State) {
         guard artwork.byteCount <= limits.maxEntryBytes else { return }
-        state.tick += 1
-        if let old = state.entries[artwork.description] { state.counters.bytesCached -= old.artwork.byteCount }
-        state.entries[artwork.description] = Entry(artwork: artwork, lastUse: state.tick)
+        if let old = state.entries.insert(artwork, for: artwork.description) { state.counters.bytesCached -= old.byteCount }
         state.counters.bytesCached += artwork.byteCount
         evict(toBytes: limits.maxBytes, count: limits.maxCount, &state)
     }
 
     private func evict(toBytes bytes: Int, count: Int, _ state: inout State) {
         while state.counters.bytesCached > bytes || state.entries.count > count {
-            guard let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
-            state.entries[oldest.key] = nil
-            state.counters.bytesCached -= oldest.value.artwork.byteCount
+            guard let oldest = state.entries.removeOldest() else { break }
+            state.counters.bytesCached -= oldest.value.byteCount
             state.counters.evictions += 1
         }
         state.counters.entries = state.entries.count
