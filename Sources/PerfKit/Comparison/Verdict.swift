@@ -1,5 +1,5 @@
 /// The outcome of comparing one metric. A struct wrapping a private enum so verdicts can be added.
-public struct Verdict: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvertible {
     private enum Value: String, CaseIterable { case regressed, improved, withinNoise, inconclusive, unchanged, added, removed }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -18,6 +18,14 @@ public struct Verdict: Hashable, Sendable, Codable, CustomStringConvertible {
     public static let added = Verdict(.added)
     /// Present only in the baseline.
     public static let removed = Verdict(.removed)
+
+    /// The stored identifier (`regressed`, `improved`, `withinNoise`, …).
+    public var identifier: String { value.rawValue }
+    /// Parses a stored identifier.
+    public init?(identifier: String) {
+        guard let value = Value(rawValue: identifier) else { return nil }
+        self.value = value
+    }
 
     public var description: String {
         switch value {
@@ -39,17 +47,6 @@ public struct Verdict: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        guard let value = Value(rawValue: raw) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown verdict '\(raw)'"))
-        }
-        self.value = value
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(value.rawValue)
-    }
 }
 
 /// How much relative change a metric's noise allows before a change can count.

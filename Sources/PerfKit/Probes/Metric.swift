@@ -79,7 +79,7 @@ public struct MetricUnit: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// The kind of question a metric answers. Reports keep kinds in separate sections.
-public struct MetricKind: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+public struct MetricKind: Hashable, Sendable, StoredIdentifier, Comparable, CustomStringConvertible {
     private enum Value: String, CaseIterable { case componentCost, memory, correctness, frameInput }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -97,6 +97,11 @@ public struct MetricKind: Hashable, Sendable, Codable, Comparable, CustomStringC
 
     /// The stored identifier (`componentCost`, `memory`, `correctness`, `frameInput`).
     public var identifier: String { value.rawValue }
+    /// Parses a stored identifier.
+    public init?(identifier: String) {
+        guard let value = Value(rawValue: identifier) else { return nil }
+        self.value = value
+    }
     /// A heading for reports.
     public var title: String {
         switch value {
@@ -108,17 +113,6 @@ public struct MetricKind: Hashable, Sendable, Codable, Comparable, CustomStringC
     }
     public var description: String { identifier }
 
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        guard let value = Value(rawValue: raw) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown metric kind '\(raw)'"))
-        }
-        self.value = value
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value.rawValue)
-    }
     public static func < (lhs: MetricKind, rhs: MetricKind) -> Bool {
         Value.allCases.firstIndex(of: lhs.value)! < Value.allCases.firstIndex(of: rhs.value)!
     }

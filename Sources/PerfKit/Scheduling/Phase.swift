@@ -1,7 +1,7 @@
 /// Which question a sample answers about a subject's state.
 ///
 /// A struct wrapping a private enum so phases can be added without breaking callers.
-public struct Phase: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+public struct Phase: Hashable, Sendable, StoredIdentifier, Comparable, CustomStringConvertible {
     private enum Value: String, CaseIterable { case cold, warm, eviction }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -24,17 +24,6 @@ public struct Phase: Hashable, Sendable, Codable, Comparable, CustomStringConver
     public init?(identifier: String) {
         guard let value = Value(rawValue: identifier) else { return nil }
         self.value = value
-    }
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        guard let phase = Phase(identifier: raw) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown phase '\(raw)'"))
-        }
-        self = phase
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value.rawValue)
     }
     public static func < (lhs: Phase, rhs: Phase) -> Bool {
         Value.allCases.firstIndex(of: lhs.value)! < Value.allCases.firstIndex(of: rhs.value)!
