@@ -50,9 +50,9 @@ extension Budget {
         var observed: [String] = []
         for limit in limits {
             let value = limit.percentile == 100 ? summary.max : summary.extraPercentiles[limit.percentile]!
-            observed.append("\(limit.label) = \(Self.format(value, metric.unit))")
+            observed.append("\(limit.label) = \(Format.value(value, metric.unit))")
             if value > limit.value {
-                let line = "\(limit.label) \(Self.format(value, metric.unit)) exceeds \(Self.format(limit.value, metric.unit))"
+                let line = "\(limit.label) \(Format.value(value, metric.unit)) exceeds \(Format.value(limit.value, metric.unit))"
                 if limit.isTarget { targetMisses.append(line) } else { misses.append(line) }
             }
         }

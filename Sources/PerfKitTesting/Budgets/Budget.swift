@@ -16,8 +16,7 @@ public struct Budget: Sendable {
         /// A soft limit (a target) is reported as a warning when missed, never as a failure.
         public var isTarget: Bool
 
-        var label: String { percentile == 100 ? "max" : "p\(Self.trim(percentile))" }
-        static func trim(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+        var label: String { percentile == 100 ? "max" : "p\(Format.trim(percentile))" }
     }
 
     /// The metric judged.
@@ -31,15 +30,8 @@ public struct Budget: Sendable {
 
     /// A plain description, for example `p95 ≤ 10 ms, max ≤ 20 ms (direct interaction)`.
     public var text: String {
-        let parts = limits.map { "\($0.isTarget ? "target " : "")\($0.label) ≤ \(Self.format($0.value, metric.unit))" }
+        let parts = limits.map { "\($0.isTarget ? "target " : "")\($0.label) ≤ \(Format.value($0.value, metric.unit))" }
         return parts.joined(separator: ", ") + (clock.map { " (\($0))" } ?? "")
-    }
-
-    static func format(_ value: Double, _ unit: MetricUnit) -> String {
-        guard unit == .nanoseconds else { return "\(Limit.trim(value)) \(unit)" }
-        if value >= 1_000_000 { return "\(Limit.trim((value / 1_000_000 * 100).rounded() / 100)) ms" }
-        if value >= 1_000 { return "\(Limit.trim((value / 1_000 * 100).rounded() / 100)) µs" }
-        return "\(Limit.trim(value)) ns"
     }
 }
 

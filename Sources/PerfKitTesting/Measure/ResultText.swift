@@ -10,8 +10,8 @@ public enum ResultText {
                 guard let s = try? Summary(series.values) else { continue }
                 let value =
                     series.metric.unit == .nanoseconds
-                    ? "median \(Budget.format(s.median, .nanoseconds)), p95 \(Budget.format(s.p95, .nanoseconds))"
-                    : "max \(Budget.Limit.trim(s.max)) \(series.metric.unit)"
+                    ? "median \(Format.duration(s.median)), p95 \(Format.duration(s.p95))"
+                    : "max \(Format.value(s.max, series.metric.unit))"
                 lines.append("  \(measurement.name) [\(series.arm), \(series.phase)] \(series.metric.name): \(value) (\(s.count) samples)")
             }
         }
