@@ -36,7 +36,7 @@ public struct CalendarScene: Sendable {
 
     /// The paint description for content already evaluated, for example a bound cell's.
     public func paint(_ content: ViewContent, frame: Rect) -> PaintDescription {
-        let color = Workloads.calendars.first { $0.id == content.calendarID }?.color ?? 0x888888
+        let color = Workloads.color(ofCalendar: content.calendarID)
         return PaintDescription(
             title: content.title, timeText: content.timeText, color: color,
             width: max(1, Int(frame.width.rounded())), height: max(1, Int(frame.height.rounded())))

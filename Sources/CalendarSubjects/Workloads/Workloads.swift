@@ -9,6 +9,12 @@ public enum Workloads {
         ("team", 0x1A7F37), ("oncall", 0xCF222E), ("birthdays", 0xBC4C00), ("holidays", 0x9A6700), ("music", 0x6639BA), ("health", 0x116329),
     ]
 
+    /// The colour of a calendar (0xRRGGBB); grey for a calendar the fixture does not know.
+    /// - Complexity: O(1); it is looked up for every bound cell in a scroll step.
+    public static func color(ofCalendar id: String) -> UInt32 { colors[id] ?? 0x888888 }
+
+    private static let colors: [String: UInt32] = Dictionary(uniqueKeysWithValues: calendars.map { ($0.id, $0.color) })
+
     /// The reference start of every fixture: Monday 2015-03-02, 00:00 UTC (a month with a DST change in many zones).
     public static let epoch = Date(timeIntervalSince1970: 1_425_254_400)
 

@@ -74,12 +74,7 @@ enum DemoCommand {
         Output.progress("perfkit demo: generating the \(days)-day retained history in fresh processes…")
         var samples: [[String: Double]] = []
         for _ in 0..<3 {
-            var output = Data()
-            let status = try Subprocess.run([CommandLine.arguments[0], "calendar", "history", "--days", String(days)], in: ".", capture: { output = $0 })
-            guard status == 0, let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
-                throw UsageError("history child failed (exit \(status))")
-            }
-            samples.append(values)
+            samples.append(try childValues(["calendar", "history", "--days", String(days)]))
         }
         let times = try Summary(samples.map { $0["generationNanoseconds"]! })
         let held = try Summary(samples.map { $0["residentAfter"]! - $0["residentBefore"]! })
@@ -94,20 +89,24 @@ enum DemoCommand {
             """
     }
 
+    /// Runs this executable in a fresh process with `arguments` and decodes the numbers it prints as JSON.
+    static func childValues(_ arguments: [String]) throws -> [String: Double] {
+        var output = Data()
+        let status = try Subprocess.run([CommandLine.arguments[0]] + arguments, in: ".", capture: { output = $0 })
+        guard status == 0, let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
+            throw UsageError("child process 'perfkit \(arguments.joined(separator: " "))' failed (exit \(status))")
+        }
+        return values
+    }
+
     /// Resident memory of each policy, each in a fresh child process, alternated in ABBA order.
     static func measureMemory(rounds: Int) throws -> TestResult {
         let arms = ["reference", "native"]
         let order = RunOrder(armCount: 2, roundCount: rounds, seed: 0xABBA)
         var collector: [String: SampleSeries] = [:]
-        let executable = CommandLine.arguments[0]
         for (round, armOrder) in order.rounds.enumerated() {
             for (position, armIndex) in armOrder.enumerated() {
-                var output = Data()
-                let status = try Subprocess.run(
-                    [executable, "calendar", "memory", "--policy", arms[armIndex], "--days", "30"], in: ".", capture: { output = $0 })
-                guard status == 0, let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
-                    throw UsageError("memory child for \(arms[armIndex]) failed (exit \(status))")
-                }
+                let values = try childValues(["calendar", "memory", "--policy", arms[armIndex], "--days", "30"])
                 Output.progress("  memory round \(round + 1)/\(rounds) \(arms[armIndex]): resident \(Format.bytes(values["residentMemory"] ?? 0))")
                 for (name, metric) in [
                     ("residentMemory", Metric.residentMemory), ("peakResidentMemory", .peakResidentMemory), ("allocatorResident", .allocatorResident),

@@ -92,7 +92,7 @@ enum LayoutOutput {
         }
         for placed in layout.allPlaced {
             let event = events[placed.segment.eventIndex]
-            let color = Workloads.calendars.first { $0.id == event.calendarID }?.color ?? 0x888888
+            let color = Workloads.color(ofCalendar: event.calendarID)
             let hex = String(format: "#%06X", color)
             let f = placed.frame
             out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"\(hex)\" fill-opacity=\"0.16\"/>")

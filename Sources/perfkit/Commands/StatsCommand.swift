@@ -65,9 +65,9 @@ enum StatsCommand {
         case "json":
             let data = try StoredFile.encoder().encode(report)
             Output.line(String(decoding: data, as: UTF8.self))
-        case "csv": Output.write(csv(report))
-        case "markdown": Output.write(markdown(report))
-        default: Output.write(text(report))
+        case "csv": try Output.write(csv(report), to: nil)
+        case "markdown": try Output.write(markdown(report), to: nil)
+        default: try Output.write(text(report), to: nil)
         }
         return 0
     }
@@ -128,8 +128,4 @@ enum StatsCommand {
         }
         return lines.joined(separator: "\n") + "\n"
     }
-}
-
-extension Output {
-    static func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
 }
