@@ -29,7 +29,7 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
     public func makeState() -> State { State() }
 
     public func run(_ state: inout State) -> Int {
-        let start = SystemClock.monotonicNanoseconds()
+        let start = TestSlowdown.start()
         defer { TestSlowdown.stretch(since: start) }  // test-only; a no-op unless PERFKIT_TEST_SLOWDOWN_PERCENT is set
         for lease in state.leases { lease.release() }
         state.leases.removeAll(keepingCapacity: true)
@@ -68,7 +68,7 @@ public struct LayoutSubject: MeasurableSubject {
 
     public func makeState() -> Int { 0 }
     public func run(_ state: inout Int) -> Int {
-        let start = SystemClock.monotonicNanoseconds()
+        let start = TestSlowdown.start()
         defer { TestSlowdown.stretch(since: start) }  // test-only; a no-op unless PERFKIT_TEST_SLOWDOWN_PERCENT is set
         let layout = CalendarLayout(events: events, grid: grid, presentation: presentation)
         state = layout.days.reduce(0) { $0 + $1.count }

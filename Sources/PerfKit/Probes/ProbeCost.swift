@@ -51,12 +51,8 @@ public enum ProbeCost {
         }
         let probes = ProbeSet(metrics: [.wallClock])
         var empty: [Double] = []
-        for _ in 0..<(reads * 5) { empty.append(probes.measureTimed { () }.values.wallClock.asDouble) }
+        for _ in 0..<(reads * 5) { empty.append(Double(probes.measureTimed { () }.values.wallClock)) }
         entries.append(Entry(probe: "empty measured region, median wall time", nanosecondsPerRead: Quantile.percentile(sorted: empty.sorted(), 50)))
         return entries
     }
-}
-
-extension UInt64 {
-    var asDouble: Double { Double(self) }
 }

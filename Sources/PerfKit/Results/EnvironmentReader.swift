@@ -28,16 +28,13 @@ public enum EnvironmentReader {
     /// - Parameters:
     ///   - buildConfiguration: `debug` or `release`.
     ///   - directory: The source checkout whose git state is recorded.
-    ///   - swiftVersion: The toolchain's version line, when already known.
-    public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath, swiftVersion: String? = nil)
+    public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath)
         -> Environment
     {
         let commit = Shell.output(["git", "rev-parse", "HEAD"], in: directory) ?? "unknown"
         let branch = Shell.output(["git", "rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
         let status = Shell.output(["git", "status", "--porcelain", "--untracked-files=no"], in: directory) ?? ""
-        let version =
-            swiftVersion ?? ProcessInfo.processInfo.environment["PERFKIT_SWIFT_VERSION"]
-            ?? Shell.output(["swift", "--version"], in: directory)?.split(separator: "\n").first.map(String.init) ?? "unknown"
+        let version = Shell.output(["swift", "--version"], in: directory)?.split(separator: "\n").first.map(String.init) ?? "unknown"
         return Environment(
             commit: commit, branch: branch, dirty: !status.isEmpty, swiftVersion: version,
             buildConfiguration: buildConfiguration, machine: machine(), allocator: Jemalloc.verifyIsProcessAllocator() == nil ? "jemalloc" : "system")

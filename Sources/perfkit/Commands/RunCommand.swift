@@ -36,8 +36,7 @@ enum RunCommand {
         Output.progress("perfkit run: measuring tests matching '\(filter)' serially in release…")
         let (tests, status) = try MeasuredProcess.run(
             bundle: bundle, in: packageDirectory, filter: filter, iterations: iterations, environment: [:], forwardOutput: true)
-        let swiftVersion = Shell.output(["swift", "--version"], in: packageDirectory)?.split(separator: "\n").first.map(String.init)
-        let environmentRecord = EnvironmentReader.current(buildConfiguration: "release", directory: packageDirectory, swiftVersion: swiftVersion)
+        let environmentRecord = EnvironmentReader.current(buildConfiguration: "release", directory: packageDirectory)
         return (RunFile(date: Date(), mode: "measure", environment: environmentRecord, tests: tests), status)
     }
 }
