@@ -26,13 +26,13 @@ import Testing
             PairedSeries.Round(a: Self.result([1, 2, 9]), b: Self.result([4, 5, 6]), bRanSecond: true),
             PairedSeries.Round(a: Self.result([3, 3, 3]), b: Self.result([1, 7, 8]), bRanSecond: false),
         ]
-        let paired = try PairedSeries.pair(rounds)
+        let paired = try PairedSeries.pair(rounds).paired
         #expect(paired.count == 1)
         #expect(paired[0].a == [2, 3] && paired[0].b == [5, 7] && paired[0].bRanSecond == [true, false])
     }
 
     @Test func anInjectedOrderEffectIsDetected() throws {
-        let paired = try PairedSeries.pair(Self.rounds(count: 20, effect: 1, order: 1.05, noise: 0.005, seed: 3))
+        let paired = try PairedSeries.pair(Self.rounds(count: 20, effect: 1, order: 1.05, noise: 0.005, seed: 3)).paired
         let diagnostics = try PairedDiagnostics(paired[0])
         #expect(diagnostics.orderEffectDetected)
         #expect(abs(diagnostics.orderEffect - 0.05) < 0.01)
@@ -41,7 +41,7 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
     func noOrderEffectIsReportedWhenThereIsNone(seed: UInt64) throws {
-        let paired = try PairedSeries.pair(Self.rounds(count: 20, effect: 1.03, order: 1, noise: 0.01, seed: seed))
+        let paired = try PairedSeries.pair(Self.rounds(count: 20, effect: 1.03, order: 1, noise: 0.01, seed: seed)).paired
         let diagnostics = try PairedDiagnostics(paired[0])
         #expect(!diagnostics.orderEffectDetected)
         #expect(!diagnostics.warnings.contains { $0.hasPrefix("order effect") })
@@ -67,6 +67,27 @@ import Testing
         #expect(try Comparison(paired: same, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [.withinNoise])
         let few = try PairedSeries.pair(Array(Self.rounds(count: 10, effect: 1.10, order: 1, noise: 0.005, seed: 9).prefix(3)))
         #expect(try Comparison(paired: few, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [.inconclusive])
+    }
+
+    @Test func seriesOnOneSideOrMissingFromARoundAreListedNotDropped() throws {
+        func result(_ id: String) -> [TestResult] {
+            var test = Self.result([1, 2, 3])[0]
+            test.id = id
+            return [test]
+        }
+        let rounds = (0..<4).map { r in
+            PairedSeries.Round(
+                a: result("S/kept()") + result("S/gone()") + (r == 2 ? [] : result("S/flaky()")),
+                b: result("S/kept()") + result("S/new()") + result("S/flaky()"), bRanSecond: r % 2 == 0)
+        }
+        let pairing = try PairedSeries.pair(rounds)
+        #expect(pairing.paired.map(\.test) == ["S/kept()"])
+        #expect(pairing.unpaired.map(\.test) == ["S/flaky()", "S/gone()", "S/new()"])
+        let comparison = try Comparison(paired: pairing, bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)
+        let verdicts = Dictionary(uniqueKeysWithValues: comparison.rows.map { ($0.test, $0.verdict) })
+        #expect(verdicts == ["S/kept()": .withinNoise, "S/gone()": .removed, "S/new()": .added, "S/flaky()": .inconclusive])
+        #expect(comparison.rows.first { $0.test == "S/flaky()" }?.note == "not paired: in A in 3 of 4 rounds, in B in 4")
+        #expect(comparison.headline.contains("1 added") && comparison.headline.contains("1 removed"))
     }
 
     @Test func calibrationStoresABandPerSeries() throws {

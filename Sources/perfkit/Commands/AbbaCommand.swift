@@ -27,8 +27,8 @@ enum AbbaCommand {
         let machine = EnvironmentReader.machine()
         let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: machine, default: NoiseBandsFile.pairedDefault)
         let comparison = try Comparison(
-            paired: session.paired, bands: bands, environmentA: session.environment(for: a), environmentB: session.environment(for: b))
-        let diagnostics = try AbbaSession.diagnosticsSection(session.paired)
+            paired: session.pairing, bands: bands, environmentA: session.environment(for: a), environmentB: session.environment(for: b))
+        let diagnostics = try AbbaSession.diagnosticsSection(session.pairing.paired)
         let command = "perfkit abba " + arguments.joined(separator: " ")
         let elapsed = Int(Date().timeIntervalSince(started))
         try ReportWriter.write(
@@ -41,7 +41,9 @@ enum AbbaCommand {
             ],
             sides: .abba)
         Output.line("\(comparison.headline) (B = \(b.name) against A = \(a.name), \(rounds) rounds, \(elapsed) s)")
-        for warning in Set(session.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(\.warnings)).sorted().prefix(5) {
+        for warning in Set(session.pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(\.warnings)).sorted()
+            .prefix(5)
+        {
             Output.progress("warning: \(warning)")
         }
         return comparison.hasRegression && parsed.options["fail-on"] != nil ? 1 : 0
@@ -64,7 +66,7 @@ enum AbbaCommand {
 struct AbbaSession {
     var order: RunOrder
     var rounds: [PairedSeries.Round]
-    var paired: [PairedSeries]
+    var pairing: Pairing
     var rawTests: [(String, [TestResult])]
     var environments: [String: Environment]
 
@@ -93,7 +95,7 @@ struct AbbaSession {
             env.machine = machine
             environments[revision.name] = env
         }
-        return AbbaSession(order: order, rounds: pairedRounds, paired: try PairedSeries.pair(pairedRounds), rawTests: raw, environments: environments)
+        return AbbaSession(order: order, rounds: pairedRounds, pairing: try PairedSeries.pair(pairedRounds), rawTests: raw, environments: environments)
     }
 
     /// Labels every sample with the process round and position instead of the in-process ones.

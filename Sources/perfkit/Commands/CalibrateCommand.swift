@@ -20,7 +20,7 @@ enum CalibrateCommand {
             Output.progress("perfkit calibrate: A/A repeat \(k + 1)/\(repeats)")
             let session = try AbbaSession.run(
                 arms: [(current, bundle, [:]), (current, bundle, [:])], rounds: rounds, filter: filter, iterations: iterations, seed: 0xCA1B + UInt64(k))
-            comparisons.append(try Comparison(paired: session.paired, bands: NoiseBandsFile.pairedDefault, environmentA: nil, environmentB: nil))
+            comparisons.append(try Comparison(paired: session.pairing, bands: NoiseBandsFile.pairedDefault, environmentA: nil, environmentB: nil))
         }
         let calibration = NoiseCalibration(comparisons: comparisons, machine: machine, rounds: rounds)
         let path = parsed.options["output"] ?? NoiseBandsFile.defaultPath(machine)

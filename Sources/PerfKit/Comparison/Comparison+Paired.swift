@@ -1,0 +1,82 @@
+import Foundation
+
+extension Comparison {
+    /// The one-sample Hodges–Lehmann estimate: the median of all Walsh averages (x_i + x_j) / 2, i ≤ j.
+    /// - Complexity: O(n²).
+    static func hodgesLehmann(_ x: [Double]) -> Double {
+        var walsh: [Double] = []
+        walsh.reserveCapacity(x.count * (x.count + 1) / 2)
+        for i in x.indices {
+            for j in i..<x.count { walsh.append((x[i] + x[j]) / 2) }
+        }
+        return walsh.withUnsafeMutableBufferPointer { Quantile.medianBySelection($0) }
+    }
+
+    /// Compares paired series: per-round ratios, Wilcoxon signed-rank, bootstrap CI of the median
+    /// paired ratio, and the two-gate verdict; deterministic metrics exactly. Series that could not
+    /// be paired are listed as added (only in B), removed (only in A) or inconclusive (missing
+    /// from some rounds), never dropped.
+    /// - Parameters:
+    ///   - paired: The session's series: one per test, measurement, arm, phase and metric.
+    ///   - bands: Noise bands.
+    ///   - alpha: False discovery rate.
+    /// - Throws: ``StatisticsError`` for non-finite values.
+    /// - Complexity: O(S · B · r²) for S series, B resamples, r rounds.
+    public init(paired: Pairing, bands: NoiseBands, alpha: Double = 0.05, environmentA: Environment?, environmentB: Environment?) throws {
+        var rows: [ComparisonRow] = []
+        var statistical: [Int] = []
+        for series in paired.paired {
+            var row = ComparisonRow(
+                test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
+                baseline: try Summary(series.a), current: try Summary(series.b), change: nil, pValue: nil, qValue: nil,
+                noiseBand: bands.band(for: series), verdict: .withinNoise, note: "")
+            if series.metric.isDeterministic {
+                Self.judgeExactly(&row, baseline: series.a, current: series.b, threshold: bands.absolute[series.metric.name] ?? 0)
+                rows.append(row)
+                continue
+            }
+            guard series.a.count >= 4 else {
+                row.verdict = .inconclusive
+                row.note = "too few rounds (\(series.a.count); need 4)"
+                rows.append(row)
+                continue
+            }
+            let logs = series.ratios.filter { $0.isFinite && $0 > 0 }.map { Foundation.log($0) }
+            var generator = SeededGenerator(seed: 0xAB_BA)
+            var estimates = [Double](repeating: 0, count: 2_000)
+            var sample = logs
+            for k in estimates.indices {
+                for i in sample.indices { sample[i] = logs[generator.index(below: logs.count)] }
+                estimates[k] = Foundation.exp(Self.hodgesLehmann(sample))
+            }
+            row.change = TwoSampleEstimate.interval(point: Foundation.exp(Self.hodgesLehmann(logs)), resampled: &estimates, confidence: 0.95)
+            row.pValue = try Wilcoxon(series.a, series.b).pValue
+            statistical.append(rows.count)
+            rows.append(row)
+        }
+        try Self.judgeStatistically(&rows, at: statistical, alpha: alpha)
+        for series in paired.unpaired { rows.append(try Self.unpairedRow(series, bands: bands)) }
+        self.rows = rows.sorted {
+            ($0.test, $0.measurement, $0.metric.name, $0.arm, $0.phase.identifier) < ($1.test, $1.measurement, $1.metric.name, $1.arm, $1.phase.identifier)
+        }
+        baselineEnvironment = environmentA
+        currentEnvironment = environmentB
+    }
+
+    /// The row of a series that could not be paired: added, removed, or inconclusive when it is
+    /// missing from some rounds (a test that failed in some processes, for example).
+    static func unpairedRow(_ series: UnpairedSeries, bands: NoiseBands) throws -> ComparisonRow {
+        var row = ComparisonRow(
+            test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
+            baseline: series.a.isEmpty ? nil : try Summary(series.a), current: series.b.isEmpty ? nil : try Summary(series.b),
+            change: nil, pValue: nil, qValue: nil, noiseBand: bands.band(for: series.metric), verdict: .inconclusive, note: "")
+        if series.a.isEmpty {
+            row.verdict = .added
+        } else if series.b.isEmpty {
+            row.verdict = .removed
+        } else {
+            row.note = "not paired: in A in \(series.a.count) of \(series.rounds) rounds, in B in \(series.b.count)"
+        }
+        return row
+    }
+}

@@ -1,0 +1,124 @@
+/// Two arms measured process by process in counterbalanced rounds, paired round by round.
+///
+/// Each round yields one value per arm and series (the median of that process's samples); the
+/// pair's ratio B/A is the per-round effect. The change is the Hodges–Lehmann estimate of the
+/// per-round log ratios (the median of their Walsh averages, the estimator that goes with the
+/// Wilcoxon signed-rank test), with a seeded bootstrap CI over rounds; the verdict uses the
+/// Wilcoxon signed-rank test on the pairs (Benjamini–Hochberg across the comparison) and the same
+/// two gates as ``Comparison``.
+public struct PairedSeries: Sendable, Codable, Equatable {
+    /// Identifies the series: test, measurement, arm, phase, metric.
+    public var test: String
+    public var measurement: String
+    public var arm: String
+    public var phase: Phase
+    public var metric: Metric
+    /// Per round: arm A's value, arm B's value, and whether B ran second in that round.
+    public var a: [Double]
+    public var b: [Double]
+    public var bRanSecond: [Bool]
+
+    public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, a: [Double] = [], b: [Double] = [], bRanSecond: [Bool] = []) {
+        self.test = test
+        self.measurement = measurement
+        self.arm = arm
+        self.phase = phase
+        self.metric = metric
+        self.a = a
+        self.b = b
+        self.bRanSecond = bRanSecond
+    }
+
+    /// One paired round: every test result of arm A's process and of arm B's, and whether B ran second.
+    public struct Round: Sendable {
+        public var a: [TestResult]
+        public var b: [TestResult]
+        public var bRanSecond: Bool
+        public init(a: [TestResult], b: [TestResult], bRanSecond: Bool) {
+            self.a = a
+            self.b = b
+            self.bRanSecond = bRanSecond
+        }
+    }
+
+    /// Pairs rounds series by series: each process contributes the median of its samples.
+    /// A series missing from either side in any round is not paired; it is returned in
+    /// ``Pairing/unpaired`` so the comparison can list it as added, removed or incomplete.
+    /// - Complexity: O(R · S · n) for R rounds, S series, n samples per series.
+    public static func pair(_ rounds: [Round]) throws -> Pairing {
+        var medians: [SeriesTable.Key: (metric: Metric, a: [Double], b: [Double], bRanSecond: [Bool])] = [:]
+        var complete: [SeriesTable.Key: Int] = [:]
+        for round in rounds {
+            let a = SeriesTable(round.a), b = SeriesTable(round.b)
+            for key in Set(a.keys).union(b.keys) {
+                let sa = a.series[key], sb = b.series[key]
+                var entry = medians[key] ?? ((sa ?? sb)!.metric, [], [], [])
+                if let sa { entry.a.append(try Quantile.median(sa.values)) }
+                if let sb { entry.b.append(try Quantile.median(sb.values)) }
+                if sa != nil && sb != nil {
+                    entry.bRanSecond.append(round.bRanSecond)
+                    complete[key, default: 0] += 1
+                }
+                medians[key] = entry
+            }
+        }
+        var pairing = Pairing(paired: [], unpaired: [])
+        for key in medians.keys.sorted() {
+            let entry = medians[key]!
+            if complete[key] == rounds.count {
+                pairing.paired.append(
+                    PairedSeries(
+                        test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, a: entry.a, b: entry.b,
+                        bRanSecond: entry.bRanSecond))
+            } else {
+                pairing.unpaired.append(
+                    UnpairedSeries(
+                        test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, a: entry.a, b: entry.b,
+                        rounds: rounds.count))
+            }
+        }
+        return pairing
+    }
+
+    /// Per-round ratios B/A (1 where both are 0).
+    public var ratios: [Double] { zip(a, b).map { $1 == $0 ? 1 : ($0 == 0 ? .infinity : $1 / $0) } }
+}
+
+/// The series of an ABBA session: those paired in every round, and those that could not be paired.
+public struct Pairing: Sendable, Equatable {
+    /// Series present on both sides in every round.
+    public var paired: [PairedSeries]
+    /// Series present on one side only, or missing from some rounds.
+    public var unpaired: [UnpairedSeries]
+
+    public init(paired: [PairedSeries], unpaired: [UnpairedSeries]) {
+        self.paired = paired
+        self.unpaired = unpaired
+    }
+}
+
+/// A series that could not be paired: it is missing from one side, or from some rounds
+/// (for example a test added in B, removed in B, or failing in some processes).
+public struct UnpairedSeries: Sendable, Codable, Equatable {
+    public var test: String
+    public var measurement: String
+    public var arm: String
+    public var phase: Phase
+    public var metric: Metric
+    /// Per-round medians of the rounds in which each side had the series.
+    public var a: [Double]
+    public var b: [Double]
+    /// Rounds in the session.
+    public var rounds: Int
+
+    public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, a: [Double], b: [Double], rounds: Int) {
+        self.test = test
+        self.measurement = measurement
+        self.arm = arm
+        self.phase = phase
+        self.metric = metric
+        self.a = a
+        self.b = b
+        self.rounds = rounds
+    }
+}
