@@ -31,31 +31,12 @@ public enum EnvironmentReader {
     public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath)
         -> Environment
     {
-        let commit = Shell.output(["git", "rev-parse", "HEAD"], in: directory) ?? "unknown"
-        let branch = Shell.output(["git", "rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
-        let status = Shell.output(["git", "status", "--porcelain", "--untracked-files=no"], in: directory) ?? ""
-        let version = Shell.output(["swift", "--version"], in: directory)?.split(separator: "\n").first.map(String.init) ?? "unknown"
+        let commit = ChildProcess.output(["git", "rev-parse", "HEAD"], in: directory) ?? "unknown"
+        let branch = ChildProcess.output(["git", "rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
+        let status = ChildProcess.output(["git", "status", "--porcelain", "--untracked-files=no"], in: directory) ?? ""
+        let version = ChildProcess.output(["swift", "--version"], in: directory)?.split(separator: "\n").first.map(String.init) ?? "unknown"
         return Environment(
             commit: commit, branch: branch, dirty: !status.isEmpty, swiftVersion: version,
             buildConfiguration: buildConfiguration, machine: machine(), allocator: Jemalloc.verifyIsProcessAllocator() == nil ? "jemalloc" : "system")
-    }
-}
-
-/// Runs short commands and captures their output.
-package enum Shell {
-    /// Runs a command and returns its trimmed standard output, or `nil` when it fails.
-    package static func output(_ arguments: [String], in directory: String? = nil) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

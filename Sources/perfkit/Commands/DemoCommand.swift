@@ -91,8 +91,7 @@ enum DemoCommand {
 
     /// Runs this executable in a fresh process with `arguments` and decodes the numbers it prints as JSON.
     static func childValues(_ arguments: [String]) throws -> [String: Double] {
-        var output = Data()
-        let status = try Subprocess.run([CommandLine.arguments[0]] + arguments, in: ".", capture: { output = $0 })
+        let (status, output) = try ChildProcess.run([CommandLine.arguments[0]] + arguments)
         guard status == 0, let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
             throw UsageError("child process 'perfkit \(arguments.joined(separator: " "))' failed (exit \(status))")
         }

@@ -40,30 +40,3 @@ enum RunCommand {
         return (RunFile(date: Date(), mode: "measure", environment: environmentRecord, tests: tests), status)
     }
 }
-
-/// Runs child processes for the command line.
-enum Subprocess {
-    /// Runs a command, optionally sending its output to standard error, and returns its exit status.
-    static func run(
-        _ arguments: [String], in directory: String, environment: [String: String] = [:], forwardOutputToStderr: Bool = false, capture: ((Data) -> Void)? = nil
-    ) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let pipe = Pipe()
-        if let capture {
-            process.standardOutput = pipe
-            process.standardError = forwardOutputToStderr ? FileHandle.standardError : FileHandle.nullDevice
-            try process.run()
-            capture(pipe.fileHandleForReading.readDataToEndOfFile())
-        } else {
-            process.standardOutput = forwardOutputToStderr ? FileHandle.standardError : FileHandle.nullDevice
-            process.standardError = forwardOutputToStderr ? FileHandle.standardError : FileHandle.nullDevice
-            try process.run()
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-}

@@ -19,23 +19,23 @@ enum Worktrees {
     /// - Throws: ``UsageError`` for a revision git does not know; no worktree is left behind.
     static func prepare(_ revision: String) throws -> PreparedRevision {
         if revision == "." {
-            let head = Shell.output(["git", "rev-parse", "HEAD"]) ?? "unknown"
-            let dirty = !(Shell.output(["git", "status", "--porcelain", "--untracked-files=no"]) ?? "").isEmpty
+            let head = ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown"
+            let dirty = !(ChildProcess.output(["git", "status", "--porcelain", "--untracked-files=no"]) ?? "").isEmpty
             return PreparedRevision(name: ".", directory: ".", commit: head + (dirty ? "+dirty" : ""))
         }
-        guard let commit = Shell.output(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]), !commit.isEmpty else {
+        guard let commit = ChildProcess.output(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]), !commit.isEmpty else {
             throw UsageError("unknown revision '\(revision)' (git rev-parse could not resolve it)")
         }
         let path = root + "/" + String(revision.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
         if FileManager.default.fileExists(atPath: path + "/.git") {
-            guard Shell.output(["git", "-C", path, "checkout", "--quiet", "--force", "--detach", commit]) != nil else {
+            guard ChildProcess.output(["git", "-C", path, "checkout", "--quiet", "--force", "--detach", commit]) != nil else {
                 throw UsageError("cannot check out \(revision) in \(path)")
             }
         } else {
             try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-            guard Shell.output(["git", "worktree", "add", "--quiet", "--detach", "--force", path, commit]) != nil else {
-                _ = Shell.output(["git", "worktree", "remove", "--force", path])
-                _ = Shell.output(["git", "worktree", "prune"])
+            guard ChildProcess.output(["git", "worktree", "add", "--quiet", "--detach", "--force", path, commit]) != nil else {
+                _ = ChildProcess.output(["git", "worktree", "remove", "--force", path])
+                _ = ChildProcess.output(["git", "worktree", "prune"])
                 throw UsageError("cannot create a worktree for \(revision) at \(path)")
             }
         }
@@ -45,7 +45,8 @@ enum Worktrees {
     /// Builds the package and its tests in release in `directory`.
     static func build(_ revision: PreparedRevision) throws -> String {
         Output.progress("perfkit: building \(revision.name) (\(revision.commit.prefix(12))) in release in \(revision.directory)…")
-        let status = try Subprocess.run(["swift", "build", "-c", "release", "--build-tests"], in: revision.directory, forwardOutputToStderr: true)
+        let (status, _) = try ChildProcess.run(
+            ["swift", "build", "-c", "release", "--build-tests"], in: revision.directory, output: .standardError, showErrors: true)
         guard status == 0 else { throw UsageError("release build of \(revision.name) failed (exit \(status))") }
         let release = revision.directory + "/.build/release"
         guard let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: { $0.hasSuffix("PackageTests.xctest") }) else {
@@ -70,9 +71,9 @@ enum MeasuredProcess {
         env["PERFKIT_RESULTS_DIR"] = results
         if let iterations { env["PERFKIT_ITERATIONS"] = String(iterations) }
         let bundlePath = bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
-        let status = try Subprocess.run(
+        let (status, _) = try ChildProcess.run(
             [bundlePath, "--testing-library", "swift-testing", "--no-parallel", "--filter", filter], in: directory, environment: env,
-            forwardOutputToStderr: forwardOutput)
+            output: forwardOutput ? .standardError : .discard, showErrors: forwardOutput)
         let tests = try ResultFragments.readAll(from: results)
         guard !tests.isEmpty else { throw UsageError("no measured test matched '\(filter)' in \(directory) (test process exit \(status))") }
         return (tests, status)
