@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Cross-checks `perfkit stats --format json` against numpy percentiles and scipy's mannwhitneyu
 (default settings) on seeded random data. A tool only; PerfKit never depends on it.
-Usage: python3 Scripts/crosscheck_stats.py .build/release/perfkit"""
+Usage: python3 Scripts/crosscheck_stats.py [PERFKIT]   (default .build/release/perfkit)"""
 import json, subprocess, sys, tempfile, os
 import numpy as np, scipy.stats as st
 
-perfkit = sys.argv[1]
+perfkit = sys.argv[1] if len(sys.argv) > 1 else ".build/release/perfkit"
 rng = np.random.default_rng(2026)
 worst = 0.0
 cases = 0
