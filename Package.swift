@@ -25,12 +25,12 @@ let package = Package(
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"])]
         ),
-        .systemLibrary(name: "CPerfEvent"),
+        .systemLibrary(name: "CLinux"),
         .target(
             name: "PerfKit",
             dependencies: [
                 .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
-                "CPerfEvent",
+                "CLinux",
             ]
         ),
         .target(name: "PerfKitTesting", dependencies: ["PerfKit"]),

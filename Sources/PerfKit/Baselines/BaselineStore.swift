@@ -44,15 +44,22 @@ public struct BaselineStore: Sendable {
     public let root: String
     public init(root: String = "Baselines") { self.root = root }
 
-    /// Names of stored baselines.
+    /// Names of stored baselines (hidden folders, such as a killed save's staging folder, are not baselines).
     public func list() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
-            .filter { FileManager.default.fileExists(atPath: "\(root)/\($0)/manifest.json") }.sorted()
+            .filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(root)/\($0)/manifest.json") }.sorted()
     }
 
-    /// Loads a baseline.
+    /// Loads a baseline, under a shared lock so that a save running at the same time is seen
+    /// either not at all or in full.
     /// - Throws: ``FileError`` for an unknown name or a corrupt file (naming the file).
     public func load(_ name: String) throws(FileError) -> Baseline {
+        try StoredFile.withLock(lockPath(name), shared: true) { () throws(FileError) -> Baseline in try loadUnlocked(name) }
+    }
+
+    private func lockPath(_ name: String) -> String { "\(root)/.\(name).lock" }
+
+    private func loadUnlocked(_ name: String) throws(FileError) -> Baseline {
         let folder = "\(root)/\(name)"
         guard FileManager.default.fileExists(atPath: "\(folder)/manifest.json") else {
             throw FileError(folder, "no baseline named '\(name)' (known: \(list().joined(separator: ", ")))")
@@ -67,10 +74,10 @@ public struct BaselineStore: Sendable {
 
     /// Saves a run as baseline `name` under an update policy.
     ///
-    /// Saves of one baseline are serialized by a lock file (`Baselines/.<name>.lock`). Every suite
-    /// file and the manifest are written in full to temporary files first and only then renamed
-    /// into place, manifest last: a save that fails or is killed while writing leaves the old
-    /// baseline as it was.
+    /// Saves of one baseline are serialized by a lock file (`Baselines/.<name>.lock`). The whole
+    /// new baseline folder is written and flushed beside the old one, then exchanged with it in
+    /// one atomic step (``StoredFile/writeFolderAtomically(_:to:)``): a save that fails or is
+    /// killed at any moment leaves either the old baseline or the new one, never a mix.
     /// - Returns: The ids of tests written.
     /// - Throws: ``FileError``; debug-build results are refused unless `force`.
     @discardableResult
@@ -81,13 +88,13 @@ public struct BaselineStore: Sendable {
         guard run.environment.isRelease || force else {
             throw FileError("\(root)/\(name)", "refusing to save results from a \(run.environment.buildConfiguration) build (use --force to override)")
         }
-        return try StoredFile.withExclusiveLock("\(root)/.\(name).lock") { () throws(FileError) -> [String] in
+        return try StoredFile.withLock(lockPath(name)) { () throws(FileError) -> [String] in
             try saveLocked(run, as: name, policy: policy, now: now)
         }
     }
 
     private func saveLocked(_ run: RunFile, as name: String, policy: UpdatePolicy, now: Date) throws(FileError) -> [String] {
-        let existing = list().contains(name) ? try load(name) : nil
+        let existing = list().contains(name) ? try loadUnlocked(name) : nil
         var tests = Dictionary((existing?.tests ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var written: [String] = []
         for test in run.tests {
@@ -106,33 +113,31 @@ public struct BaselineStore: Sendable {
         guard policy != .never else { return [] }
         let bySuite = Dictionary(grouping: tests.values, by: \.suite)
         let folder = "\(root)/\(name)"
-        var files: [(path: String, data: Data)] = []
+        var files: [(name: String, data: Data)] = []
         for (suite, suiteTests) in bySuite.sorted(by: { $0.key < $1.key }) {
-            let path = "\(folder)/\(Self.fileName(suite))"
-            files.append(
-                (path, try StoredFile.encode(SuiteFile(schemaVersion: Self.schemaVersion, suite: suite, tests: suiteTests.sorted { $0.id < $1.id }), for: path))
-            )
+            let file = Self.fileName(suite)
+            let content = SuiteFile(schemaVersion: Self.schemaVersion, suite: suite, tests: suiteTests.sorted { $0.id < $1.id })
+            files.append((file, try StoredFile.encode(content, for: "\(folder)/\(file)")))
         }
         let environment = written.isEmpty ? (existing?.environment ?? run.environment) : run.environment
-        let manifestPath = "\(folder)/manifest.json"
-        files.append(
-            (
-                manifestPath,
-                try StoredFile.encode(
-                    Manifest(
-                        schemaVersion: Self.schemaVersion, name: name, savedAt: now, environment: environment, mode: run.mode, suites: bySuite.keys.sorted()),
-                    for: manifestPath)
-            ))
-        try StoredFile.writeAllAtomically(files)
+        let manifest = Manifest(
+            schemaVersion: Self.schemaVersion, name: name, savedAt: now, environment: environment, mode: run.mode, suites: bySuite.keys.sorted())
+        files.append(("manifest.json", try StoredFile.encode(manifest, for: "\(folder)/manifest.json")))
+        try StoredFile.writeFolderAtomically(files, to: folder)
         return written.sorted()
     }
 
-    /// Deletes a baseline folder.
+    /// Deletes a baseline folder: it is first renamed to a hidden name in one step, so a reader
+    /// sees the whole baseline or none of it, then removed.
     /// - Throws: ``FileError`` for an unknown name.
     public func delete(_ name: String) throws(FileError) {
-        guard list().contains(name) else { throw FileError("\(root)/\(name)", "no baseline named '\(name)'") }
-        do { try FileManager.default.removeItem(atPath: "\(root)/\(name)") } catch {
-            throw FileError("\(root)/\(name)", "cannot delete: \(error.localizedDescription)")
+        try StoredFile.withLock(lockPath(name)) { () throws(FileError) in
+            guard list().contains(name) else { throw FileError("\(root)/\(name)", "no baseline named '\(name)'") }
+            let hidden = "\(root)/.\(name).staging-deleted-\(UInt64.random(in: 0...UInt64.max))"
+            do { try FileManager.default.moveItem(atPath: "\(root)/\(name)", toPath: hidden) } catch {
+                throw FileError("\(root)/\(name)", "cannot delete: \(error.localizedDescription)")
+            }
+            try? FileManager.default.removeItem(atPath: hidden)
         }
     }
 

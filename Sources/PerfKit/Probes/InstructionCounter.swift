@@ -1,4 +1,4 @@
-import CPerfEvent
+import CLinux
 
 #if canImport(Glibc)
     import Glibc

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Errors about stored files, each naming the file and the problem in one line.
 public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file concerned.
@@ -37,77 +33,6 @@ public enum StoredFile {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
-    }
-
-    /// Writes `data` to `path` atomically: a temporary file in the same folder, flushed, then renamed.
-    /// A writer killed half-way leaves the old file intact; concurrent writers never interleave.
-    /// - Throws: ``FileError`` naming the file.
-    public static func writeAtomically(_ data: Data, to path: String) throws(FileError) {
-        try writeAllAtomically([(path, data)])
-    }
-
-    /// Writes several files as one change: every file is first written in full to a temporary file
-    /// beside its target and flushed; only then are they renamed into place, in the order given
-    /// (put an index or manifest last). If any write fails, no target is touched.
-    /// - Throws: ``FileError`` naming the file that failed.
-    public static func writeAllAtomically(_ files: [(path: String, data: Data)]) throws(FileError) {
-        var staged: [(temporary: String, path: String)] = []
-        for file in files {
-            do {
-                staged.append((try stage(file.data, for: file.path), file.path))
-            } catch {
-                for entry in staged { unlink(entry.temporary) }
-                throw error
-            }
-        }
-        for (index, entry) in staged.enumerated() where rename(entry.temporary, entry.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            for later in staged[index...] { unlink(later.temporary) }
-            throw FileError(entry.path, "cannot move the new file into place: \(reason)")
-        }
-    }
-
-    /// Writes `data` in full to a new temporary file in `path`'s folder and flushes it.
-    private static func stage(_ data: Data, for path: String) throws(FileError) -> String {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch { throw FileError(path, "cannot create folder \(directory)") }
-        let temporary = directory + "/.\(url.lastPathComponent).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw FileError(path, "cannot create temporary file: \(String(cString: strerror(errno)))") }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written, synced else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw FileError(path, "write failed: \(reason)")
-        }
-        return temporary
-    }
-
-    /// Runs `body` while holding an exclusive advisory lock on `lockPath` (created if needed), so
-    /// that read-modify-write cycles of several processes or threads do not interleave.
-    /// - Throws: ``FileError`` when the lock cannot be taken, or what `body` throws.
-    public static func withExclusiveLock<R>(_ lockPath: String, _ body: () throws(FileError) -> R) throws(FileError) -> R {
-        let directory = URL(fileURLWithPath: lockPath).deletingLastPathComponent().path
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let fd = open(lockPath, O_RDWR | O_CREAT, 0o644)
-        guard fd >= 0 else { throw FileError(lockPath, "cannot open lock file: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX) == 0 else { throw FileError(lockPath, "cannot lock: \(String(cString: strerror(errno)))") }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
     }
 
     /// Encodes `value` as stable JSON.

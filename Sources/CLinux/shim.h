@@ -1,9 +1,12 @@
-#ifndef PERFKIT_CPERFEVENT_SHIM_H
-#define PERFKIT_CPERFEVENT_SHIM_H
-// perf_event_open has no libc wrapper and syscall(2) is variadic, which Swift cannot call.
+#ifndef PERFKIT_CLINUX_SHIM_H
+#define PERFKIT_CLINUX_SHIM_H
+// Linux system calls that Swift cannot call directly: glibc has no wrapper for perf_event_open,
+// Swift's Glibc module does not expose renameat2, and syscall(2) is variadic.
 #include <linux/perf_event.h>
+#include <linux/fs.h>
 #include <sys/syscall.h>
 #include <sys/ioctl.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <string.h>
 #include <stdint.h>
@@ -30,5 +33,17 @@ static inline int64_t perfkit_read_counter(int fd) {
     uint64_t value = 0;
     if (read(fd, &value, sizeof(value)) != sizeof(value)) { return -1; }
     return (int64_t)value;
+}
+
+/// Swaps two existing paths (files or folders) in one atomic step: renameat2 with RENAME_EXCHANGE.
+/// Returns 0, or -errno (EINVAL or ENOSYS where the file system or kernel cannot exchange).
+static inline int perfkit_exchange_paths(const char *a, const char *b) {
+#ifdef RENAME_EXCHANGE
+    long result = syscall(__NR_renameat2, AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+    return result == 0 ? 0 : -errno;
+#else
+    (void)a; (void)b;
+    return -ENOSYS;
+#endif
 }
 #endif

@@ -1,0 +1,145 @@
+import CLinux
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension StoredFile {
+    /// Writes `data` to `path` atomically: a temporary file in the same folder, flushed, then renamed.
+    /// A writer killed half-way leaves the old file intact; concurrent writers never interleave.
+    /// - Throws: ``FileError`` naming the file.
+    public static func writeAtomically(_ data: Data, to path: String) throws(FileError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try createFolder(directory, for: path)
+        let temporary = directory + "/.\(URL(fileURLWithPath: path).lastPathComponent).\(uniqueSuffix()).tmp"
+        try writeFlushed(data, to: temporary, for: path)
+        guard rename(temporary, path) == 0 else {
+            let reason = lastError()
+            unlink(temporary)
+            throw FileError(path, "cannot move the new file into place: \(reason)")
+        }
+        syncFolder(directory)
+    }
+
+    /// Replaces the whole content of `folder` with `files` in one atomic step.
+    ///
+    /// The new content is written in full and flushed into a hidden staging folder beside
+    /// `folder` (`.<name>.staging-…`), which is then exchanged with `folder` by one
+    /// `renameat2(RENAME_EXCHANGE)`; the old content is removed afterwards. At every instant
+    /// `folder` holds either the old files or the new ones, never a mix, even if the writer is
+    /// killed. A staging folder left by a killed writer is removed by the next write. On a file
+    /// system that cannot exchange, the old folder is moved aside and the new one renamed into
+    /// place (a crash between those two renames leaves the folder missing, its old content aside).
+    ///
+    /// Writers of one folder must be serialised by the caller (``BaselineStore`` holds a lock).
+    /// - Parameters:
+    ///   - files: File names inside the folder and their content.
+    ///   - folder: The folder to replace; created if missing.
+    /// - Throws: ``FileError`` naming the file or folder that failed; `folder` is then unchanged.
+    public static func writeFolderAtomically(_ files: [(name: String, data: Data)], to folder: String) throws(FileError) {
+        let url = URL(fileURLWithPath: folder)
+        let parent = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent).staging-"
+        try createFolder(parent, for: folder)
+        for stale in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where stale.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(atPath: parent + "/" + stale)
+        }
+        let staging = parent + "/" + prefix + uniqueSuffix()
+        try createFolder(staging, for: folder)
+        do {
+            for file in files { try writeFlushed(file.data, to: staging + "/" + file.name, for: folder + "/" + file.name) }
+            syncFolder(staging)
+            try swapIntoPlace(staging, folder)
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
+        }
+        syncFolder(parent)
+        // `staging` now holds the old content.
+        try? FileManager.default.removeItem(atPath: staging)
+    }
+
+    /// Puts the folder `staging` at `folder`: one atomic exchange when `folder` exists.
+    private static func swapIntoPlace(_ staging: String, _ folder: String) throws(FileError) {
+        guard FileManager.default.fileExists(atPath: folder) else {
+            guard rename(staging, folder) == 0 else { throw FileError(folder, "cannot move the new folder into place: \(lastError())") }
+            return
+        }
+        let exchanged = perfkit_exchange_paths(staging, folder)
+        if exchanged == 0 { return }
+        guard exchanged == -EINVAL || exchanged == -ENOSYS else {
+            throw FileError(folder, "cannot exchange the new folder with the old: \(String(cString: strerror(-exchanged)))")
+        }
+        let aside = staging + ".old"
+        guard rename(folder, aside) == 0 else { throw FileError(folder, "cannot move the old folder aside: \(lastError())") }
+        guard rename(staging, folder) == 0 else {
+            let reason = lastError()
+            _ = rename(aside, folder)
+            throw FileError(folder, "cannot move the new folder into place: \(reason)")
+        }
+        _ = rename(aside, staging)
+    }
+
+    /// Runs `body` while holding an advisory lock on `lockPath` (created if needed): exclusive for
+    /// writers, shared for readers, so that a reader never sees a writer's step half-done and the
+    /// read-modify-write cycles of several processes or threads do not interleave.
+    /// - Parameters:
+    ///   - lockPath: The lock file.
+    ///   - shared: Whether to take a shared (reader's) lock. A reader that cannot create the lock
+    ///     file (a read-only checkout, where no writer can run either) reads without it.
+    /// - Throws: ``FileError`` when the lock cannot be taken, or what `body` throws.
+    public static func withLock<R>(_ lockPath: String, shared: Bool = false, _ body: () throws(FileError) -> R) throws(FileError) -> R {
+        let directory = URL(fileURLWithPath: lockPath).deletingLastPathComponent().path
+        if !shared { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            if shared { return try body() }
+            throw FileError(lockPath, "cannot open lock file: \(lastError())")
+        }
+        defer { close(fd) }
+        guard flock(fd, shared ? LOCK_SH : LOCK_EX) == 0 else { throw FileError(lockPath, "cannot lock: \(lastError())") }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Writes `data` in full to the new file `path` and flushes it to stable storage.
+    private static func writeFlushed(_ data: Data, to path: String, for target: String) throws(FileError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileError(target, "cannot create temporary file: \(lastError())") }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written, synced else {
+            let reason = lastError()
+            unlink(path)
+            throw FileError(target, "write failed: \(reason)")
+        }
+    }
+
+    /// Flushes a folder's entries (a rename is durable only once its folder is flushed).
+    private static func syncFolder(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    private static func createFolder(_ directory: String, for path: String) throws(FileError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch { throw FileError(path, "cannot create folder \(directory)") }
+    }
+
+    private static func uniqueSuffix() -> String { "\(getpid()).\(UInt64.random(in: 0...UInt64.max))" }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
+}
