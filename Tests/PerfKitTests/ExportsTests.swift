@@ -31,4 +31,21 @@ import Testing
         #expect(measures["wall-clock"] == ["value": 120, "lower_value": 104, "upper_value": 136])
         #expect(measures["views-reused"]?["value"] == 7)
     }
+
+    @Test func runSummaryShowsWallTimeOrTheFirstMetricOfAMeasurement() {
+        let environment = Fixtures.releaseEnvironment
+        var memory = SampleSeries(metric: .residentMemory, arm: "native", phase: .warm)
+        for (i, v) in [3.0, 1, 2].enumerated() { memory.append(v * 1_048_576, round: i, position: 0, iteration: i) }
+        let memoryTest = TestResult(
+            id: "M/p()", suite: "M", measurements: [MeasurementResult(name: "process", arms: ["native"], order: [], series: [memory], unavailable: [])])
+        let text = RunSummary.text(RunFile(date: Date(timeIntervalSince1970: 0), mode: "measure", environment: environment, tests: Self.tests + [memoryTest]))
+        #expect(text.split(separator: "\n").dropFirst() == ["  M/p() process: native/warm residentMemory 2 MiB", "  S/t() scroll: main/warm 120 ns"])
+    }
+}
+
+/// A release-build environment for tests.
+enum Fixtures {
+    static let releaseEnvironment = Environment(
+        commit: "c", branch: "b", dirty: false, swiftVersion: "6.3.1", buildConfiguration: "release",
+        machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34), allocator: "jemalloc")
 }
