@@ -29,16 +29,25 @@ public struct MarkdownReport: Sendable {
         public var against: String
         public var first: String
         public var second: String
-        public init(heading: String, against: String, first: String, second: String) {
+        /// One sentence under the heading on what kind of comparison this is.
+        public var lead: String
+        public init(heading: String, against: String, first: String, second: String, lead: String = "") {
             self.heading = heading
             self.against = against
             self.first = first
             self.second = second
+            self.lead = lead
         }
         /// A stored baseline against current results.
-        public static let baseline = Sides(heading: "Against the baseline", against: "against the baseline", first: "base", second: "cur")
+        public static let baseline = Sides(
+            heading: "Against the baseline", against: "against the baseline", first: "base", second: "cur",
+            lead:
+                "Two separate runs: timing rows include this machine's drift between runs, which no statistic on one run per side can remove (`perfkit abba` pairs two revisions in one session for timing verdicts); deterministic counts are compared exactly."
+        )
         /// Two revisions in ABBA order.
-        public static let abba = Sides(heading: "B against A (paired rounds)", against: "B against A", first: "A", second: "B")
+        public static let abba = Sides(
+            heading: "B against A (paired rounds)", against: "B against A", first: "A", second: "B",
+            lead: "Each round pairs one process of A with one of B, in alternating order, so drift between rounds cancels in the pairs.")
     }
 
     public init(
@@ -93,6 +102,7 @@ public struct MarkdownReport: Sendable {
             out += sections(arms.comparison, baselineLabel: "ref", currentLabel: "native", level: "###")
         }
         out += ["", "## \(sides.heading)", ""]
+        if !sides.lead.isEmpty { out += ["_\(sides.lead)_", ""] }
         out += sections(comparison, baselineLabel: sides.first, currentLabel: sides.second, level: "###")
         if !charts.isEmpty {
             out += [
