@@ -93,26 +93,12 @@ struct PerfkitProcess {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for command in [["init", "-q"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init"]] {
-            let git = Process()
-            git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            git.arguments = ["git"] + command
-            git.currentDirectoryURL = URL(fileURLWithPath: directory)
-            try git.run()
-            git.waitUntilExit()
-            try #require(git.terminationStatus == 0)
+            try #require(ChildProcess.output(["git"] + command, in: directory) != nil)
         }
         let result = try PerfkitProcess.run(["abba", "no-such-revision", "."], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown revision 'no-such-revision'"))
-        let list = Process()
-        let pipe = Pipe()
-        list.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        list.arguments = ["git", "worktree", "list"]
-        list.currentDirectoryURL = URL(fileURLWithPath: directory)
-        list.standardOutput = pipe
-        try list.run()
-        list.waitUntilExit()
-        let worktrees = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let worktrees = try #require(ChildProcess.output(["git", "worktree", "list"], in: directory)).split(separator: "\n")
         #expect(worktrees.count == 1)
         #expect(!FileManager.default.fileExists(atPath: directory + "/.perfkit/worktrees/no-such-revision"))
     }
