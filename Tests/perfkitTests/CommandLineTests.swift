@@ -67,6 +67,15 @@ struct PerfkitProcess {
         for key in ["ratioOfMedians", "ci95", "mannWhitneyP", "verdict"] { #expect(comparison[key] != nil) }
     }
 
+    @Test func aReportNamesTheCommandSoItCanBePastedBack() throws {
+        try BaselineStore(root: directory + "/Baselines").save(BaselineStoreTests.run(build: "release", values: [1, 2, 3]), as: "main")
+        try BaselineStoreTests.run(build: "release", values: [1, 2, 3]).write(to: directory + "/run.json")
+        let result = try PerfkitProcess.run(["compare", "main", "--current", "run.json", "--markdown", "my report.md"], in: directory)
+        #expect(result.status == 0)
+        let report = try String(contentsOfFile: directory + "/my report.md", encoding: .utf8)
+        #expect(report.contains("Produced by `perfkit compare main --current run.json --markdown 'my report.md'`."))
+    }
+
     @Test func corruptBaselineIsRefusedAndLeftAsItWas() throws {
         let folder = directory + "/Baselines/main"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

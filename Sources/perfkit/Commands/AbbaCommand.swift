@@ -32,7 +32,7 @@ enum AbbaCommand {
         let comparison = try Comparison(
             paired: session.pairing, bands: bands, environmentA: session.environment(for: a), environmentB: session.environment(for: b))
         let diagnostics = try AbbaSession.diagnosticsSection(session.pairing.paired)
-        let command = "perfkit abba " + arguments.joined(separator: " ")
+        let command = Arguments.commandLine(["perfkit", "abba"] + arguments)
         let elapsed = Int(Date().timeIntervalSince(started))
         try ReportWriter.write(
             comparison, command: command, title: "ABBA comparison: \(a.name) (A) against \(b.name) (B)",

@@ -25,7 +25,7 @@ enum CompareCommand {
         let comparison = try Comparison(
             baseline: baseline.tests, current: currentTests, bands: bands,
             baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment)
-        let command = "perfkit compare " + arguments.joined(separator: " ")
+        let command = Arguments.commandLine(["perfkit", "compare"] + arguments)
         try ReportWriter.write(
             comparison, command: command, title: "PerfKit comparison against \(baseline.name)", markdown: parsed.options["markdown"],
             csv: parsed.options["csv"], json: parsed.options["json"], rawTests: [("baseline", baseline.tests), ("current", currentTests)])

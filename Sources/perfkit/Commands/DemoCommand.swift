@@ -45,7 +45,7 @@ enum DemoCommand {
             )
         }
         // `make demo` runs `perfkit demo` without arguments.
-        let command = arguments.isEmpty ? "make demo" : (["perfkit", "demo"] + arguments).joined(separator: " ")
+        let command = arguments.isEmpty ? "make demo" : Arguments.commandLine(["perfkit", "demo"] + arguments)
         try ReportWriter.write(
             comparison, command: command, title: "Calendar renderer: reference against native policy",
             markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil,
