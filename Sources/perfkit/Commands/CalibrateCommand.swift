@@ -13,7 +13,7 @@ enum CalibrateCommand {
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let filter = parsed.options["filter"] ?? RunCommand.defaultFilter
         let current = try Worktrees.prepare(".")
-        let bundle = try Worktrees.build(current)
+        let bundle = try Worktrees.build(current, pinnedLayout: true)
         let machine = EnvironmentReader.machine()
         var comparisons: [Comparison] = []
         for k in 0..<repeats {

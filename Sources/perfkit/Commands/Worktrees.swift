@@ -42,13 +42,28 @@ enum Worktrees {
         return PreparedRevision(name: revision, directory: path, commit: commit)
     }
 
-    /// Builds the package and its tests in release in `directory`.
-    static func build(_ revision: PreparedRevision) throws -> String {
+    /// Code-alignment flags for builds that are compared with each other: every function and every
+    /// block that is not a fall-through starts on a 64-byte boundary, so a change elsewhere in the
+    /// binary does not shift the alignment of unchanged code (which moved unchanged subjects by
+    /// up to ±5% between two builds on this machine).
+    static let pinnedLayoutFlags = ["-align-all-functions=6", "-align-all-nofallthru-blocks=6"].flatMap { ["-Xswiftc", "-Xllvm", "-Xswiftc", $0] }
+
+    /// Builds the package and its tests in release.
+    /// - Parameters:
+    ///   - revision: The revision to build.
+    ///   - pinnedLayout: Whether to build with ``pinnedLayoutFlags``, for builds that are compared
+    ///     with each other (`abba`, `calibrate`). The working tree then builds into
+    ///     `.perfkit/build-pinned`, so the ordinary release build is left alone.
+    /// - Returns: The path of the test bundle.
+    /// - Throws: ``UsageError`` when the build fails.
+    static func build(_ revision: PreparedRevision, pinnedLayout: Bool = false) throws -> String {
         Output.progress("perfkit: building \(revision.name) (\(revision.commit.prefix(12))) in release in \(revision.directory)…")
+        let scratch = pinnedLayout && revision.directory == "." ? ".perfkit/build-pinned" : ".build"
         let (status, _) = try ChildProcess.run(
-            ["swift", "build", "-c", "release", "--build-tests"], in: revision.directory, output: .standardError, showErrors: true)
+            ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch] + (pinnedLayout ? pinnedLayoutFlags : []),
+            in: revision.directory, output: .standardError, showErrors: true)
         guard status == 0 else { throw UsageError("release build of \(revision.name) failed (exit \(status))") }
-        let release = revision.directory + "/.build/release"
+        let release = revision.directory + "/" + scratch + "/release"
         guard let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: { $0.hasSuffix("PackageTests.xctest") }) else {
             throw UsageError("no test bundle in \(release)")
         }
