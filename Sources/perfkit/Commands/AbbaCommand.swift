@@ -128,7 +128,7 @@ struct AbbaSession {
         """
         ## Design
 
-        A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in release. \
+        A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in release with pinned code alignment (functions and blocks on 64-byte boundaries). \
         \(order.rounds.count) rounds; in every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase. \
         Each round pairs the two processes: the per-round figure is the median of that process's samples. Change is the Hodges–Lehmann estimate of the per-round ratios B/A (on their logarithms) \
         with a bootstrap 95% CI over rounds; p is the Wilcoxon signed-rank test on the pairs. Took \(elapsedSeconds) s.
