@@ -103,4 +103,17 @@ import Testing
         #expect(band >= 0.005 && band < 0.02)
         #expect(calibration.entries.first { $0.series == key }?.repeats == 5)
     }
+
+    @Test func calibratedBandsOnlyWidenTheCrossRunDefault() {
+        var series = PairedSeries(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
+        let key = NoiseBands.seriesKey(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock")
+        let calibrated = NoiseBands(defaultRelative: 0.02, perSeries: [key: 0.005])
+        #expect(calibrated.band(for: series) == 0.005)
+        #expect(calibrated.withCrossRunDefault.band(for: series) == 0.05)
+        #expect(calibrated.withCrossRunDefault.band(for: .threadCPU) == 0.05)
+        series.arm = "wide"
+        let wide = NoiseBands(
+            defaultRelative: 0.02, perSeries: [NoiseBands.seriesKey(test: "S/t()", measurement: "m", arm: "wide", phase: .warm, metric: "wallClock"): 0.08])
+        #expect(wide.withCrossRunDefault.band(for: series) == 0.08)
+    }
 }

@@ -76,11 +76,16 @@ public struct NoiseBands: Sendable, Codable, Equatable {
             ?? band(for: series.metric)
     }
 
-    /// The same bands with the cross-run default (±5%) for series that were not calibrated:
-    /// a stored baseline also carries the machine's drift between runs.
+    /// The bands for comparing against a stored baseline: never narrower than the cross-run
+    /// default (±5%). Calibration measures A/A noise within one session; a stored baseline also
+    /// carries the machine's drift between sessions, which calibration cannot see, so a
+    /// calibrated band only ever widens the default here.
     public var withCrossRunDefault: NoiseBands {
+        let floor = NoiseBands().defaultRelative
         var copy = self
-        copy.defaultRelative = NoiseBands().defaultRelative
+        copy.defaultRelative = max(defaultRelative, floor)
+        copy.relative = relative.mapValues { max($0, floor) }
+        copy.perSeries = perSeries.mapValues { max($0, floor) }
         return copy
     }
 
