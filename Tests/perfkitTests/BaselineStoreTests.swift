@@ -101,6 +101,15 @@ import Testing
         #expect(comparison.rows.map(\.verdict.description) == [c.expected])
     }
 
+    @Test func anInconclusiveVerdictSaysWhy() throws {
+        let noisy = try Comparison(
+            baseline: Self.tests(Self.noisy(100, seed: 8, spread: 0.6, count: 5)), current: Self.tests(Self.noisy(104, seed: 9, spread: 0.6, count: 5)))
+        #expect(noisy.rows[0].note.hasPrefix("can resolve about ±"))
+        let atTheEdge = try Comparison(baseline: Self.tests(Self.noisy(100, seed: 10)), current: Self.tests(Self.noisy(105, seed: 11)))
+        #expect(atTheEdge.rows[0].verdict == .inconclusive)
+        #expect(atTheEdge.rows[0].note.hasPrefix("CI crosses the ±5% edge"))
+    }
+
     @Test func deterministicMetricsCompareExactly() throws {
         let same = try Comparison(baseline: Self.tests([10, 10], metric: .mallocs), current: Self.tests([10, 10], metric: .mallocs))
         #expect(same.rows[0].verdict == .unchanged)

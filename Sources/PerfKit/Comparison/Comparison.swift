@@ -155,7 +155,14 @@ public struct Comparison: Sendable, Codable, Equatable {
             row.note = "CI inside ±\(Format.trim(band * 100))%"
         } else {
             row.verdict = .inconclusive
-            row.note = "can resolve about ±\(Format.trim(halfWidth * 100))%, not ±\(Format.trim(band * 100))%"
+            if halfWidth > band {
+                row.note = "can resolve about ±\(Format.trim(halfWidth * 100))%, not ±\(Format.trim(band * 100))%"
+            } else if above || below {
+                row.note = "CI outside ±\(Format.trim(band * 100))% but not significant after Benjamini–Hochberg (q = \(Format.trim(row.qValue!)))"
+            } else {
+                row.note =
+                    "CI crosses the ±\(Format.trim(band * 100))% edge: a change about as large as the band (resolves about ±\(Format.trim(halfWidth * 100))%)"
+            }
         }
     }
 }
