@@ -2,7 +2,7 @@
 ///
 /// The monotonic clock is read last before the body and first after it; every other probe is
 /// read outside that bracket so its own cost never lands in the wall-clock figure. Per-thread
-/// probes are only valid when the body runs on the calling thread; ``measureTimed(_:)`` takes a
+/// probes are only valid when the body runs on the calling thread; ``measureTimed(_:reads:)`` takes a
 /// synchronous body for that reason.
 public struct ProbeSet: ~Copyable {
     /// Which built-in metrics to read; metrics not listed are skipped.
@@ -36,25 +36,29 @@ public struct ProbeSet: ~Copyable {
         }
     }
 
-    /// Runs `body` once and reads the timed-pass probes around it.
-    /// - Parameter body: The measured region; it runs on the calling thread.
+    /// Runs `body` once and reads the timed-pass probes around it: the monotonic clock innermost,
+    /// then the allocation and instruction counters, then thread CPU time, then `getrusage`.
+    /// - Parameters:
+    ///   - body: The measured region; it runs on the calling thread.
+    ///   - reads: Where the clocks and `getrusage` come from; ``SystemReads`` unless a test passes a fake.
     /// - Returns: The body's result and one value per available timed metric.
     /// - Throws: Whatever `body` throws.
     @inline(never)
-    public func measureTimed<R>(_ body: () throws -> R) rethrows -> (result: R, values: TimedValues) {
-        let usage0 = ResourceUsage.current()
-        let cpu0 = SystemClock.threadCPUNanoseconds()
+    public func measureTimed<R, Reads: ProbeReading>(_ body: () throws -> R, reads: Reads.Type = SystemReads.self) rethrows -> (result: R, values: TimedValues)
+    {
+        let usage0 = Reads.resourceUsage()
+        let cpu0 = Reads.threadCPUNanoseconds()
         let instructions0 = instructionCounter?.read()
         let allocated0 = allocationCounter?.allocated
         let freed0 = allocationCounter?.deallocated
-        let start = SystemClock.monotonicNanoseconds()
+        let start = Reads.monotonicNanoseconds()
         let result = try body()
-        let end = SystemClock.monotonicNanoseconds()
+        let end = Reads.monotonicNanoseconds()
         let allocated1 = allocationCounter?.allocated
         let freed1 = allocationCounter?.deallocated
         let instructions1 = instructionCounter?.read()
-        let cpu1 = SystemClock.threadCPUNanoseconds()
-        let usage1 = ResourceUsage.current()
+        let cpu1 = Reads.threadCPUNanoseconds()
+        let usage1 = Reads.resourceUsage()
         var values = TimedValues()
         values.wallClock = end &- start
         values.threadCPU = cpu1 &- cpu0

@@ -39,6 +39,15 @@ public struct ResourceUsage: Sendable, Equatable {
     /// Peak resident set size in bytes.
     public var peakResidentBytes: UInt64
 
+    /// A snapshot with the given values (tests and fakes; ``current()`` reads the real one).
+    public init(userCPUNanoseconds: UInt64, systemCPUNanoseconds: UInt64, contextSwitches: UInt64, pageFaults: UInt64, peakResidentBytes: UInt64) {
+        self.userCPUNanoseconds = userCPUNanoseconds
+        self.systemCPUNanoseconds = systemCPUNanoseconds
+        self.contextSwitches = contextSwitches
+        self.pageFaults = pageFaults
+        self.peakResidentBytes = peakResidentBytes
+    }
+
     /// Reads the current process's resource usage.
     public static func current() -> ResourceUsage {
         var usage = rusage()
