@@ -46,9 +46,11 @@ struct PerfkitProcess {
     func badInputIsAOneLineErrorWithExitTwo(_ c: BadInvocation) throws {
         try "1\n2\n".write(toFile: directory + "/numbers.txt", atomically: true, encoding: .utf8)
         try "1\n2\nx\n".write(toFile: directory + "/bad.txt", atomically: true, encoding: .utf8)
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         let result = try PerfkitProcess.run(c.arguments, in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains(c.message))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == before)  // nothing written, not even a lock file
     }
 
     @Test func statsJSONHasTheStableFields() throws {
@@ -65,6 +67,17 @@ struct PerfkitProcess {
         #expect(files[0]["count"] as? Int == 4)
         let comparison = try #require(json["comparison"] as? [String: Any])
         for key in ["ratioOfMedians", "ci95", "mannWhitneyP", "verdict"] { #expect(comparison[key] != nil) }
+    }
+
+    @Test func aMistypedBaselineNameLeavesTheStoreAsItWas() throws {
+        try BaselineStore(root: directory + "/Baselines").save(BaselineStoreTests.run(build: "release", values: [1, 2, 3]), as: "main")
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory + "/Baselines").sorted()
+        for arguments in [["compare", "mian"], ["baseline", "show", "mian"], ["baseline", "delete", "mian"]] {
+            let result = try PerfkitProcess.run(arguments, in: directory)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("no baseline named 'mian' (known: main)"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/Baselines").sorted() == before)
     }
 
     @Test func aReportNamesTheCommandSoItCanBePastedBack() throws {

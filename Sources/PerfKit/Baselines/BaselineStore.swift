@@ -54,16 +54,21 @@ public struct BaselineStore: Sendable {
     /// either not at all or in full.
     /// - Throws: ``FileError`` for an unknown name or a corrupt file (naming the file).
     public func load(_ name: String) throws(FileError) -> Baseline {
-        try StoredFile.withLock(lockPath(name), shared: true) { () throws(FileError) -> Baseline in try loadUnlocked(name) }
+        try requireExisting(name)  // before locking, so a mistyped name leaves no lock file behind
+        return try StoredFile.withLock(lockPath(name), shared: true) { () throws(FileError) -> Baseline in try loadUnlocked(name) }
+    }
+
+    private func requireExisting(_ name: String) throws(FileError) {
+        guard FileManager.default.fileExists(atPath: "\(root)/\(name)/manifest.json") else {
+            throw FileError("\(root)/\(name)", "no baseline named '\(name)' (known: \(list().joined(separator: ", ")))")
+        }
     }
 
     private func lockPath(_ name: String) -> String { "\(root)/.\(name).lock" }
 
     private func loadUnlocked(_ name: String) throws(FileError) -> Baseline {
         let folder = "\(root)/\(name)"
-        guard FileManager.default.fileExists(atPath: "\(folder)/manifest.json") else {
-            throw FileError(folder, "no baseline named '\(name)' (known: \(list().joined(separator: ", ")))")
-        }
+        try requireExisting(name)
         let manifest = try StoredFile.read(Manifest.self, from: "\(folder)/manifest.json", supportedVersion: Self.schemaVersion)
         var tests: [TestResult] = []
         for suite in manifest.suites {
@@ -131,8 +136,9 @@ public struct BaselineStore: Sendable {
     /// sees the whole baseline or none of it, then removed.
     /// - Throws: ``FileError`` for an unknown name.
     public func delete(_ name: String) throws(FileError) {
+        try requireExisting(name)
         try StoredFile.withLock(lockPath(name)) { () throws(FileError) in
-            guard list().contains(name) else { throw FileError("\(root)/\(name)", "no baseline named '\(name)'") }
+            try requireExisting(name)
             let hidden = "\(root)/.\(name).staging-deleted-\(UInt64.random(in: 0...UInt64.max))"
             do { try FileManager.default.moveItem(atPath: "\(root)/\(name)", toPath: hidden) } catch {
                 throw FileError("\(root)/\(name)", "cannot delete: \(error.localizedDescription)")
