@@ -80,6 +80,19 @@ struct PerfkitProcess {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/Baselines").sorted() == before)
     }
 
+    @Test func mismatchedUnitsNameTheFileAndLeaveItAsItWas() throws {
+        try BaselineStore(root: directory + "/Baselines").save(BaselineStoreTests.run(build: "release", values: [1, 2, 3]), as: "main")
+        var run = BaselineStoreTests.run(build: "release", values: [1, 2, 3])
+        run.tests[0].measurements[0].series[0].metric = Metric("wallClock", unit: .bytes)
+        try run.write(to: directory + "/run.json")
+        let stored = try String(contentsOfFile: directory + "/run.json", encoding: .utf8)
+        let result = try PerfkitProcess.run(["compare", "main", "--current", "run.json", "--markdown", "report.md"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr == "perfkit: run.json: mismatched units for S/t() m [main, warm] wallClock: baseline ns, current B (against Baselines/main)\n")
+        #expect(try String(contentsOfFile: directory + "/run.json", encoding: .utf8) == stored)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/report.md"))
+    }
+
     @Test func aReportNamesTheCommandSoItCanBePastedBack() throws {
         try BaselineStore(root: directory + "/Baselines").save(BaselineStoreTests.run(build: "release", values: [1, 2, 3]), as: "main")
         try BaselineStoreTests.run(build: "release", values: [1, 2, 3]).write(to: directory + "/run.json")

@@ -14,17 +14,24 @@ enum CompareCommand {
         let baseline = try store.load(parsed.positionals[0])
         let currentTests: [TestResult]
         let currentEnvironment: Environment
+        let currentSource: String
         if let other = parsed.options["with"] {
             let b = try store.load(other)
-            (currentTests, currentEnvironment) = (b.tests, b.environment)
+            (currentTests, currentEnvironment, currentSource) = (b.tests, b.environment, "\(store.root)/\(other)")
         } else {
-            let run = try RunFile.read(from: parsed.options["current"] ?? ".perfkit/runs/latest.json")
+            currentSource = parsed.options["current"] ?? ".perfkit/runs/latest.json"
+            let run = try RunFile.read(from: currentSource)
             (currentTests, currentEnvironment) = (run.tests, run.environment)
         }
         let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: currentEnvironment.machine).withCrossRunDefault
-        let comparison = try Comparison(
-            baseline: baseline.tests, current: currentTests, bands: bands,
-            baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment)
+        let comparison: Comparison
+        do {
+            comparison = try Comparison(
+                baseline: baseline.tests, current: currentTests, bands: bands,
+                baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment)
+        } catch let error as ComparisonError {
+            throw FileError(currentSource, "\(error) (against \(store.root)/\(baseline.name))")
+        }
         let command = Arguments.commandLine(["perfkit", "compare"] + arguments)
         try ReportWriter.write(
             comparison, command: command, title: "PerfKit comparison against \(baseline.name)", markdown: parsed.options["markdown"],
