@@ -116,4 +116,17 @@ import Testing
             defaultRelative: 0.02, perSeries: [NoiseBands.seriesKey(test: "S/t()", measurement: "m", arm: "wide", phase: .warm, metric: "wallClock"): 0.08])
         #expect(wide.withCrossRunDefault.band(for: series) == 0.08)
     }
+
+    @Test func tooFewFiniteRatiosAreInconclusive() throws {
+        var series = PairedSeries(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
+        for r in 0..<6 {
+            series.a.append(r < 3 ? 0 : 100)
+            series.b.append(100)
+            series.bRanSecond.append(r % 2 == 0)
+        }
+        let comparison = try Comparison(
+            paired: Pairing(paired: [series], unpaired: []), bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)
+        #expect(comparison.rows.map(\.verdict) == [.inconclusive])
+        #expect(comparison.rows[0].note == "too few rounds with a finite, positive ratio (3; need 4)")
+    }
 }

@@ -42,6 +42,12 @@ extension Comparison {
                 continue
             }
             let logs = series.ratios.filter { $0.isFinite && $0 > 0 }.map { Foundation.log($0) }
+            guard logs.count >= 4 else {  // a zero on one side makes a ratio meaningless
+                row.verdict = .inconclusive
+                row.note = "too few rounds with a finite, positive ratio (\(logs.count); need 4)"
+                rows.append(row)
+                continue
+            }
             var generator = SeededGenerator(seed: 0xAB_BA)
             var estimates = [Double](repeating: 0, count: 2_000)
             var sample = logs
