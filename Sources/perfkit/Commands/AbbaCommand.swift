@@ -5,10 +5,11 @@ import PerfKit
 /// both revisions built in release in their own worktrees, then their measured tests run process
 /// by process in counterbalanced ABBA rounds, paired round by round.
 enum AbbaCommand {
-    /// Rounds by default. With 10 rounds a 3% slowdown of the layout subject was detected in 17 to
-    /// 20 of 20 repeats on a 2-core VM (per-process noise about 2.5%); 20 rounds halve the variance
-    /// of the paired estimate, at about twice the measuring time.
-    static let defaultRounds = 20
+    /// Rounds by default. On a 2-core VM a 3% slowdown of the layout subject was detected in 17 of
+    /// 20 repeats with 10 rounds and in 16, 20 and 20 of 20 with 20 rounds (a few processes per
+    /// session run 10 to 30% off the rest); 30 rounds narrow the paired estimate further, at 1.5
+    /// times the measuring time of 20.
+    static let defaultRounds = 30
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(
