@@ -34,7 +34,7 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
     ///   - floor: The smallest band stored.
     ///   - defaultBand: The band for series not calibrated.
     /// - Complexity: O(S · K log K) for S series and K repeats.
-    public init(comparisons: [Comparison], machine: MachineFingerprint, rounds: Int, date: Date = Date(), floor: Double = 0.005, defaultBand: Double = 0.02) {
+    public init(comparisons: [Comparison], machine: MachineFingerprint, rounds: Int, date: Date = Date(), floor: Double = 0.005, defaultBand: Double = 0.01) {
         schemaVersion = Self.schemaVersion
         self.date = date
         self.machine = machine

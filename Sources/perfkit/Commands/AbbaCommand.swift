@@ -5,10 +5,10 @@ import PerfKit
 /// both revisions built in release in their own worktrees, then their measured tests run process
 /// by process in counterbalanced ABBA rounds, paired round by round.
 enum AbbaCommand {
-    /// Rounds by default. On a 2-core VM a 3% slowdown of the layout subject was detected in 17 of
-    /// 20 repeats with 10 rounds and in 16, 20 and 20 of 20 with 20 rounds (a few processes per
-    /// session run 10 to 30% off the rest); 30 rounds narrow the paired estimate further, at 1.5
-    /// times the measuring time of 20.
+    /// Rounds by default. On a 2-core VM, with the ±2% band used then, a 3% slowdown of the layout
+    /// subject was detected in 17 of 20 repeats with 10 rounds, in 16, 20 and 20 of 20 with 20
+    /// rounds, and in 18 of 20 with 30 (a few processes per session run 10 to 30% off the rest);
+    /// 30 rounds keep the paired CI narrow, at 1.5 times the measuring time of 20.
     static let defaultRounds = 30
 
     static func run(_ arguments: [String]) throws -> Int32 {
