@@ -40,7 +40,8 @@ private enum RecordingReads: ProbeReading {
     }
 }
 
-@Suite struct ProbeSetTests {
+/// The tests share the recording fake's log, so they run one at a time.
+@Suite(.serialized) struct ProbeSetTests {
     @Test func theClockBracketIsInnermostAndASampleIsTheDifferenceOfItsReads() {
         RecordingReads.reset()
         let probes = ProbeSet(metrics: [.wallClock, .threadCPU, .processUserCPU, .pageFaults])
@@ -56,5 +57,12 @@ private enum RecordingReads: ProbeReading {
         #expect(values.threadCPU == 400)  // read as the 2nd and 6th event
         #expect(values.processUserCPU == 500)
         #expect(values.pageFaults == 1)
+    }
+
+    @Test func readsNobodyAskedForAreSkipped() {
+        RecordingReads.reset()
+        let (_, values) = ProbeSet(metrics: [.wallClock]).measureTimed({ RecordingReads.note("body") }, reads: RecordingReads.self)
+        #expect(RecordingReads.events == ["clock", "body", "clock"])
+        #expect(values.wallClock == 1_000)
     }
 }

@@ -75,7 +75,9 @@ extension Comparison {
         var row = ComparisonRow(
             test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
             baseline: series.a.isEmpty ? nil : try Summary(series.a), current: series.b.isEmpty ? nil : try Summary(series.b),
-            change: nil, pValue: nil, qValue: nil, noiseBand: bands.band(for: series.metric), verdict: .inconclusive, note: "")
+            change: nil, pValue: nil, qValue: nil,
+            noiseBand: bands.band(test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric),
+            verdict: .inconclusive, note: "")
         if series.a.isEmpty {
             row.verdict = .added
         } else if series.b.isEmpty {

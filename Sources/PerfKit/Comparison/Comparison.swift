@@ -85,9 +85,7 @@ public struct Comparison: Sendable, Codable, Equatable {
                 test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: metric,
                 baseline: try b.map { try Summary($0.values) }, current: try c.map { try Summary($0.values) },
                 change: nil, pValue: nil, qValue: nil,
-                noiseBand: bands.perSeries[
-                    NoiseBands.seriesKey(test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: key.metricName)]
-                    ?? bands.band(for: metric),
+                noiseBand: bands.band(test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: metric),
                 verdict: .withinNoise, note: "")
             guard let b, let c else {
                 row.verdict = b == nil ? .added : .removed

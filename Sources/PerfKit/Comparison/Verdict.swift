@@ -71,9 +71,14 @@ public struct NoiseBands: Sendable, Codable, Equatable {
     public func band(for metric: Metric) -> Double { relative[metric.name] ?? defaultRelative }
 
     /// The band for one series: its calibrated band if there is one, else the metric's.
+    /// The one lookup every comparison (unpaired, paired, unpaired rows of a pairing) goes through.
+    public func band(test: String, measurement: String, arm: String, phase: Phase, metric: Metric) -> Double {
+        perSeries[Self.seriesKey(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name)] ?? band(for: metric)
+    }
+
+    /// The band for one paired series (see ``band(test:measurement:arm:phase:metric:)``).
     public func band(for series: PairedSeries) -> Double {
-        perSeries[Self.seriesKey(test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric.name)]
-            ?? band(for: series.metric)
+        band(test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric)
     }
 
     /// The bands for comparing against a stored baseline: never narrower than the cross-run

@@ -7,7 +7,8 @@ import PerfKit
 enum AbbaCommand {
     /// Rounds by default. On a 2-core VM, with the ±2% band used then, a 3% slowdown of the layout
     /// subject was detected in 17 of 20 repeats with 10 rounds, in 16, 20 and 20 of 20 with 20
-    /// rounds, and in 18 of 20 with 30 (a few processes per session run 10 to 30% off the rest);
+    /// rounds, and in 18 of 20 with 30 (a few processes per session run 15 to 35% off the rest, as
+    /// the raw CSV that `abba --csv` writes shows);
     /// 30 rounds keep the paired CI narrow, at 1.5 times the measuring time of 20.
     static let defaultRounds = 30
 

@@ -80,10 +80,12 @@ enum ReportWriter {
 /// Noise bands: defaults, or a calibrated file for this machine.
 enum NoiseBandsFile {
     /// Bands for paired ABBA comparisons without calibration: ±1%. Pairs within one session see no
-    /// drift between runs; `perfkit calibrate` measured A/A bands of 0.5 to 1.2% for the layout
-    /// series on a 2-core VM. A band close to the change one wants to catch makes the CI gate a coin
-    /// toss: with ±2%, an injected 3% slowdown was detected in 16 to 20 of 20 repeats, with ±1% in
-    /// 20 of 20 (A/A: 0 of 20 either way).
+    /// drift between runs; a small calibration on a 2-core VM (`perfkit calibrate --rounds 4
+    /// --repeats 2 --filter historyLayout`) measured A/A bands of 0.5 to 1.2% for the 1- to 30-day
+    /// layouts and 2.1 to 2.5% for the 90-day one. A band close to the change one wants to catch
+    /// makes the CI gate a coin toss: with ±2%, an injected 3% slowdown was detected in 16 to 20 of
+    /// 20 repeats, with ±1% in 20 of 20 (A/A: 0 of 20 either way). Series noisier than ±1% stay
+    /// mostly inconclusive, not flagged, because the CI must clear the band.
     static let pairedDefault = NoiseBands(defaultRelative: 0.01)
 
     /// The calibrated bands of this machine (`.perfkit/noise/<fingerprint>.json`, written by `perfkit calibrate`), or `fallback`.
