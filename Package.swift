@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"]),
         .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
         .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit"]),
-        .testTarget(name: "perfkitTests", dependencies: ["perfkit", "PerfKit"]),
+        .testTarget(name: "perfkitTests", dependencies: ["perfkit", "PerfKit", "CalendarSubjects"]),
     ]
 )
 

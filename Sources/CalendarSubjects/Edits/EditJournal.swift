@@ -3,6 +3,8 @@ import PerfKit
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// One record of the edit journal.
@@ -34,56 +36,70 @@ public struct JournalRecord: Sendable, Codable, Equatable {
 
 /// An append-only journal of edits on disk.
 ///
-/// Each record is one line, `crc32 json\n`, written with a single `write` and flushed with
-/// `fsync` before `append` returns. On opening, a torn last record (a crash in the middle of a
-/// write) is skipped with a warning and cut off; every record before it is kept. A damaged
-/// record anywhere else is an error naming the file and the line.
+/// Each record is one line, `crc32 json\n`, written at the end of the verified length with one
+/// positioned write and flushed with `fsync` before `append` returns. A failed or partial append
+/// is cut back off, so the file is exactly as it was and the next append starts clean.
+///
+/// On opening, only an incomplete last line (bytes without a closing newline: a crash in the
+/// middle of a write) counts as a torn tail; it is skipped with a warning and cut off. Any other
+/// damaged line, the last one included, is an error naming the file and the line: a killed write
+/// cannot produce a complete line with a bad checksum. A journal that cannot be opened for
+/// reading and writing is an error, never an empty journal.
 ///
 /// A class: it owns a file descriptor.
 public final class EditJournal {
+    /// The journal file.
     public let path: String
     /// Records read at open plus those appended since, in order.
     public private(set) var records: [JournalRecord] = []
     /// Warnings from opening (for example a skipped torn record).
     public private(set) var warnings: [String] = []
     private let descriptor: Int32
+    /// Length of the file up to the end of the last acknowledged record.
+    private var verifiedLength: off_t
 
     /// Opens (or creates) the journal at `path`.
-    /// - Throws: ``FileError`` for an unreadable file or a damaged record before the last.
+    /// - Parameter path: The journal file; created with mode 0644 when missing.
+    /// - Throws: ``FileError`` for a file that cannot be opened or read, or a damaged record.
     public init(path: String) throws(FileError) {
         self.path = path
-        let existing = FileManager.default.contents(atPath: path) ?? Data()
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileError(path, "cannot open journal for reading and writing: \(String(cString: strerror(errno)))") }
+        let bytes: [UInt8]
+        do { bytes = try Self.readAll(fd) } catch {
+            close(fd)
+            throw FileError(path, "cannot read journal: \(String(cString: strerror(error.code)))")
+        }
         var goodLength = 0
         var offset = 0
         var lineNumber = 0
-        let bytes = [UInt8](existing)
+        var parsed: [JournalRecord] = []
         while offset < bytes.count {
             lineNumber += 1
             guard let newline = bytes[offset...].firstIndex(of: 0x0A) else {
                 warnings.append("\(path): line \(lineNumber): torn last record (\(bytes.count - offset) bytes without a newline) skipped")
                 break
             }
-            let line = Array(bytes[offset..<newline])
-            if let record = Self.decode(line) {
-                records.append(record)
-                goodLength = newline + 1
-            } else if newline + 1 == bytes.count {
-                warnings.append("\(path): line \(lineNumber): torn last record (checksum mismatch) skipped")
-                break
-            } else {
-                throw FileError(path, "line \(lineNumber): damaged record (checksum or JSON) before the end of the journal")
+            guard let record = Self.decode(Array(bytes[offset..<newline])) else {
+                close(fd)
+                let place = newline + 1 == bytes.count ? "the last record, complete but" : "a record before the end,"
+                throw FileError(path, "line \(lineNumber): damaged record (\(place) failing its checksum or JSON); refusing to open")
             }
+            parsed.append(record)
+            goodLength = newline + 1
             offset = newline + 1
         }
-        let isNew = !FileManager.default.fileExists(atPath: path)
-        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
-        guard fd >= 0 else { throw FileError(path, "cannot open journal: \(String(cString: strerror(errno)))") }
+        records = parsed
         if goodLength < bytes.count {
-            _ = ftruncate(fd, off_t(goodLength))
-            _ = fsync(fd)
+            guard ftruncate(fd, off_t(goodLength)) == 0, fsync(fd) == 0 else {
+                let code = errno
+                close(fd)
+                throw FileError(path, "cannot cut off the torn last record: \(String(cString: strerror(code)))")
+            }
         }
-        lseek(fd, off_t(goodLength), SEEK_SET)
         descriptor = fd
+        verifiedLength = off_t(goodLength)
         if isNew {
             // A new file's name is durable only once its folder is flushed too.
             let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
@@ -96,15 +112,53 @@ public final class EditJournal {
 
     deinit { close(descriptor) }
 
-    /// Appends a record durably: one write, then `fsync`.
-    /// - Throws: ``FileError`` when the write or flush fails.
+    /// Appends a record durably: one positioned write at the verified end, then `fsync`.
+    ///
+    /// On failure the file is truncated back to its length before the call, so a partial write
+    /// never glues its fragment to the next record.
+    /// - Parameter record: The record to append.
+    /// - Throws: ``FileError`` with the real cause when the write or flush fails; the journal is then unchanged.
     public func append(_ record: JournalRecord) throws(FileError) {
         let line = Self.encode(record)
-        let written = line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        guard written == line.count else { throw FileError(path, "journal write failed: \(String(cString: strerror(errno)))") }
-        guard fsync(descriptor) == 0 else { throw FileError(path, "journal fsync failed: \(String(cString: strerror(errno)))") }
+        let written = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, verifiedLength) }
+        let writeError = errno
+        if written != line.count {
+            let cause = written < 0 ? String(cString: strerror(writeError)) : "short write (\(written) of \(line.count) bytes)"
+            throw FileError(path, "journal write failed: \(cause)\(rollBack())")
+        }
+        guard fsync(descriptor) == 0 else {
+            let cause = String(cString: strerror(errno))
+            throw FileError(path, "journal fsync failed: \(cause)\(rollBack())")
+        }
+        verifiedLength += off_t(line.count)
         records.append(record)
     }
+
+    /// Cuts the file back to its verified length; returns a note when even that failed.
+    private func rollBack() -> String {
+        if ftruncate(descriptor, verifiedLength) == 0 { return "; the record was not written" }
+        return "; cutting the fragment back off failed too (\(String(cString: strerror(errno)))), reopen the journal to recover"
+    }
+
+    /// Reads a whole file from offset 0 through its descriptor.
+    private static func readAll(_ fd: Int32) throws(ErrnoError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var offset: off_t = 0
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ErrnoError(code: errno)
+            }
+            if n == 0 { return bytes }
+            bytes += chunk[0..<n]
+            offset += off_t(n)
+        }
+    }
+
+    /// A failed system call's `errno`.
+    private struct ErrnoError: Error { var code: Int32 }
 
     static func encode(_ record: JournalRecord) -> [UInt8] {
         let encoder = JSONEncoder()

@@ -24,66 +24,93 @@ public struct PendingMove: Sendable, Equatable {
 /// Dragging events to new times without ever losing an edit.
 ///
 /// A move is written to the journal (flushed to disk) before it is shown. If the provider rejects
-/// it, the displayed event is restored and the move stays pending for a retry, across a relaunch
-/// (reopening the journal). A retry that is rejected again is restored again.
+/// it, the move stays pending for a retry, across a relaunch (reopening the journal), and the
+/// event goes back to what it should show without that move: the latest move of the same event
+/// still waiting for an answer, or else the last time the provider accepted. A move's `from` is
+/// always an accepted time, never a time only shown while a move was in flight.
 public struct EditSession {
+    /// The journal every move is written to before it is shown.
     public let journal: EditJournal
     /// Displayed start of each event, seconds since 1970.
     public private(set) var displayed: [String: Double]
+    /// Start of each event as the provider last accepted it (or as loaded), seconds since 1970.
+    public private(set) var accepted: [String: Double]
+    /// Shown moves that have no answer yet, in the order they were shown.
+    private var inFlight: [PendingMove] = []
     private var nextOperation: Int
 
     /// Opens a session over events and the journal, replaying it: confirmed moves are applied;
-    /// unconfirmed ones become pending retries and are displayed at their original time.
+    /// unconfirmed ones become pending retries and are displayed at their accepted time.
+    /// - Parameters:
+    ///   - events: The events as loaded from the provider.
+    ///   - journal: The open journal to replay and append to.
     public init(events: [CalendarEvent], journal: EditJournal) {
         self.journal = journal
-        displayed = Dictionary(events.map { ($0.sourceID, $0.start.timeIntervalSince1970) }, uniquingKeysWith: { a, _ in a })
-        for record in journal.records where record.status == .confirmed { displayed[record.eventID] = record.to }
+        accepted = Dictionary(events.map { ($0.sourceID, $0.start.timeIntervalSince1970) }, uniquingKeysWith: { a, _ in a })
+        for record in journal.records where record.status == .confirmed { accepted[record.eventID] = record.to }
+        displayed = accepted
         nextOperation = (journal.records.map(\.operation).max() ?? 0) + 1
     }
 
-    /// Moves waiting for a retry: their latest record is pending or rejected.
+    /// Moves waiting for a retry: their latest record is pending or rejected, and they are not in flight.
     public var pendingRetries: [PendingMove] {
         var latest: [Int: JournalRecord] = [:]
         for record in journal.records { latest[record.operation] = record }
-        return latest.values.filter { $0.status != .confirmed }.sorted { $0.operation < $1.operation }
+        let flying = Set(inFlight.map(\.operation))
+        return latest.values.filter { $0.status != .confirmed && !flying.contains($0.operation) }.sorted { $0.operation < $1.operation }
             .map { PendingMove(operation: $0.operation, eventID: $0.eventID, from: $0.from, to: $0.to) }
     }
 
     /// Starts a move: journals it durably, then shows it.
-    /// - Returns: The pending move.
+    /// - Parameters:
+    ///   - eventID: The event's source identifier.
+    ///   - start: The requested start, seconds since 1970.
+    /// - Returns: The pending move, to hand to ``submit(_:to:)``.
     /// - Throws: ``FileError`` when the journal cannot be written; then nothing is shown.
     @discardableResult
     public mutating func move(_ eventID: String, to start: Double) throws(FileError) -> PendingMove {
-        let move = PendingMove(operation: nextOperation, eventID: eventID, from: displayed[eventID] ?? start, to: start)
-        nextOperation += 1
+        let move = PendingMove(operation: nextOperation, eventID: eventID, from: accepted[eventID] ?? start, to: start)
         try journal.append(JournalRecord(operation: move.operation, status: .pending, eventID: eventID, from: move.from, to: move.to))
-        displayed[eventID] = start
+        nextOperation += 1
+        show(move)
         return move
     }
 
-    /// Submits a shown move to the provider; on rejection restores the display and keeps the move pending.
+    /// Submits a shown move to the provider; on rejection the display goes back to what it
+    /// should show without this move, and the move stays pending.
+    /// - Parameters:
+    ///   - move: A move returned by ``move(_:to:)`` or taken from ``pendingRetries``.
+    ///   - provider: Where the move goes.
     /// - Returns: Whether the provider accepted.
+    /// - Throws: ``FileError`` when the answer cannot be journalled.
     @discardableResult
     public mutating func submit(_ move: PendingMove, to provider: inout some EditProvider) throws(FileError) -> Bool {
-        if provider.submit(move) {
-            try journal.append(JournalRecord(operation: move.operation, status: .confirmed, eventID: move.eventID, from: move.from, to: move.to))
-            return true
-        }
-        try journal.append(JournalRecord(operation: move.operation, status: .rejected, eventID: move.eventID, from: move.from, to: move.to))
-        displayed[move.eventID] = move.from
-        return false
+        let ok = provider.submit(move)
+        let status: JournalRecord.Status = ok ? .confirmed : .rejected
+        try journal.append(JournalRecord(operation: move.operation, status: status, eventID: move.eventID, from: move.from, to: move.to))
+        inFlight.removeAll { $0.operation == move.operation }
+        if ok { accepted[move.eventID] = move.to }
+        displayed[move.eventID] = inFlight.last { $0.eventID == move.eventID }?.to ?? accepted[move.eventID] ?? move.from
+        return ok
     }
 
     /// Retries every pending move: shows it again (journalled first), submits it, restores on rejection.
+    /// - Parameter provider: Where the moves go.
     /// - Returns: How many were accepted.
+    /// - Throws: ``FileError`` when the journal cannot be written.
     @discardableResult
     public mutating func retryPending(with provider: inout some EditProvider) throws(FileError) -> Int {
         var accepted = 0
         for move in pendingRetries {
             try journal.append(JournalRecord(operation: move.operation, status: .pending, eventID: move.eventID, from: move.from, to: move.to))
-            displayed[move.eventID] = move.to
+            show(move)
             if try submit(move, to: &provider) { accepted += 1 }
         }
         return accepted
+    }
+
+    private mutating func show(_ move: PendingMove) {
+        inFlight.append(move)
+        displayed[move.eventID] = move.to
     }
 }

@@ -5,14 +5,15 @@ import PerfKit
 /// `perfkit calendar fixture|layout|memory`.
 enum CalendarCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        guard let action = arguments.first else { throw UsageError("usage: perfkit calendar fixture|layout|memory ...") }
+        guard let action = arguments.first else { throw UsageError("usage: perfkit calendar fixture|layout|memory|history|edit ...") }
         let rest = Array(arguments.dropFirst())
         switch action {
         case "fixture": return try fixture(rest)
         case "layout": return try layout(rest)
         case "memory": return try memory(rest)
         case "history": return try history(rest)
-        default: throw UsageError("unknown calendar action '\(action)' (fixture, layout, memory, history)")
+        case "edit": return try edit(rest)
+        default: throw UsageError("unknown calendar action '\(action)' (fixture, layout, memory, history, edit)")
         }
     }
 
@@ -113,5 +114,29 @@ enum CalendarCommand {
         blackHole(state)
         Output.line(String(decoding: try StoredFile.encoder().encode(values), as: UTF8.self))
         return 0
+    }
+
+    /// Moves one event `--moves` times through an edit session over `--journal`, with a provider
+    /// that accepts every move, printing each operation once its confirmation is durable. The
+    /// journal's kill test reads these lines: every printed operation must survive a SIGKILL.
+    static func edit(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["journal", "moves"])
+        guard let path = parsed.options["journal"] else { throw UsageError("usage: perfkit calendar edit --journal FILE [--moves N]") }
+        let moves = try parsed.integer("moves", default: 1, range: 1...1_000_000)
+        let event = CalendarEvent(
+            sourceID: "event", calendarID: "journal", title: "Event", start: Workloads.epoch, end: Workloads.epoch.addingTimeInterval(1_800))
+        var session = EditSession(events: [event], journal: try EditJournal(path: path))
+        var provider = AcceptingProvider()
+        for k in 0..<moves {
+            let move = try session.move("event", to: Workloads.epoch.timeIntervalSince1970 + Double(k) * 60)
+            try session.submit(move, to: &provider)
+            Output.line("\(move.operation)")
+        }
+        return 0
+    }
+
+    /// A provider that accepts every move.
+    struct AcceptingProvider: EditProvider {
+        mutating func submit(_ move: PendingMove) -> Bool { true }
     }
 }
