@@ -16,7 +16,9 @@ import Testing
             var test = template
             test.id = "Suite\(k)/t()"
             test.suite = "Suite\(k)"
-            test.measurements[0].series[0].values = Array(repeating: version, count: 200)
+            var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
+            for i in 0..<200 { series.append(version, round: i, position: 0, iteration: i) }
+            test.measurements[0].series[0] = series
             return test
         }
         return run

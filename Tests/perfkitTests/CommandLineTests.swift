@@ -66,7 +66,10 @@ struct PerfkitProcess {
         }
         #expect(files[0]["count"] as? Int == 4)
         let comparison = try #require(json["comparison"] as? [String: Any])
-        for key in ["ratioOfMedians", "ci95", "mannWhitneyP", "verdict"] { #expect(comparison[key] != nil) }
+        for key in ["statistic", "estimate", "mannWhitneyP", "verdict"] { #expect(comparison[key] != nil, "missing \(key)") }
+        #expect(comparison["statistic"] as? String == "ratioOfMedians")
+        let estimate = try #require(comparison["estimate"] as? [String: Any])
+        #expect(estimate["value"] as? Double == 1.6)  // median 4 over median 2.5
     }
 
     @Test func aMistypedBaselineNameLeavesTheStoreAsItWas() throws {

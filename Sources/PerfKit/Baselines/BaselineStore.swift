@@ -27,10 +27,11 @@ public struct BaselineStore: Sendable {
         var suites: [String]
     }
 
-    struct SuiteFile: Codable {
+    struct SuiteFile: Codable, ValidatedOnLoad {
         var schemaVersion: Int
         var suite: String
         var tests: [TestResult]
+        func validationProblem() -> String? { tests.validationProblem() }
     }
 
     /// A loaded baseline.
@@ -58,9 +59,30 @@ public struct BaselineStore: Sendable {
         return try StoredFile.withLock(lockPath(name), shared: true) { () throws(FileError) -> Baseline in try loadUnlocked(name) }
     }
 
+    /// Checks a baseline name: 1 to 100 letters, digits, `.`, `_` or `-`, starting with a letter
+    /// or digit (a leading dot would collide with the store's hidden lock and staging files).
+    /// - Throws: ``FileError`` naming the baseline and the rule.
+    public static func validate(name: String) throws(FileError) {
+        guard name.count <= 100, name.range(of: "^[A-Za-z0-9][A-Za-z0-9._-]*$", options: .regularExpression) != nil else {
+            throw FileError(name, "not a baseline name: use 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit")
+        }
+    }
+
     private func requireExisting(_ name: String) throws(FileError) {
-        guard FileManager.default.fileExists(atPath: "\(root)/\(name)/manifest.json") else {
-            throw FileError("\(root)/\(name)", "no baseline named '\(name)' (known: \(list().joined(separator: ", ")))")
+        try Self.validate(name: name)
+        let folder = "\(root)/\(name)"
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+            !FileManager.default.fileExists(atPath: "\(folder)/manifest.json")
+        {
+            throw FileError(folder, "has no readable manifest.json: not a baseline, or a damaged one")
+        }
+        guard FileManager.default.fileExists(atPath: "\(folder)/manifest.json") else {
+            let known = list()
+            throw FileError(
+                folder,
+                "no baseline named '\(name)' (known: \(known.isEmpty ? "none" : known.joined(separator: ", "))); create it with `perfkit baseline save \(name)`"
+            )
         }
     }
 
@@ -87,9 +109,8 @@ public struct BaselineStore: Sendable {
     /// - Throws: ``FileError``; debug-build results are refused unless `force`.
     @discardableResult
     public func save(_ run: RunFile, as name: String, policy: UpdatePolicy = .all, force: Bool = false, now: Date = Date()) throws(FileError) -> [String] {
-        guard name.range(of: "^[A-Za-z0-9._-]+$", options: .regularExpression) != nil else {
-            throw FileError(name, "baseline names use letters, digits, '.', '_' and '-'")
-        }
+        try Self.validate(name: name)
+        if let problem = run.tests.validationProblem() { throw FileError("\(root)/\(name)", "refusing to save: \(problem)") }
         guard run.environment.isRelease || force else {
             throw FileError("\(root)/\(name)", "refusing to save results from a \(run.environment.buildConfiguration) build (use --force to override)")
         }

@@ -153,7 +153,7 @@ public struct MarkdownReport: Sendable {
                     let change =
                         row.change.map { "\(Self.percent($0.value)) (\(Self.percent($0.lower)) … \(Self.percent($0.upper)))" }
                         ?? (row.baseline != nil && row.current != nil ? "exact: \(Format.trim(row.baseline!.max)) → \(Format.trim(row.current!.max))" : "–")
-                    let p = row.pValue.map { Format.trim($0) } ?? "–"
+                    let p = row.pValue.map { Format.pValue($0) } ?? "–"
                     let name = row.test.split(separator: "/").last.map(String.init) ?? row.test
                     out.append(
                         "| \(name) / \(row.measurement) [\(row.arm)] | \(row.metric.name) | "

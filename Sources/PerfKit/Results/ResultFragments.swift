@@ -5,9 +5,10 @@ public enum ResultFragments {
     /// Schema version of a fragment (a ``TestResult`` with a version field).
     public static let schemaVersion = 1
 
-    struct Fragment: Codable {
+    struct Fragment: Codable, ValidatedOnLoad {
         var schemaVersion: Int
         var test: TestResult
+        func validationProblem() -> String? { [test].validationProblem() }
     }
 
     /// Writes one test's result atomically into `directory`.

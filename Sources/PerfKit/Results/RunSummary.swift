@@ -57,8 +57,16 @@ public enum Format {
         }
     }
 
-    /// Three significant digits, no trailing zeros.
+    /// A p-value for people: `< 0.001` below a thousandth, else three significant digits;
+    /// "undefined" when it is not a number.
+    public static func pValue(_ p: Double) -> String {
+        guard p.isFinite else { return "undefined" }
+        return p < 0.001 ? "< 0.001" : String(format: "%.3g", p)
+    }
+
+    /// Up to three decimals (fewer from 10 upwards), no trailing zeros; "undefined" for NaN or infinity.
     public static func trim(_ x: Double) -> String {
+        guard x.isFinite else { return "undefined" }
         if x == x.rounded() && abs(x) < 1e12 { return String(Int64(x)) }
         let digits = abs(x) >= 100 ? 1 : (abs(x) >= 10 ? 2 : 3)
         var text = String(format: "%.\(digits)f", x)

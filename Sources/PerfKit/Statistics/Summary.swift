@@ -38,13 +38,21 @@ public struct Summary: Sendable, Codable, Equatable {
         if let bad = percentiles.first(where: { !(0...100).contains($0) }) { throw .outOfRange(bad) }
         let sorted = values.sorted()
         count = sorted.count
+        // Scaled sums: dividing by the largest magnitude first keeps values near ±1e308 from
+        // overflowing the sum and the squares (the scale is multiplied back in at the end).
+        let scale = Swift.max(abs(sorted[0]), abs(sorted[sorted.count - 1]))
         var sum = 0.0
-        for value in sorted { sum += value }
-        let mean = sum / Double(count)
+        if scale > 0 { for value in sorted { sum += value / scale } }
+        let scaledMean = sum / Double(count)
         var squares = 0.0
-        for value in sorted { squares += (value - mean) * (value - mean) }
-        self.mean = mean
-        standardDeviation = count > 1 ? (squares / Double(count - 1)).squareRoot() : 0
+        if scale > 0 {
+            for value in sorted {
+                let d = value / scale - scaledMean
+                squares += d * d
+            }
+        }
+        mean = scaledMean * scale
+        standardDeviation = count > 1 ? scale * (squares / Double(count - 1)).squareRoot() : 0
         min = sorted[0]
         max = sorted[count - 1]
         var extra: [Double: Double] = [:]

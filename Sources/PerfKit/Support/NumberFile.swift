@@ -10,14 +10,31 @@ public enum NumberFile {
     /// - Throws: ``FileError`` naming the file and line of the first bad line or non-finite value,
     ///   or saying the file holds no numbers.
     public static func parse(_ text: String, path: String) throws(FileError) -> [Double] {
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(FileError) in try parse(bytes, path: path) } }.get()
+    }
+
+    /// Parses UTF-8 bytes line by line (LF or CRLF), without building a `Character` per byte:
+    /// 2.5 million lines took 14 s through `String.split`.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(FileError) -> [Double] {
         var values: [Double] = []
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(rawLine)
-            if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-            let trimmed = line.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
-            if trimmed.isEmpty { continue }
-            guard let value = Double(trimmed) else { throw FileError(path, "line \(offset + 1): '\(trimmed)' is not a number") }
-            guard value.isFinite else { throw FileError(path, "line \(offset + 1): \(trimmed) is not a finite number") }
+        var lineStart = 0
+        var lineNumber = 0
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0B || b == 0x0C }
+        while lineStart < bytes.count {
+            lineNumber += 1
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            var from = lineStart
+            var to = lineEnd
+            if let hash = (from..<to).first(where: { bytes[$0] == 0x23 }) { to = hash }
+            while from < to, isBlank(bytes[from]) { from += 1 }
+            while to > from, isBlank(bytes[to - 1]) { to -= 1 }
+            lineStart = lineEnd + 1
+            if from == to { continue }
+            let field = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
+            guard let value = Double(field) else { throw FileError(path, "line \(lineNumber): '\(field)' is not a number") }
+            guard value.isFinite else { throw FileError(path, "line \(lineNumber): \(field) is not a finite number") }
             values.append(value)
         }
         guard !values.isEmpty else { throw FileError(path, "holds no numbers") }
@@ -28,7 +45,7 @@ public enum NumberFile {
     /// - Throws: ``FileError`` for a missing file or a bad line.
     public static func read(_ path: String) throws(FileError) -> [Double] {
         guard let data = FileManager.default.contents(atPath: path) else { throw FileError(path, "no such file or not readable") }
-        guard let text = String(data: data, encoding: .utf8) else { throw FileError(path, "not UTF-8 text") }
-        return try parse(text, path: path)
+        guard String(data: data, encoding: .utf8) != nil else { throw FileError(path, "not UTF-8 text") }
+        return try data.withUnsafeBytes { raw in Result { () throws(FileError) in try parse(raw.bindMemory(to: UInt8.self), path: path) } }.get()
     }
 }

@@ -53,7 +53,8 @@ public enum StoredFile {
     ///   - path: The file.
     ///   - supportedVersion: The schema version this code reads.
     /// - Returns: The decoded value.
-    /// - Throws: ``FileError`` for a missing, corrupt, truncated or wrong-schema file.
+    /// - Throws: ``FileError`` for a missing, corrupt, truncated or wrong-schema file, or one whose
+    ///   series fail validation (empty, unequal label lengths, non-finite values, unknown units).
     public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersion: Int) throws(FileError) -> T {
         guard FileManager.default.fileExists(atPath: path) else { throw FileError(path, "no such file") }
         guard let data = FileManager.default.contents(atPath: path) else { throw FileError(path, "cannot read file") }
@@ -64,7 +65,10 @@ public enum StoredFile {
         guard header.schemaVersion == supportedVersion else {
             throw FileError(path, "schema version \(header.schemaVersion) is not supported (this perfkit reads version \(supportedVersion))")
         }
-        do { return try decoder().decode(T.self, from: data) } catch { throw FileError(path, "corrupt content: \(describe(error))") }
+        let value: T
+        do { value = try decoder().decode(T.self, from: data) } catch { throw FileError(path, "corrupt content: \(describe(error))") }
+        if let checked = value as? any ValidatedOnLoad, let problem = checked.validationProblem() { throw FileError(path, problem) }
+        return value
     }
 
     /// A one-line description of a decoding error.

@@ -60,6 +60,9 @@ enum CalendarCommand {
         } else {
             let last = file.events.map(\.end).max() ?? first
             days = max(1, Int((last.timeIntervalSince(first) / 86_400).rounded(.up)) + 1)
+            guard days <= 3650 else {
+                throw FileError(path, "events span \(days) days; lay out a window of at most 3650 with --from DATE --days N (longer events are clipped to it)")
+            }
         }
         let layout = CalendarLayout(events: file.events, grid: DayGrid(timeZone: file.timeZone, from: first, count: days), metrics: metrics)
         var now: Date?

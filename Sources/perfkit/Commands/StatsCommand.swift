@@ -10,16 +10,9 @@ enum StatsCommand {
         var percentiles: [String: Double]?
     }
 
-    struct Comparison: Encodable {
-        var ratioOfMedians: Double
-        var ci95: [Double]
-        var mannWhitneyP: Double
-        var verdict: String
-    }
-
     struct Report: Encodable {
         var files: [FileSummary]
-        var comparison: Comparison?
+        var comparison: SampleComparison?
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -46,20 +39,7 @@ enum StatsCommand {
                     median: s.median, p90: s.p90, p95: s.p95, p99: s.p99, mad: s.medianAbsoluteDeviation,
                     percentiles: extra.isEmpty ? nil : Dictionary(extra.map { ($0.0, s.extraPercentiles[$0.1]!) }, uniquingKeysWith: { a, _ in a })))
         }
-        var comparison: Comparison?
-        if samples.count == 2 {
-            let ratio = try TwoSampleEstimate.ratioOfMedians(baseline: samples[0], current: samples[1])
-            let test = try MannWhitney(samples[0], samples[1])
-            let verdict: String
-            if test.pValue < 0.05 && ratio.lower > 1 {
-                verdict = "increase"
-            } else if test.pValue < 0.05 && ratio.upper < 1 {
-                verdict = "decrease"
-            } else {
-                verdict = "no difference"
-            }
-            comparison = Comparison(ratioOfMedians: ratio.value, ci95: [ratio.lower, ratio.upper], mannWhitneyP: test.pValue, verdict: verdict)
-        }
+        let comparison = samples.count == 2 ? try SampleComparison(samples[0], samples[1]) : nil
         let report = Report(files: summaries, comparison: comparison)
         switch format {
         case "json":
@@ -87,8 +67,11 @@ enum StatsCommand {
 
     static func extraKeys(_ report: Report) -> [String] { report.files.first?.percentiles.map { Array($0.keys).sorted { Double($0)! < Double($1)! } } ?? [] }
 
-    static func comparisonLine(_ c: Comparison) -> String {
-        "ratio of medians \(String(format: "%.4f", c.ratioOfMedians)) (95% CI \(String(format: "%.4f", c.ci95[0]))…\(String(format: "%.4f", c.ci95[1]))), Mann–Whitney p = \(String(format: "%.4g", c.mannWhitneyP)): \(c.verdict)"
+    static func comparisonLine(_ c: SampleComparison) -> String {
+        let name = c.statistic == "ratioOfMedians" ? "ratio of medians" : "difference of medians"
+        let e = c.estimate
+        return "\(name) \(String(format: "%.4g", e.value)) (95% CI \(String(format: "%.4g", e.lower))…\(String(format: "%.4g", e.upper))), "
+            + "Mann–Whitney p \(c.mannWhitneyP < 0.001 ? "" : "= ")\(Format.pValue(c.mannWhitneyP)): \(c.verdict)" + (c.note.map { " (\($0))" } ?? "")
     }
 
     static func text(_ report: Report) -> String {
@@ -122,8 +105,8 @@ enum StatsCommand {
         lines += report.files.map { ([CSV.escape($0.path)] + row($0, extra)).joined(separator: ",") }
         if let c = report.comparison {
             lines += [
-                "", "ratioOfMedians,ci95Low,ci95High,mannWhitneyP,verdict",
-                "\(c.ratioOfMedians),\(c.ci95[0]),\(c.ci95[1]),\(c.mannWhitneyP),\(c.verdict)",
+                "", "statistic,value,ci95Low,ci95High,mannWhitneyP,verdict,note",
+                "\(c.statistic),\(c.estimate.value),\(c.estimate.lower),\(c.estimate.upper),\(c.mannWhitneyP),\(c.verdict),\(CSV.escape(c.note ?? ""))",
             ]
         }
         return lines.joined(separator: "\n") + "\n"

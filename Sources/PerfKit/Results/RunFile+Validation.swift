@@ -1,0 +1,44 @@
+/// One validation step for every stored series, run on load by every reader (run files, baseline
+/// suite files, result fragments), so nothing downstream indexes arrays it has not checked.
+protocol ValidatedOnLoad {
+    /// The first problem found, as a phrase naming where it is, or nil when the value is sound.
+    func validationProblem() -> String?
+}
+
+extension MetricUnit {
+    /// The units PerfKit writes.
+    static let known: Set<MetricUnit> = [.nanoseconds, .bytes, .count, .ratio]
+}
+
+extension SampleSeries {
+    /// The first problem of this series: no values, label arrays of another length than the
+    /// values, a value that is not finite, or a unit this version does not know.
+    func validationProblem() -> String? {
+        guard MetricUnit.known.contains(metric.unit) else { return "unknown unit '\(metric.unit.symbol)'" }
+        guard !values.isEmpty else { return "empty sample" }
+        guard rounds.count == values.count, positions.count == values.count, iterations.count == values.count else {
+            return "\(values.count) values but \(rounds.count) rounds, \(positions.count) positions and \(iterations.count) iterations"
+        }
+        if let bad = values.firstIndex(where: { !$0.isFinite }) { return "value \(bad) is \(values[bad]), not a finite number" }
+        return nil
+    }
+}
+
+extension Array: ValidatedOnLoad where Element == TestResult {
+    func validationProblem() -> String? {
+        for test in self {
+            for measurement in test.measurements {
+                for series in measurement.series {
+                    if let problem = series.validationProblem() {
+                        return "\(test.id) \(measurement.name) \(series.arm)/\(series.phase.identifier)/\(series.metric.name): \(problem)"
+                    }
+                }
+            }
+        }
+        return nil
+    }
+}
+
+extension RunFile: ValidatedOnLoad {
+    func validationProblem() -> String? { tests.validationProblem() }
+}
