@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "PerfKitTesting", dependencies: ["PerfKit"]),
         .target(name: "CalendarSubjects", dependencies: ["PerfKit"]),
         .executableTarget(name: "perfkit", dependencies: ["PerfKit", "CalendarSubjects"]),
-        .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"]),
+        .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"], exclude: ["Fixtures"]),
         .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
         .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit"]),
         .testTarget(name: "perfkitTests", dependencies: ["perfkit", "PerfKit", "CalendarSubjects"]),

@@ -53,3 +53,34 @@ private struct CountingSubject: MeasurableSubject {
         #expect(result.series(.wallClock, arm: "main", phase: .warm)?.values.count == 4)
     }
 }
+
+/// A subject whose counters are a running total (cells created since fresh state) and a level.
+private struct GrowingSubject: MeasurableSubject {
+    static let created = Metric("cellsCreated", unit: .count, isDeterministic: true)
+    static let live = Metric("liveCells", unit: .count, isDeterministic: true)
+    var phases: [Phase] { Phase.allPhases }
+    func makeState() -> [Int] { [] }
+    func run(_ state: inout [Int]) -> Int {
+        state.append(contentsOf: [1, 2, 3])  // three cells a run
+        return state.count
+    }
+    func evict(_ state: inout [Int]) { state.removeAll() }
+    func counters(_ state: [Int]) -> [CounterReading] {
+        [CounterReading(Self.created, Double(state.count), accumulation: .runningTotal), CounterReading(Self.live, Double(state.count))]
+    }
+}
+
+@Suite struct RunnerCounterTests {
+    @Test(arguments: Phase.allPhases)
+    func runningTotalsAreRecordedPerRunNeverCumulatively(phase: Phase) throws {
+        let configuration = RunConfiguration(rounds: 5, warmupIterations: 2, metrics: [.wallClock], phases: [phase], exactCountRounds: 0)
+        let result = try Runner(configuration: configuration).measure("grow", arms: [Arm("main", GrowingSubject())])
+        #expect(result.series(GrowingSubject.created, arm: "main", phase: phase)?.values == [3, 3, 3, 3, 3])
+        let live = try #require(result.series(GrowingSubject.live, arm: "main", phase: phase)?.values)
+        switch phase {
+        case .cold: #expect(live == [3, 3, 3, 3, 3])  // a level, as read
+        case .warm: #expect(live == [9, 12, 15, 18, 21])  // warm-up ran twice, then once per round
+        default: #expect(live == [3, 3, 3, 3, 3])  // emptied before each eviction sample
+        }
+    }
+}

@@ -49,7 +49,7 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
         return [
             CounterReading(CalendarMetrics.consumerArtworkBytes, Double(c.bytesOwnedByConsumers)),
             CounterReading(CalendarMetrics.cachedArtworkBytes, Double(c.bytesCached)),
-            CounterReading(CalendarMetrics.imagesPrepared, Double(c.imagesPrepared)),
+            CounterReading(CalendarMetrics.imagesPrepared, Double(c.imagesPrepared), accumulation: .runningTotal),
         ]
     }
 }

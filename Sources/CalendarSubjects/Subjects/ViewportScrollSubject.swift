@@ -58,9 +58,10 @@ public struct ViewportScrollSubject: MeasurableSubject {
         let c = state.viewport?.counters ?? ViewportCounters()
         let cache = state.cache.counters
         return [
-            CounterReading(CalendarMetrics.liveViews, Double(c.liveViews)), CounterReading(CalendarMetrics.viewsCreated, Double(c.viewsCreated)),
-            CounterReading(CalendarMetrics.viewsReused, Double(c.viewsReused)),
-            CounterReading(CalendarMetrics.contentEvaluations, Double(c.contentEvaluations)),
+            CounterReading(CalendarMetrics.liveViews, Double(c.liveViews)),
+            CounterReading(CalendarMetrics.viewsCreated, Double(c.viewsCreated), accumulation: .runningTotal),
+            CounterReading(CalendarMetrics.viewsReused, Double(c.viewsReused), accumulation: .runningTotal),
+            CounterReading(CalendarMetrics.contentEvaluations, Double(c.contentEvaluations), accumulation: .runningTotal),
             CounterReading(CalendarMetrics.consumerArtworkBytes, Double(cache.bytesOwnedByConsumers)),
         ]
     }

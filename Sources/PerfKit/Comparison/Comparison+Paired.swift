@@ -1,19 +1,10 @@
 import Foundation
 
 extension Comparison {
-    /// The one-sample Hodges–Lehmann estimate: the median of all Walsh averages (x_i + x_j) / 2, i ≤ j.
-    /// - Complexity: O(n²).
-    static func hodgesLehmann(_ x: [Double]) -> Double {
-        var walsh: [Double] = []
-        walsh.reserveCapacity(x.count * (x.count + 1) / 2)
-        for i in x.indices {
-            for j in i..<x.count { walsh.append((x[i] + x[j]) / 2) }
-        }
-        return walsh.withUnsafeMutableBufferPointer { Quantile.medianBySelection($0) }
-    }
-
-    /// Compares paired series: per-round ratios, Wilcoxon signed-rank, bootstrap CI of the median
-    /// paired ratio, and the two-gate verdict; deterministic metrics exactly. Series that could not
+    /// Compares paired series on one scale, the per-round log ratios: the Wilcoxon signed-rank
+    /// test of the log ratios, the Hodges–Lehmann estimate of their centre with its exact
+    /// signed-rank CI (back-transformed to a ratio), and the two-gate verdict. Deterministic
+    /// metrics whose samples are identical on each side are compared exactly. Series that could not
     /// be paired are listed as added (only in B), removed (only in A) or inconclusive (missing
     /// from some rounds), never dropped.
     /// - Parameters:
@@ -21,7 +12,7 @@ extension Comparison {
     ///   - bands: Noise bands.
     ///   - alpha: False discovery rate.
     /// - Throws: ``StatisticsError`` for non-finite values.
-    /// - Complexity: O(S · B · r²) for S series, B resamples, r rounds.
+    /// - Complexity: O(S · r³) for S series and r ≤ 50 rounds (the exact signed-rank distribution).
     public init(paired: Pairing, bands: NoiseBands, alpha: Double = 0.05, environmentA: Environment?, environmentB: Environment?) throws {
         var rows: [ComparisonRow] = []
         var statistical: [Int] = []
@@ -30,8 +21,8 @@ extension Comparison {
                 test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
                 baseline: try Summary(series.a), current: try Summary(series.b), change: nil, pValue: nil, qValue: nil,
                 noiseBand: bands.band(for: series), verdict: .withinNoise, note: "")
-            if series.metric.isDeterministic {
-                Self.judgeExactly(&row, baseline: series.a, current: series.b, threshold: bands.absolute[series.metric.name] ?? 0)
+            if series.metric.isDeterministic && Self.isConstant(series.a) && Self.isConstant(series.b) {
+                Self.judgeExactly(&row, baseline: series.a[0], current: series.b[0], threshold: bands.absolute[series.metric.name] ?? 0)
                 rows.append(row)
                 continue
             }
@@ -48,15 +39,10 @@ extension Comparison {
                 rows.append(row)
                 continue
             }
-            var generator = SeededGenerator(seed: 0xAB_BA)
-            var estimates = [Double](repeating: 0, count: 2_000)
-            var sample = logs
-            for k in estimates.indices {
-                for i in sample.indices { sample[i] = logs[generator.index(below: logs.count)] }
-                estimates[k] = Foundation.exp(Self.hodgesLehmann(sample))
-            }
-            row.change = TwoSampleEstimate.interval(point: Foundation.exp(Self.hodgesLehmann(logs)), resampled: &estimates, confidence: 0.95)
-            row.pValue = try Wilcoxon(series.a, series.b).pValue
+            let centre = HodgesLehmann.interval(logs, confidence: 0.95)
+            row.change = Estimate(value: Foundation.exp(centre.value), lower: Foundation.exp(centre.lower), upper: Foundation.exp(centre.upper))
+            row.pValue = try Wilcoxon([Double](repeating: 0, count: logs.count), logs).pValue
+            if series.metric.isDeterministic { row.note = "varies between rounds, so compared as a distribution; " }
             statistical.append(rows.count)
             rows.append(row)
         }

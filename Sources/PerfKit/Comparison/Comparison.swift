@@ -7,8 +7,12 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     public var metric: Metric
     public var baseline: Summary?
     public var current: Summary?
-    /// Ratio of medians, current over baseline, with its 95% CI.
+    /// Ratio of medians, current over baseline, with its 95% CI (nil when the baseline median is
+    /// zero or negative, or the row is exact).
     public var change: Estimate?
+    /// Difference of medians, current − baseline, with its 95% CI: set instead of ``change`` when
+    /// the baseline median is zero or negative and a ratio is undefined.
+    public var difference: Estimate? = nil
     /// Two-sided Mann–Whitney p-value, raw and Benjamini–Hochberg adjusted.
     public var pValue: Double?
     public var qValue: Double?
@@ -92,19 +96,25 @@ public struct Comparison: Sendable, Codable, Equatable {
                 rows.append(row)
                 continue
             }
-            if metric.isDeterministic {
-                Self.judgeExactly(&row, baseline: b.values, current: c.values, threshold: bands.absolute[metric.name] ?? 0)
+            if metric.isDeterministic && Self.isConstant(b.values) && Self.isConstant(c.values) {
+                Self.judgeExactly(&row, baseline: b.values[0], current: c.values[0], threshold: bands.absolute[metric.name] ?? 0)
                 rows.append(row)
                 continue
             }
+            let varies = metric.isDeterministic ? "varies between samples, so compared as a distribution; " : ""
             if b.values.count < 3 || c.values.count < 3 {
                 row.verdict = .inconclusive
                 row.note = "too few samples (\(b.values.count) and \(c.values.count); need 3 per side)"
                 rows.append(row)
                 continue
             }
-            row.change = try TwoSampleEstimate.ratioOfMedians(baseline: b.values, current: c.values)
             row.pValue = try MannWhitney(b.values, c.values).pValue
+            if row.baseline!.median > 0 {
+                row.change = try TwoSampleEstimate.ratioOfMedians(baseline: b.values, current: c.values)
+            } else {
+                row.difference = try TwoSampleEstimate.differenceOfMedians(baseline: b.values, current: c.values)
+            }
+            row.note = varies
             statisticalRows.append(rows.count)
             rows.append(row)
         }
@@ -112,13 +122,17 @@ public struct Comparison: Sendable, Codable, Equatable {
         self.rows = rows
     }
 
-    /// Compares a deterministic metric exactly: identical samples are unchanged; a change of the
-    /// maximum beyond the absolute threshold is a regression or an improvement by polarity.
-    static func judgeExactly(_ row: inout ComparisonRow, baseline: [Double], current: [Double], threshold: Double) {
-        let delta = row.current!.max - row.baseline!.max
+    /// Whether every value is the same: only then is a deterministic metric compared exactly.
+    static func isConstant(_ values: [Double]) -> Bool { values.allSatisfy { $0 == values[0] } }
+
+    /// Compares a deterministic metric exactly, given that every sample on each side is the same
+    /// value: equal values are unchanged; a change beyond the absolute threshold is a regression
+    /// or an improvement by polarity.
+    static func judgeExactly(_ row: inout ComparisonRow, baseline: Double, current: Double, threshold: Double) {
+        let delta = current - baseline
         row.note =
-            "exact: max \(Format.value(row.baseline!.max, row.metric.unit)) → \(Format.value(row.current!.max, row.metric.unit)), threshold \(Format.trim(threshold))"
-        if baseline.sorted() == current.sorted() {
+            "exact (every sample identical): \(Format.value(baseline, row.metric.unit)) → \(Format.value(current, row.metric.unit)), threshold \(Format.trim(threshold))"
+        if delta == 0 {
             row.verdict = .unchanged
         } else if abs(delta) <= threshold {
             row.verdict = .withinNoise
@@ -139,7 +153,11 @@ public struct Comparison: Sendable, Codable, Equatable {
 
     /// Applies the two gates to a row whose change, p and q are set.
     static func applyTwoGates(_ row: inout ComparisonRow, alpha: Double) {
-        let change = row.change!, band = row.noiseBand
+        guard let change = row.change else {
+            judgeDifference(&row, alpha: alpha)
+            return
+        }
+        let band = row.noiseBand
         let significant = row.qValue! < alpha
         let above = change.lower > 1 + band, below = change.upper < 1 - band
         let inside = change.lower >= 1 - band && change.upper <= 1 + band
@@ -147,20 +165,38 @@ public struct Comparison: Sendable, Codable, Equatable {
         if significant && (above || below) {
             let worse = above == (row.metric.polarity == .smallerIsBetter)
             row.verdict = worse ? .regressed : .improved
-            row.note = "q = \(Format.trim(row.qValue!)); CI outside ±\(Format.trim(band * 100))%"
+            row.note += "q = \(Format.trim(row.qValue!)); CI outside ±\(Format.trim(band * 100))%"
         } else if inside {
             row.verdict = .withinNoise
-            row.note = "CI inside ±\(Format.trim(band * 100))%"
+            row.note += "CI inside ±\(Format.trim(band * 100))%"
         } else {
             row.verdict = .inconclusive
             if halfWidth > band {
-                row.note = "can resolve about ±\(Format.trim(halfWidth * 100))%, not ±\(Format.trim(band * 100))%"
+                row.note += "can resolve about ±\(Format.trim(halfWidth * 100))%, not ±\(Format.trim(band * 100))%"
             } else if above || below {
-                row.note = "CI outside ±\(Format.trim(band * 100))% but not significant after Benjamini–Hochberg (q = \(Format.trim(row.qValue!)))"
+                row.note += "CI outside ±\(Format.trim(band * 100))% but not significant after Benjamini–Hochberg (q = \(Format.trim(row.qValue!)))"
             } else {
-                row.note =
+                row.note +=
                     "CI crosses the ±\(Format.trim(band * 100))% edge: a change about as large as the band (resolves about ±\(Format.trim(halfWidth * 100))%)"
             }
+        }
+    }
+
+    /// The gates for a row whose baseline median is zero or negative, where a ratio is undefined:
+    /// the difference of medians must be significant and its CI must exclude zero.
+    static func judgeDifference(_ row: inout ComparisonRow, alpha: Double) {
+        guard let difference = row.difference else { return }
+        let unit = row.metric.unit
+        let interval = "\(Format.value(difference.value, unit)) (\(Format.value(difference.lower, unit)) … \(Format.value(difference.upper, unit)))"
+        row.note += "baseline median \(Format.value(row.baseline!.median, unit)): ratio undefined, difference of medians \(interval)"
+        let significant = row.qValue! < alpha
+        if significant && (difference.lower > 0 || difference.upper < 0) {
+            row.verdict = (difference.lower > 0) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
+        } else if difference.lower == 0 && difference.upper == 0 {
+            row.verdict = .withinNoise
+        } else {
+            row.verdict = .inconclusive
+            row.note += significant ? "; CI includes no change" : "; not significant after Benjamini–Hochberg"
         }
     }
 }

@@ -6,8 +6,10 @@
 ///   optimizer cannot delete the work; it runs on the calling thread;
 /// - ``evict(_:)`` pushes the subject out of its cache or working set without rebuilding state;
 /// - ``warmUp(_:)`` (optional) reaches steady state beyond the runner's warm-up iterations;
-/// - ``counters(_:)`` reports the subject's own counters (live views, bytes owned, cells
-///   created), read outside the timed region.
+/// - ``counters(_:)`` reports the subject's own counters, read outside the timed region: levels
+///   after the run (live views, bytes owned) as they are, and running totals since
+///   ``makeState()`` (cells created, images prepared) marked ``CounterReading/Accumulation/runningTotal``,
+///   so the runner records what one run added (after − before), never the running total.
 public protocol MeasurableSubject<Output>: Sendable {
     /// The state one arm keeps between runs.
     associatedtype State
@@ -45,14 +47,28 @@ extension MeasurableSubject {
 
 /// One value of a subject's own counter.
 public struct CounterReading: Sendable, Equatable {
+    /// How a counter's value relates to runs.
+    public enum Accumulation: Sendable, Equatable {
+        /// A level after the run (live views, bytes owned): recorded as read.
+        case level
+        /// A running total since fresh state (cells created): the runner records after − before.
+        case runningTotal
+    }
     /// The counter's metric (unit, polarity, kind, determinism).
     public var metric: Metric
     /// Its value after the run.
     public var value: Double
+    /// Whether the value is a level or a running total.
+    public var accumulation: Accumulation
     /// Creates a reading.
-    public init(_ metric: Metric, _ value: Double) {
+    /// - Parameters:
+    ///   - metric: The counter's metric.
+    ///   - value: Its value after the run.
+    ///   - accumulation: `.level` (recorded as read) or `.runningTotal` (recorded per run).
+    public init(_ metric: Metric, _ value: Double, accumulation: Accumulation = .level) {
         self.metric = metric
         self.value = value
+        self.accumulation = accumulation
     }
 }
 

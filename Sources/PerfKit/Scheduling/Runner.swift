@@ -114,6 +114,9 @@ public struct Runner: Sendable {
         _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ probes: borrowing ProbeSet, _ collector: inout SeriesCollector
     ) throws {
         let box = try prepare(subject, &slot, label.phase)
+        // Running totals are recorded per run: read them before the run too (outside the timed region).
+        var before: [Metric: Double] = [:]
+        for reading in subject.counters(box.value) where reading.accumulation == .runningTotal { before[reading.metric] = reading.value }
         let (output, timed) = try probes.measureTimed { try subject.run(&box.value) }
         blackHole(output)
         for (metric, value) in timed.values(for: configuration.metrics) {
@@ -122,7 +125,7 @@ public struct Runner: Sendable {
             collector.add(recorded, value, label)
         }
         for (metric, value) in probes.readMemory() { collector.add(metric, value, label) }
-        for reading in subject.counters(box.value) { collector.add(reading.metric, reading.value, label) }
+        for reading in subject.counters(box.value) { collector.add(reading.metric, reading.value - (before[reading.metric] ?? 0), label) }
     }
 
     private func takeExactSample<S: MeasurableSubject>(

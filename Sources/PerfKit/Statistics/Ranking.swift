@@ -33,4 +33,19 @@ public enum Normal {
     public static func survival(_ z: Double) -> Double { 0.5 * erfc(z / 2.0.squareRoot()) }
     /// Cumulative distribution P(Z ≤ z).
     public static func cdf(_ z: Double) -> Double { 0.5 * erfc(-z / 2.0.squareRoot()) }
+    /// The quantile: the z with P(Z ≤ z) = p, by bisection to full double precision.
+    /// - Parameter p: A probability in (0, 1).
+    /// - Returns: The quantile (±∞ at 0 and 1).
+    /// - Complexity: O(1): at most 200 bisection steps.
+    public static func quantile(_ p: Double) -> Double {
+        if p <= 0 { return -.infinity }
+        if p >= 1 { return .infinity }
+        var low = -40.0, high = 40.0
+        for _ in 0..<200 {
+            let mid = (low + high) / 2
+            if cdf(mid) < p { low = mid } else { high = mid }
+            if high - low <= 1e-15 * Swift.max(1, abs(mid)) { break }
+        }
+        return (low + high) / 2
+    }
 }

@@ -13,11 +13,12 @@ enum StatsCommand {
     struct Report: Encodable {
         var files: [FileSummary]
         var comparison: SampleComparison?
+        var paired: PairedSampleComparison?
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["format", "percentiles"])
-        try parsed.requirePositionals(1...2, usage: "perfkit stats FILE [FILE2] [--format text|json|markdown|csv] [--percentiles 50,90,99.9]")
+        let parsed = try Arguments(arguments, options: ["format", "percentiles"], flags: ["paired"])
+        try parsed.requirePositionals(1...2, usage: "perfkit stats FILE [FILE2 [--paired]] [--format text|json|markdown|csv] [--percentiles 50,90,99.9]")
         let format = try parsed.choice("format", ["text", "json", "markdown", "csv"], default: "text")
         var extra: [(String, Double)] = []
         if let list = parsed.options["percentiles"] {
@@ -39,8 +40,16 @@ enum StatsCommand {
                     median: s.median, p90: s.p90, p95: s.p95, p99: s.p99, mad: s.medianAbsoluteDeviation,
                     percentiles: extra.isEmpty ? nil : Dictionary(extra.map { ($0.0, s.extraPercentiles[$0.1]!) }, uniquingKeysWith: { a, _ in a })))
         }
-        let comparison = samples.count == 2 ? try SampleComparison(samples[0], samples[1]) : nil
-        let report = Report(files: summaries, comparison: comparison)
+        let isPaired = parsed.flags.contains("paired")
+        if isPaired && samples.count != 2 { throw UsageError("--paired needs two files") }
+        let comparison = samples.count == 2 && !isPaired ? try SampleComparison(samples[0], samples[1]) : nil
+        var paired: PairedSampleComparison?
+        if isPaired {
+            do { paired = try PairedSampleComparison(samples[0], samples[1]) } catch {
+                throw FileError(parsed.positionals[1], "cannot be paired with \(parsed.positionals[0]): \(error)")
+            }
+        }
+        let report = Report(files: summaries, comparison: comparison, paired: paired)
         switch format {
         case "json":
             let data = try StoredFile.encoder().encode(report)
@@ -74,6 +83,13 @@ enum StatsCommand {
             + "Mann–Whitney p \(c.mannWhitneyP < 0.001 ? "" : "= ")\(Format.pValue(c.mannWhitneyP)): \(c.verdict)" + (c.note.map { " (\($0))" } ?? "")
     }
 
+    static func pairedLine(_ p: PairedSampleComparison) -> String {
+        let r = p.ratio
+        return
+            "paired ratio (Hodges–Lehmann of \(p.pairs) log ratios) \(String(format: "%.4g", r.value)) (95% CI \(String(format: "%.4g", r.lower))…\(String(format: "%.4g", r.upper))), "
+            + "Wilcoxon p \(p.wilcoxonP < 0.001 ? "" : "= ")\(Format.pValue(p.wilcoxonP)) (\(p.method.rawValue)): \(p.verdict)"
+    }
+
     static func text(_ report: Report) -> String {
         let extra = extraKeys(report)
         let header = ["file"] + columns(extra)
@@ -87,6 +103,7 @@ enum StatsCommand {
         }
         var lines = [format(header)] + rows.map(format)
         if let c = report.comparison { lines.append(comparisonLine(c)) }
+        if let p = report.paired { lines.append(pairedLine(p)) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -96,6 +113,7 @@ enum StatsCommand {
         var lines = ["| " + header.joined(separator: " | ") + " |", "|" + header.map { _ in "---|" }.joined()]
         lines += report.files.map { "| " + ([$0.path] + row($0, extra)).joined(separator: " | ") + " |" }
         if let c = report.comparison { lines += ["", comparisonLine(c)] }
+        if let p = report.paired { lines += ["", pairedLine(p)] }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -107,6 +125,12 @@ enum StatsCommand {
             lines += [
                 "", "statistic,value,ci95Low,ci95High,mannWhitneyP,verdict,note",
                 "\(c.statistic),\(c.estimate.value),\(c.estimate.lower),\(c.estimate.upper),\(c.mannWhitneyP),\(c.verdict),\(CSV.escape(c.note ?? ""))",
+            ]
+        }
+        if let p = report.paired {
+            lines += [
+                "", "statistic,value,ci95Low,ci95High,wilcoxonP,method,verdict",
+                "pairedRatio,\(p.ratio.value),\(p.ratio.lower),\(p.ratio.upper),\(p.wilcoxonP),\(p.method.rawValue),\(p.verdict)",
             ]
         }
         return lines.joined(separator: "\n") + "\n"

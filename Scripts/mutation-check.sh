@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Mutation check: applies each plausible one-line bug of Scripts/mutants.txt, one at a time, to a
+# scratch copy of the working tree and runs the test suite against it. A mutant is killed when the
+# build or a test fails, and survives when everything stays green.
+#   Scripts/mutation-check.sh [FILTER]   FILTER: only mutants whose area matches this regex
+# Prints one line per mutant and a summary; exits 1 if any mutant survived.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+scratch="${PERFKIT_MUTATION_SCRATCH:-/tmp/perfkit-mutation}"
+filter="${1:-.}"
+mkdir -p "$scratch"
+# Keep the scratch .build between runs: each mutant then costs an incremental build.
+mkdir -p "$scratch/src"
+find "$scratch/src" -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf {} +
+tar -C "$root" --exclude=./.build --exclude=./.perfkit --exclude=./.git -cf - . | tar -C "$scratch/src" -xf -
+cd "$scratch/src"
+swift build --build-tests -q >/dev/null 2>&1 || { echo "the unmutated tree does not build"; exit 2; }
+killed=0; survived=0; total=0; survivors=()
+while IFS= read -r line; do
+  [[ -z "$line" || "$line" == \#* ]] && continue
+  IFS='|' read -r area file find replace <<<"$line"
+  area="$(echo "$area" | sed 's/^ *//; s/ *$//')"; file="$(echo "$file" | sed 's/^ *//; s/ *$//')"
+  find="${find# }"; find="${find% }"; replace="${replace# }"; replace="${replace% }"
+  [[ "$area" =~ $filter ]] || continue
+  total=$((total + 1))
+  count=$(grep -cF -- "$find" "$file" || true)
+  if [ "$count" != "1" ]; then echo "STALE     $area: '$find' occurs $count times in $file"; survivors+=("$area (stale)"); survived=$((survived + 1)); continue; fi
+  cp "$file" "$file.orig"
+  FIND="$find" REPLACE="$replace" python3 -c 'import os,sys; p=sys.argv[1]; s=open(p).read(); open(p,"w").write(s.replace(os.environ["FIND"], os.environ["REPLACE"], 1))' "$file"
+  start=$(date +%s)
+  if swift build --build-tests -q >/dev/null 2>&1 && swift test --skip-build >/tmp/perfkit-mutant.log 2>&1; then
+    echo "SURVIVED  $area ($(( $(date +%s) - start )) s)"; survived=$((survived + 1)); survivors+=("$area")
+  else
+    echo "killed    $area ($(( $(date +%s) - start )) s)"; killed=$((killed + 1))
+  fi
+  mv "$file.orig" "$file"
+done < "$root/Scripts/mutants.txt"
+swift build --build-tests -q >/dev/null 2>&1
+echo "mutants: $total, killed: $killed ($(( total ? 100 * killed / total : 0 ))%), survived: $survived"
+for s in "${survivors[@]}"; do echo "  survivor: $s"; done
+[ "$survived" -eq 0 ]

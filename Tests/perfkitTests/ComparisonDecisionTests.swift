@@ -1,0 +1,85 @@
+import Foundation
+import PerfKit
+import Testing
+
+/// The decisions behind a verdict, one at a time: which statistic, which gate, which direction.
+@Suite struct ComparisonDecisionTests {
+    typealias V = ComparisonVerdictTests
+
+    /// Tests with one series per (id, values) pair, all of `metric`.
+    static func many(_ series: [(String, [Double])], metric: Metric = .wallClock) -> [TestResult] {
+        series.flatMap { V.tests($0.1, metric: metric, id: $0.0) }
+    }
+
+    @Test func aDeterministicMetricIsExactOnlyWhenEverySampleIsIdentical() throws {
+        let constant = try Comparison(
+            baseline: V.tests(Array(repeating: 161, count: 40), metric: .mallocs), current: V.tests(Array(repeating: 161, count: 30), metric: .mallocs))
+        #expect(constant.rows[0].verdict == .unchanged)  // 30 rounds against 40 of identical code: unchanged, not "improved"
+        #expect(constant.rows[0].note.hasPrefix("exact (every sample identical): 161 → 161"))
+        let varying = try Comparison(
+            baseline: V.tests(V.noisy(170, seed: 1, spread: 0.2), metric: .mallocs), current: V.tests(V.noisy(170, seed: 2, spread: 0.2), metric: .mallocs))
+        #expect(varying.rows[0].change != nil)  // compared as a distribution
+        #expect(varying.rows[0].note.hasPrefix("varies between samples, so compared as a distribution; "))
+        #expect(varying.rows[0].verdict != .regressed && varying.rows[0].verdict != .improved)
+    }
+
+    @Test func anAbsoluteThresholdDecidesExactChanges() throws {
+        let bands = NoiseBands(absolute: ["mallocs": 2])
+        let within = try Comparison(baseline: V.tests([10, 10], metric: .mallocs), current: V.tests([12, 12], metric: .mallocs), bands: bands)
+        #expect(within.rows[0].verdict == .withinNoise)
+        let beyond = try Comparison(baseline: V.tests([10, 10], metric: .mallocs), current: V.tests([13, 13], metric: .mallocs), bands: bands)
+        #expect(beyond.rows[0].verdict == .regressed)
+    }
+
+    @Test func largerIsBetterFlipsTheDirection() throws {
+        let reused = Metric("viewsReused", unit: .count, polarity: .largerIsBetter, isDeterministic: true)
+        let more = try Comparison(baseline: V.tests([100, 100], metric: reused), current: V.tests([120, 120], metric: reused))
+        #expect(more.rows[0].verdict == .improved)
+        let throughput = Metric("itemsPerSecond", unit: .count, polarity: .largerIsBetter)
+        let faster = try Comparison(baseline: V.tests(V.noisy(100, seed: 1), metric: throughput), current: V.tests(V.noisy(120, seed: 2), metric: throughput))
+        #expect(faster.rows[0].verdict == .improved)
+        let slower = try Comparison(baseline: V.tests(V.noisy(100, seed: 3), metric: throughput), current: V.tests(V.noisy(80, seed: 4), metric: throughput))
+        #expect(slower.rows[0].verdict == .regressed)
+    }
+
+    @Test func aCIOutsideTheBandThatIsNotSignificantAfterAdjustmentIsInconclusive() throws {
+        // Three values a side: the smallest two-sided Mann–Whitney p is 0.1, never below 0.05,
+        // while the ratio's bootstrap CI can lie well outside ±5%.
+        let comparison = try Comparison(baseline: V.tests([100, 101, 102]), current: V.tests([130, 131, 132]))
+        let row = comparison.rows[0]
+        #expect(row.change!.lower > 1.05)
+        #expect(row.qValue! >= 0.05)
+        #expect(row.verdict == .inconclusive)
+        #expect(row.note.contains("not significant after Benjamini–Hochberg"))
+    }
+
+    @Test func benjaminiHochbergAdjustsAcrossEveryRowOfTheComparison() throws {
+        // One clear regression among nineteen unchanged series: its q is its p times 20 over its rank 1.
+        var baseline: [(String, [Double])] = [("S/slow()", V.noisy(100, seed: 1, count: 8))]
+        var current: [(String, [Double])] = [("S/slow()", V.noisy(130, seed: 2, count: 8))]
+        for k in 0..<19 {
+            baseline.append(("S/t\(k)()", V.noisy(100, seed: UInt64(10 + k), count: 8)))
+            current.append(("S/t\(k)()", V.noisy(100, seed: UInt64(40 + k), count: 8)))
+        }
+        let comparison = try Comparison(baseline: Self.many(baseline), current: Self.many(current))
+        let slow = try #require(comparison.rows.first { $0.test == "S/slow()" })
+        let p = try #require(slow.pValue)
+        #expect(abs(slow.qValue! - min(1, p * 20)) < 1e-12 || slow.qValue! < p * 20)  // adjusted upwards by the other rows
+        #expect(slow.qValue! > p)
+        let alone = try Comparison(baseline: Self.many([baseline[0]]), current: Self.many([current[0]]))
+        #expect(alone.rows[0].qValue == alone.rows[0].pValue)  // a single row is not adjusted
+    }
+
+    @Test func aZeroBaselineMedianIsComparedByTheDifference() throws {
+        let bytes = Metric("bytesAllocated", unit: .bytes, isDeterministic: true)
+        let comparison = try Comparison(
+            baseline: V.tests([0, 0, 0, 0, 0, 0, 0, 8], metric: bytes), current: V.tests([3088, 4000, 85808, 3100, 3500, 3200, 3300, 3400], metric: bytes))
+        let row = comparison.rows[0]
+        #expect(row.change == nil)
+        #expect(row.difference.map { $0.value == 3350 } == true)  // median 3350 − median 0
+        #expect(row.verdict == .regressed)
+        #expect(row.note.contains("ratio undefined, difference of medians"))
+        let json = try StoredFile.encode(comparison, for: "comparison.json")
+        #expect(!String(decoding: json, as: UTF8.self).contains("inf"))
+    }
+}
