@@ -3,7 +3,7 @@ SWIFT ?= swift
 # Extra flags, for example SWIFT_FLAGS="-Xswiftc -warnings-as-errors" in CI.
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release test demo doctor format lint
+.PHONY: deps build release test test-without-jemalloc crosscheck mutation-check demo doctor format lint
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -14,8 +14,22 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product perfkit $(SWIFT_FLAGS)
 
+# Swift Testing suites, then PerfKit's statistics against numpy and SciPy (skipped with a reason
+# when Python with numpy and scipy cannot be had).
 test: deps
 	$(SWIFT) test $(SWIFT_FLAGS)
+	./Scripts/crosscheck.sh .build/debug/perfkit
+
+# The same suites built without the Jemalloc trait: allocation metrics must say "unavailable".
+test-without-jemalloc: deps
+	$(SWIFT) test --disable-default-traits --scratch-path .build/without-jemalloc $(SWIFT_FLAGS)
+
+crosscheck: build
+	./Scripts/crosscheck.sh .build/debug/perfkit
+
+# Plants each bug of Scripts/mutants.txt in a scratch copy and runs the suite (about 30 s a mutant).
+mutation-check:
+	./Scripts/mutation-check.sh
 
 demo: release
 	.build/release/perfkit demo

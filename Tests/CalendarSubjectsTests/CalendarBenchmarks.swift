@@ -31,7 +31,13 @@ import Testing
         let zone = TimeZone(identifier: "Europe/Berlin")!
         let events = Workloads.variedEvents(days: 30, seed: 7, timeZone: zone)
         let grid = DayGrid(timeZone: zone, from: Workloads.epoch, count: 30)
-        try measure("varied-30d", arms: Presentation.allCases.map { Arm($0.rawValue, LayoutSubject(events: events, grid: grid, presentation: $0)) })
+        let result = try measure(
+            "varied-30d", arms: Presentation.allCases.map { Arm($0.rawValue, LayoutSubject(events: events, grid: grid, presentation: $0)) })
+        let split = DaySplitter.split(events, grid: grid)
+        let segments = Double(split.timed.joined().count)  // timed segments; all-day ones have their own band
+        for arm in ["timeline", "week"] {
+            #expect(result.series(CalendarMetrics.segmentsLaidOut, arm: arm, phase: .warm)?.values.allSatisfy { $0 == segments } == true)
+        }
     }
 }
 
@@ -77,8 +83,19 @@ import Testing
     func queryCostDoesNotGrowWithLoadedDays() throws {
         let oneDay = CalendarScene(days: 1), ninetyDays = CalendarScene(days: 90)
         let result = try measure("query-390x200", arms: [Arm("1d", ViewportQuerySubject(scene: oneDay)), Arm("90d", ViewportQuerySubject(scene: ninetyDays))])
-        #expect(
-            !Jemalloc.isLinked || result.series(.mallocs, arm: "90d", phase: .warm)?.values.allSatisfy { $0 == 0 } == true, "a warm query reuses its buffer")
+        for arm in ["1d", "90d"] {
+            #expect(
+                !Jemalloc.isLinked || result.series(.mallocs, arm: arm, phase: .warm)?.values.allSatisfy { $0 == 0 } == true, "a warm query reuses its buffer")
+        }
+        // Work is bounded by the rows a 200 pt band can meet: at most the rows of three whole
+        // days (a band spans parts of at most three day rows), for 1 loaded day or 90, never the
+        // 90 days' 1,242 rows.
+        let bound = Double(3 * oneDay.index.rowCount)
+        for arm in ["1d", "90d"] {
+            let rows = try #require(result.series(ViewportQuerySubject.rowsExamined, arm: arm, phase: .warm)?.values)
+            #expect(rows.allSatisfy { $0 >= 1 && $0 <= bound }, "\(arm): up to \(rows.max() ?? 0) rows examined, bound \(bound)")
+        }
+        #expect(Double(ninetyDays.index.rowCount) > 10 * bound)
     }
 }
 
@@ -93,16 +110,26 @@ import Testing
 @Suite(.tags(.performance)) struct InteractionBenchmarks {
     @Test(.performance(iterations: 60, kind: .frameInput), .budget(.directInteraction))
     func journalAppendOfADraggedEvent() throws {
-        try measure("journal-append", subject: JournalAppendSubject())
+        let result = try measure("journal-append", subject: JournalAppendSubject())
+        let appended = try #require(result.series(JournalAppendSubject.recordsAppended, arm: "main", phase: .warm)?.values)
+        #expect(result.series(JournalAppendSubject.recordsOnDisk, arm: "main", phase: .warm)?.values == appended, "every acknowledged append is on disk")
     }
 
     @Test(.performance(iterations: 10, kind: .frameInput), .budget(.localAction))
     func switchViewOf30Days() throws {
-        try measure("switch-view-30d", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .switchView))
+        let scene = ViewportBenchmarks.scene
+        let result = try measure("switch-view-30d", subject: LocalActionSubject(scene: scene, action: .switchView))
+        let expected = Set(
+            Presentation.allCases.map { presentation in
+                Double(CalendarLayout(events: scene.events, grid: scene.layout.grid, presentation: presentation).descriptors(events: scene.events).count)
+            })
+        let produced = try #require(result.series(LocalActionSubject.produced, arm: "main", phase: .warm)?.values)
+        #expect(Set(produced).isSubset(of: expected) && !produced.isEmpty, "each switch lays out the whole window in one presentation")
     }
 
     @Test(.performance(iterations: 30, kind: .frameInput), .budget(.localAction))
     func openEventDetail() throws {
-        try measure("open-detail", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .openDetail))
+        let result = try measure("open-detail", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .openDetail))
+        #expect(result.series(LocalActionSubject.produced, arm: "main", phase: .warm)?.values.allSatisfy { $0 > 0 } == true, "every detail has text")
     }
 }

@@ -85,10 +85,20 @@ import Testing
         #expect(coverage.current == "2015-03")
     }
 
-    @Test func fixturesAreDeterministic() {
-        #expect(Workloads.variedEvents(days: 30, seed: 9) == Workloads.variedEvents(days: 30, seed: 9))
-        #expect(Workloads.historyEvents(days: 2, seed: 9) == Workloads.historyEvents(days: 2, seed: 9))
-        #expect(Workloads.historyEvents(days: 2, seed: 9) != Workloads.historyEvents(days: 2, seed: 10))
+    /// Fixed expected values, so code that ignores its seed (or changes the workload) fails.
+    @Test func fixturesAreDeterministicAgainstFixedValues() {
+        let varied = Workloads.variedEvents(days: 30, seed: 9)
+        #expect(varied.count == 171)
+        #expect(varied.first.map { [$0.sourceID, $0.title, $0.calendarID] } == ["v0-dst0", "Planning", "work"])
+        #expect(varied.first?.start == Self.date("2015-03-02T01:00", Self.berlin))
+        #expect(varied.last.map { [$0.sourceID, $0.title, $0.calendarID] } == ["v29-w19", "1:1", "health"])
+        #expect(varied.last?.end == Self.date("2015-03-31T09:59", Self.berlin))
+        let history = Workloads.historyEvents(days: 2, seed: 9)
+        #expect(history.count == 200)
+        #expect(history.first.map { [$0.sourceID, $0.title] } == ["h0-0", "Workshop"])
+        #expect(history.first?.start == Self.date("2015-03-02T06:02", Self.utc))
+        #expect(history.last?.start == Self.date("2015-03-03T07:56", Self.utc))
+        #expect(Workloads.historyEvents(days: 2, seed: 10).first?.start != history.first?.start)
     }
 
     @Test func variedFixtureLaysOutWithoutIntersections() {

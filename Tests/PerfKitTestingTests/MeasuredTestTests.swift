@@ -43,21 +43,56 @@ private struct Policy: MeasurableSubject {
         }
     }
 
-    @Test(.enabled(if: Jemalloc.isLinked), .budget(.mallocs, max: 0))
+    /// The budgets below are handed to the scope directly, not attached to these tests as traits,
+    /// so the failures they cause can be expected here.
+    static func budget(_ trait: BudgetTrait) -> [Budget] { [trait.budget] }
+
+    @Test(.enabled(if: Jemalloc.isLinked))
     func deterministicBudgetFailsWhenExceeded() async throws {
-        let test = try #require(Test.current)
-        await withKnownIssue("10 allocations against a budget of 0") {
-            try await PerformanceTrait.performance(iterations: 3).provideScope(for: test, testCase: nil) {
+        try await withKnownIssue("10 allocations against a budget of 0") {
+            try await PerformanceTrait.performance(iterations: 3).measureScope(testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 0))) {
                 try measure("nodes") { makeNodes(10) }
             }
+        } matching: { issue in
+            // Only the budget's own failure counts, not any issue the body might record.
+            issue.description.contains("mallocs budget max ≤ 0") && issue.description.contains("10 exceeds 0")
         }
     }
 
-    @Test(.enabled(if: Jemalloc.isLinked), .budget(.mallocs, max: 10))
+    @Test(.enabled(if: Jemalloc.isLinked))
     func deterministicBudgetPassesWhenMetExactly() async throws {
-        let test = try #require(Test.current)
-        try await PerformanceTrait.performance(iterations: 3).provideScope(for: test, testCase: nil) {
+        try await PerformanceTrait.performance(iterations: 3).measureScope(testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 10))) {
             try measure("nodes") { makeNodes(10) }
+        }
+    }
+
+    @Test func aBudgetWithoutAPerformanceTraitFailsSayingWhatToAdd() throws {
+        let budget = BudgetTrait.budget(.mallocs, max: 0).budget
+        #expect(
+            BudgetTrait.unjudgedMessage(budget, traits: [BudgetTrait.budget(.mallocs, max: 0)])?.contains("add .performance() to the test or its suite") == true
+        )
+        #expect(BudgetTrait.unjudgedMessage(budget, traits: [PerformanceTrait.performance(), BudgetTrait.budget(.mallocs, max: 0)]) == nil)
+    }
+
+    @Test func aBudgetOnAMetricNoMeasurementRecordsFails() async throws {
+        try await withKnownIssue("residentMemory is not recorded by default") {
+            try await PerformanceTrait.performance(iterations: 3).measureScope(
+                testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.residentMemory, max: 1))
+            ) {
+                try measure("nodes") { makeNodes(10) }
+            }
+        } matching: { issue in
+            issue.description.contains("no measurement records residentMemory; add it to .performance(metrics:)")
+        }
+    }
+
+    @Test func aPerformanceTestThatMeasuresNothingFails() async throws {
+        try await withKnownIssue("a time budget and no measure call") {
+            try await PerformanceTrait.performance(iterations: 3).measureScope(
+                testID: "S/empty()", suite: "S", budgets: Self.budget(.budget(.directInteraction))
+            ) {}
+        } matching: { issue in
+            issue.description.contains("called no measure(…)")
         }
     }
 
@@ -145,5 +180,16 @@ private struct Policy: MeasurableSubject {
         #expect(result.series(.mallocs, arm: "main", phase: .warm) == nil)
         #expect(result.unavailable.contains { $0.metric == "threadCPU" && $0.reason.contains("another thread") })
         #expect(result.unavailable.contains { $0.metric == "mallocs" })
+    }
+}
+
+/// `.performance()` on a suite measures each of its tests, and budgets on those tests are judged
+/// (the budget's own check sees the suite's trait).
+@Suite(.serialized, .performance(iterations: 4)) struct SuiteLevelPerformanceTests {
+    @Test(.budget(.mallocs, max: 100))
+    func aTestUnderASuiteTraitIsMeasuredAndItsBudgetJudged() throws {
+        let result = try measure("nodes") { makeNodes(3) }
+        #expect(result.series(.wallClock, arm: "main", phase: .warm)?.values.count == PerformanceMode.smokeRounds)
+        #expect(PerformanceContext.current?.testID.hasSuffix("SuiteLevelPerformanceTests/aTestUnderASuiteTraitIsMeasuredAndItsBudgetJudged()") == true)
     }
 }

@@ -10,16 +10,20 @@ public struct ViewportQuerySubject: MeasurableSubject {
         self.scene = scene
         self.seed = seed
     }
+    /// Rows the last query examined: bounded by the rows a 200 pt band can meet, whatever the loaded days.
+    public static let rowsExamined = Metric("rowsExamined", unit: .count, isDeterministic: true)
     public struct State {
         var generator: SeededGenerator
         var buffer: [Int] = []
+        var rowsExamined = 0
     }
     public func makeState() -> State { State(generator: SeededGenerator(seed: seed)) }
     public func run(_ state: inout State) -> Int {
         let y = Double(state.generator.index(below: max(1, Int(scene.layout.contentHeight) - 200)))
-        scene.index.query(Rect(x: 0, y: y, width: 390, height: 200), into: &state.buffer)
+        state.rowsExamined = scene.index.query(Rect(x: 0, y: y, width: 390, height: 200), into: &state.buffer)
         return state.buffer.count
     }
+    public func counters(_ state: State) -> [CounterReading] { [CounterReading(Self.rowsExamined, Double(state.rowsExamined))] }
 }
 
 /// 100 playback-clock updates at 10 Hz on an injectable ticker, counting view recomputations.
@@ -54,6 +58,14 @@ public struct RedrawSubject: MeasurableSubject {
 public struct JournalAppendSubject: MeasurableSubject {
     public let directory: String
     public init(directory: String = NSTemporaryDirectory()) { self.directory = directory }
+    /// Records appended so far, and records read back from disk by reopening the journal: equal
+    /// unless an acknowledged edit was lost.
+    public static let recordsAppended = Metric("recordsAppended", unit: .count, kind: .correctness, isDeterministic: true)
+    public static let recordsOnDisk = Metric("recordsOnDisk", unit: .count, kind: .correctness, isDeterministic: true)
+    public func counters(_ state: State) -> [CounterReading] {
+        let onDisk = (try? EditJournal(path: state.path).records.count) ?? -1
+        return [CounterReading(Self.recordsAppended, Double(state.operation)), CounterReading(Self.recordsOnDisk, Double(onDisk))]
+    }
     public final class State {
         let path: String
         let journal: EditJournal
@@ -82,9 +94,19 @@ public struct LocalActionSubject: MeasurableSubject {
         self.scene = scene
         self.action = action
     }
-    public struct State { var next = 0 }
+    /// What the last run produced: descriptors built (switch view) or detail bytes (open detail).
+    public static let produced = Metric("produced", unit: .count, kind: .correctness, isDeterministic: true)
+    public struct State {
+        var next = 0
+        var produced = 0
+    }
     public func makeState() -> State { State() }
+    public func counters(_ state: State) -> [CounterReading] { [CounterReading(Self.produced, Double(state.produced))] }
     public func run(_ state: inout State) -> Int {
+        state.produced = perform(&state)
+        return state.produced
+    }
+    private func perform(_ state: inout State) -> Int {
         state.next += 1
         switch action {
         case .switchView:

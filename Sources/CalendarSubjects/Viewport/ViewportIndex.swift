@@ -57,6 +57,9 @@ public struct ViewportIndex: Sendable {
         var end: Int
     }
 
+    /// Number of index rows (runs of frames sharing a top edge).
+    public var rowCount: Int { rows.count }
+
     /// Indexes descriptors.
     /// - Complexity: O(n log n).
     public init(_ descriptors: [ViewDescriptor]) {
@@ -94,9 +97,14 @@ public struct ViewportIndex: Sendable {
     }
 
     /// Like ``query(_:)``, writing into a caller-owned buffer so a scroll step need not allocate.
-    public func query(_ rect: Rect, into result: inout [Int]) {
+    /// - Parameters:
+    ///   - rect: The rect to query.
+    ///   - result: Receives the indices, ascending; emptied first.
+    /// - Returns: How many rows the query examined: those meeting the rect's band, never all rows.
+    @discardableResult
+    public func query(_ rect: Rect, into result: inout [Int]) -> Int {
         result.removeAll(keepingCapacity: true)
-        frames.withUnsafeBufferPointer { frames in
+        return frames.withUnsafeBufferPointer { frames in
             rows.withUnsafeBufferPointer { rows in
                 reach.withUnsafeBufferPointer { reach in
                     var low = 0, high = reach.count
@@ -121,6 +129,7 @@ public struct ViewportIndex: Sendable {
                             a += 1
                         }
                     }
+                    return r - low
                 }
             }
         }

@@ -28,6 +28,17 @@ extension Budget {
                         message: "\(metric.name) budget \(text) for \(measurement.name): \(detail)"))
             }
         }
+        if judgements.isEmpty {
+            // Never a silent pass: say what is missing and what to add.
+            let detail =
+                measurements.isEmpty
+                ? "never judged: the test has .performance() but called no measure(…)"
+                : "never judged: no measurement records \(metric.name); add it to .performance(metrics:) or report it from the subject's counters"
+            judgements.append(
+                Judgement(
+                    outcome: BudgetOutcome(measurement: "", arm: "", phase: .warm, metric: metric.name, budget: text, status: "failed", detail: detail),
+                    message: "\(metric.name) budget \(text): \(detail)"))
+        }
         return judgements
     }
 

@@ -2,9 +2,26 @@ import PerfKit
 import Testing
 
 /// A budget attached to a measured test; the performance trait judges it after the test body.
-public struct BudgetTrait: TestTrait {
+///
+/// A budget on a test without `.performance()` (on the test or its suite) would never be judged,
+/// so the budget's own scope records a failure that says what to add.
+public struct BudgetTrait: TestTrait, TestScoping {
     /// The budget.
     public var budget: Budget
+
+    /// Runs the test, then fails it if no performance trait will judge this budget.
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await function()
+        if let message = Self.unjudgedMessage(budget, traits: test.traits) {
+            Issue.record(Comment(rawValue: message), sourceLocation: budget.sourceLocation)
+        }
+    }
+
+    /// Why `budget` would never be judged among `traits`, or nil when a performance trait is there.
+    package static func unjudgedMessage(_ budget: Budget, traits: [any Trait]) -> String? {
+        guard !traits.contains(where: { $0 is PerformanceTrait }) else { return nil }
+        return "\(budget.metric.name) budget \(budget.text) is never judged: the test has no .performance() trait; add .performance() to the test or its suite"
+    }
 }
 
 /// The three clocks a UI team works with.

@@ -22,15 +22,23 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
     /// Runs the test with a measurement context, then judges its budgets and records its results.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard !test.isSuite else { return try await function() }
-        let testID = Self.testID(of: test)
+        let budgets = test.traits.compactMap { $0 as? BudgetTrait }.map(\.budget)
+        try await measureScope(testID: Self.testID(of: test), suite: Self.suiteName(of: test), budgets: budgets, performing: function)
+    }
+
+    /// The scope itself, with the test's identity and budgets given: what ``provideScope(for:testCase:performing:)``
+    /// does, callable from PerfKit's own tests with budgets that are not traits of the calling test.
+    package func measureScope(testID: String, suite: String, budgets: [Budget], performing function: @Sendable () async throws -> Void) async throws {
         if PerformanceContext.current?.testID == testID {
             return try await function()  // a suite-level trait already set the context up
         }
         let mode = PerformanceMode.current
         let context = PerformanceContext(testID: testID, configuration: mode.configuration(from: configuration), mode: mode)
         try await PerformanceContext.$current.withValue(context) { try await function() }
-        let budgets = test.traits.compactMap { $0 as? BudgetTrait }.map(\.budget)
         let measurements = context.measurements
+        if measurements.isEmpty {
+            Issue.record(Comment(rawValue: "\(testID) has .performance() but called no measure(…): nothing was measured"))
+        }
         var outcomes: [BudgetOutcome] = []
         for budget in budgets {
             for judgement in budget.judge(measurements, mode: mode) {
@@ -42,7 +50,7 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
                 }
             }
         }
-        let result = TestResult(id: context.testID, suite: Self.suiteName(of: test), measurements: measurements, budgets: outcomes)
+        let result = TestResult(id: context.testID, suite: suite, measurements: measurements, budgets: outcomes)
         let summary = ResultText.summary(of: result, mode: mode)
         Attachment.record(summary, named: "perfkit-summary.txt")
         if let directory = mode.resultsDirectory {
