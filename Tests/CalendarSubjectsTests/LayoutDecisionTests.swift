@@ -70,12 +70,15 @@ import Testing
     @Test func theRepeatedAutumnHourKeepsWallClockMinutes() {
         let berlin = D.berlin
         let grid = DayGrid(timeZone: berlin, from: D.date("2015-10-25T12:00", berlin), count: 1)
-        let utc = { (text: String) in D.date(text, D.utc) }
+        func event(_ id: String, _ start: String, _ end: String) -> CalendarEvent {
+            CalendarEvent(sourceID: id, calendarID: "w", title: "", start: D.date(start, D.utc), end: D.date(end, D.utc))
+        }
+        // Times in UTC; Berlin wall clock in the comments.
         let events = [
-            CalendarEvent(sourceID: "first", calendarID: "w", title: "", start: utc("2015-10-25T00:30"), end: utc("2015-10-25T00:45")),  // 02:30 CEST
-            CalendarEvent(sourceID: "second", calendarID: "w", title: "", start: utc("2015-10-25T01:30"), end: utc("2015-10-25T02:30")),  // 02:30 CET
-            CalendarEvent(sourceID: "across", calendarID: "w", title: "", start: utc("2015-10-24T23:30"), end: utc("2015-10-25T01:30")),  // 01:30 CEST → 02:30 CET
-            CalendarEvent(sourceID: "inverted", calendarID: "w", title: "", start: utc("2015-10-25T00:45"), end: utc("2015-10-25T01:15")),  // 02:45 → 02:15 wall
+            event("first", "2015-10-25T00:30", "2015-10-25T00:45"),  // 02:30 CEST
+            event("second", "2015-10-25T01:30", "2015-10-25T02:30"),  // 02:30 CET
+            event("across", "2015-10-24T23:30", "2015-10-25T01:30"),  // 01:30 CEST → 02:30 CET
+            event("inverted", "2015-10-25T00:45", "2015-10-25T01:15"),  // 02:45 → 02:15 wall
         ]
         let segments = Dictionary(
             uniqueKeysWithValues: DaySplitter.split(events, grid: grid).timed[0].map { ($0.id.occurrence.sourceID, ($0.startMinute, $0.endMinute)) })
