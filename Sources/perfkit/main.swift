@@ -1,7 +1,9 @@
 import Foundation
 import PerfKit
 
-/// The `perfkit` command: parses the verb and its arguments, calls the library, sets the exit status.
+/// The `perfkit` command: parses the verb and its arguments, calls the library, sets the exit status:
+/// 0 fine, 1 a regression under `--fail-on regression`, 2 usage or bad input, 3 a build or a
+/// measured process failed.
 let usage = """
     usage: perfkit <verb> [arguments]
       doctor                         machine fingerprint, allocator check, probe availability and costs
@@ -37,9 +39,9 @@ do {
         status = 0
     default: throw UsageError("unknown verb '\(verb)'\n\(usage)")
     }
-} catch let error as UsageError {
+} catch let error as ChildFailure {
     Output.progress("perfkit: \(error)")
-    status = 2
+    status = 3
 } catch {
     Output.progress("perfkit: \(error)")
     status = 2

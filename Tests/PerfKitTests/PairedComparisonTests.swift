@@ -2,9 +2,11 @@ import PerfKit
 import Testing
 
 @Suite struct PairedComparisonTests {
+    /// One test's series; time values are taken as microseconds, well above the clock's resolution.
     static func result(_ values: [Double], metric: Metric = .wallClock) -> [TestResult] {
         var series = SampleSeries(metric: metric, arm: "main", phase: .warm)
-        for (i, v) in values.enumerated() { series.append(v, round: 0, position: 0, iteration: i) }
+        let scale = metric.unit == .nanoseconds ? 1_000.0 : 1
+        for (i, v) in values.enumerated() { series.append(v * scale, round: 0, position: 0, iteration: i) }
         return [TestResult(id: "S/t()", suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])]
     }
 
@@ -28,7 +30,7 @@ import Testing
         ]
         let paired = try PairedSeries.pair(rounds).paired
         #expect(paired.count == 1)
-        #expect(paired[0].a == [2, 3] && paired[0].b == [5, 7] && paired[0].bRanSecond == [true, false])
+        #expect(paired[0].a == [2_000, 3_000] && paired[0].b == [5_000, 7_000] && paired[0].bRanSecond == [true, false])
     }
 
     @Test func anInjectedOrderEffectIsDetected() throws {
@@ -71,7 +73,7 @@ import Testing
 
     @Test func seriesOnOneSideOrMissingFromARoundAreListedNotDropped() throws {
         func result(_ id: String) -> [TestResult] {
-            var test = Self.result([1, 2, 3])[0]
+            var test = Self.result([10, 20, 30])[0]
             test.id = id
             return [test]
         }
@@ -120,8 +122,8 @@ import Testing
     @Test func tooFewFiniteRatiosAreInconclusive() throws {
         var series = PairedSeries(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
         for r in 0..<6 {
-            series.a.append(r < 3 ? 0 : 100)
-            series.b.append(100)
+            series.a.append(r < 3 ? 0 : 100_000)
+            series.b.append(100_000)
             series.bRanSecond.append(r % 2 == 0)
         }
         let comparison = try Comparison(

@@ -13,10 +13,10 @@ import Testing
     /// A run with one clear regression (S/slow: 100 → 130) and one unchanged series.
     func writeRuns() throws {
         let v = ComparisonVerdictTests.self
-        var before = BaselineStoreTests.run(build: "release", values: v.noisy(100, seed: 1), id: "S/slow()")
-        before.tests += BaselineStoreTests.run(build: "release", values: v.noisy(50, seed: 2), id: "S/\"quoted, name\"()").tests
-        var after = BaselineStoreTests.run(build: "release", values: v.noisy(130, seed: 3), id: "S/slow()")
-        after.tests += BaselineStoreTests.run(build: "release", values: v.noisy(50, seed: 2), id: "S/\"quoted, name\"()").tests
+        var before = BaselineStoreTests.run(build: "release", values: [1], id: "S/slow()")
+        before.tests = v.tests(v.noisy(100, seed: 1), id: "S/slow()") + v.tests(v.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
+        var after = before
+        after.tests = v.tests(v.noisy(130, seed: 3), id: "S/slow()") + v.tests(v.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
         try before.write(to: directory + "/before.json")
         try after.write(to: directory + "/after.json")
     }
@@ -59,7 +59,7 @@ import Testing
         #expect(saved.stdout.hasPrefix("saved 1 tests"))
         let loaded = try BaselineStore(root: directory + "/Baselines").load("main")
         let slow = try #require(loaded.tests.first { $0.id == "S/slow()" })
-        #expect(slow.measurements[0].series[0].values == ComparisonVerdictTests.noisy(100, seed: 1))  // not replaced: its budgets passed
+        #expect(slow.measurements[0].series[0].values == ComparisonVerdictTests.noisy(100, seed: 1).map { $0 * 1_000 })  // not replaced: its budgets passed
     }
 
     @Test(arguments: ["github-smaller", "github-bigger", "bencher"])

@@ -4,7 +4,8 @@ import Foundation
 /// manifest and one JSON file per suite, with a schema version read first and stable key order,
 /// so a change to one test makes a small diff.
 public struct BaselineStore: Sendable {
-    public static let schemaVersion = 1
+    /// The schema version this code writes: 2 since series carry process labels; 1 is still read.
+    public static let schemaVersion = 2
 
     /// When a save replaces stored results.
     public enum UpdatePolicy: String, Sendable, CaseIterable {
@@ -91,10 +92,10 @@ public struct BaselineStore: Sendable {
     private func loadUnlocked(_ name: String) throws(FileError) -> Baseline {
         let folder = "\(root)/\(name)"
         try requireExisting(name)
-        let manifest = try StoredFile.read(Manifest.self, from: "\(folder)/manifest.json", supportedVersion: Self.schemaVersion)
+        let manifest = try StoredFile.read(Manifest.self, from: "\(folder)/manifest.json", supportedVersions: 1...Self.schemaVersion)
         var tests: [TestResult] = []
         for suite in manifest.suites {
-            tests += try StoredFile.read(SuiteFile.self, from: "\(folder)/\(Self.fileName(suite))", supportedVersion: Self.schemaVersion).tests
+            tests += try StoredFile.read(SuiteFile.self, from: "\(folder)/\(Self.fileName(suite))", supportedVersions: 1...Self.schemaVersion).tests
         }
         return Baseline(name: name, environment: manifest.environment, savedAt: manifest.savedAt, tests: tests)
     }

@@ -1,10 +1,12 @@
 import Foundation
 
 extension Comparison {
-    /// Compares paired series on one scale, the per-round log ratios: the Wilcoxon signed-rank
-    /// test of the log ratios, the Hodges–Lehmann estimate of their centre with its exact
-    /// signed-rank CI (back-transformed to a ratio), and the two-gate verdict. Deterministic
-    /// metrics whose samples are identical on each side are compared exactly. Series that could not
+    /// Compares paired series on one scale, the per-round log ratios: the Hodges–Lehmann estimate
+    /// of their centre with its exact signed-rank CI (back-transformed to a ratio), the Wilcoxon
+    /// signed-rank test against the noise band's edge, Benjamini–Hochberg across the decisions,
+    /// and the two gates. Thread CPU beside a wall clock is shown, not a separate decision; series
+    /// at the clock's resolution are not judged. Deterministic metrics whose samples are identical
+    /// on each side are compared exactly. Series that could not
     /// be paired are listed as added (only in B), removed (only in A) or inconclusive (missing
     /// from some rounds), never dropped.
     /// - Parameters:
@@ -15,7 +17,7 @@ extension Comparison {
     /// - Complexity: O(S · r³) for S series and r ≤ 50 rounds (the exact signed-rank distribution).
     public init(paired: Pairing, bands: NoiseBands, alpha: Double = 0.05, environmentA: Environment?, environmentB: Environment?) throws {
         var rows: [ComparisonRow] = []
-        var statistical: [Int] = []
+        let wallSeries = Set(paired.paired.filter { $0.metric == .wallClock }.map { "\($0.test)|\($0.measurement)|\($0.arm)|\($0.phase.identifier)" })
         for series in paired.paired {
             var row = ComparisonRow(
                 test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
@@ -23,6 +25,13 @@ extension Comparison {
                 noiseBand: bands.band(for: series), verdict: .withinNoise, note: "")
             if series.metric.isDeterministic && Self.isConstant(series.a) && Self.isConstant(series.b) {
                 Self.judgeExactly(&row, baseline: series.a[0], current: series.b[0], threshold: bands.absolute[series.metric.name] ?? 0)
+                rows.append(row)
+                continue
+            }
+            let supporting = series.metric == .threadCPU && wallSeries.contains("\(series.test)|\(series.measurement)|\(series.arm)|\(series.phase.identifier)")
+            if let reason = Self.notJudgedReason(series.metric, row: row, otherMachine: [], supporting: supporting) {
+                row.verdict = .notJudged
+                row.note = reason
                 rows.append(row)
                 continue
             }
@@ -41,12 +50,13 @@ extension Comparison {
             }
             let centre = HodgesLehmann.interval(logs, confidence: 0.95)
             row.change = Estimate(value: Foundation.exp(centre.value), lower: Foundation.exp(centre.lower), upper: Foundation.exp(centre.upper))
-            row.pValue = try Wilcoxon([Double](repeating: 0, count: logs.count), logs).pValue
-            if series.metric.isDeterministic { row.note = "varies between rounds, so compared as a distribution; " }
-            statistical.append(rows.count)
+            // Tested against the band's edge on the estimate's side: the decision actually made.
+            let edge = Foundation.log(centre.value >= 0 ? 1 + row.noiseBand : 1 - row.noiseBand)
+            row.pValue = try Wilcoxon([Double](repeating: 0, count: logs.count), logs.map { $0 - edge }).pValue
+            row.note = series.metric.isDeterministic ? "varies between rounds, so compared as a distribution; " : ""
             rows.append(row)
         }
-        try Self.judgeStatistically(&rows, at: statistical, alpha: alpha)
+        try Self.judgeStatistically(&rows, alpha: alpha)
         for series in paired.unpaired { rows.append(try Self.unpairedRow(series, bands: bands)) }
         self.rows = rows.sorted {
             ($0.test, $0.measurement, $0.metric.name, $0.arm, $0.phase.identifier) < ($1.test, $1.measurement, $1.metric.name, $1.arm, $1.phase.identifier)

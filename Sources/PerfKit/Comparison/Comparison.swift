@@ -1,3 +1,5 @@
+import Foundation
+
 /// One compared series: test, measurement, arm, phase and metric, both summaries and the verdict.
 public struct ComparisonRow: Sendable, Codable, Equatable {
     public var test: String
@@ -28,6 +30,9 @@ public struct Comparison: Sendable, Codable, Equatable {
     public var rows: [ComparisonRow]
     public var baselineEnvironment: Environment?
     public var currentEnvironment: Environment?
+    /// The machine fields that differ between the two sides (empty when they match or are unknown);
+    /// timing and OS-memory rows are then not judged unless the comparison was told to allow it.
+    public var machineDifferences: [String] = []
 
     /// Count of rows per verdict.
     public func count(_ verdict: Verdict) -> Int { rows.filter { $0.verdict == verdict }.count }
@@ -44,41 +49,47 @@ public struct Comparison: Sendable, Codable, Equatable {
         ]
         if count(.inconclusive) > 0 { parts.append("\(count(.inconclusive)) inconclusive") }
         if count(.unchanged) > 0 { parts.append("\(count(.unchanged)) unchanged exactly") }
+        if count(.notJudged) > 0 { parts.append("\(count(.notJudged)) not judged") }
         if count(.added) > 0 { parts.append("\(count(.added)) added") }
         if count(.removed) > 0 { parts.append("\(count(.removed)) removed") }
         return parts.joined(separator: ", ")
     }
 
     /// Whether the two sides were measured on different machines.
-    public var machinesDiffer: Bool {
-        guard let a = baselineEnvironment, let b = currentEnvironment else { return false }
-        return a.machine.identifier != b.machine.identifier
-    }
+    public var machinesDiffer: Bool { !machineDifferences.isEmpty }
 
-    /// Compares current results against baseline results.
+    /// Compares current results against baseline results (two separate runs).
     ///
-    /// Statistical metrics get the two-gate verdict: regressed or improved only when Mann–Whitney
-    /// is significant after Benjamini–Hochberg across the whole comparison (q < `alpha`) and the
-    /// 95% CI of the ratio of medians lies entirely outside the noise band. A CI inside the band
-    /// is within noise; otherwise the data cannot resolve the band: inconclusive. Deterministic
-    /// metrics are compared exactly against absolute thresholds.
+    /// The process is the unit of replication: a statistical row compares the per-process
+    /// medians of both sides (Mann–Whitney, and the two-sample Hodges–Lehmann ratio with its exact
+    /// interval, on log values), so drift between processes is inside the noise estimate. A timing
+    /// row with one process on either side is not judged. Regressed or improved needs both gates:
+    /// the change is significant against the noise band's edge after Benjamini–Hochberg across the
+    /// comparison's decisions (q < `alpha`), and its 95% CI lies outside the band. Thread CPU beside
+    /// a wall clock is shown but is not a separate decision. Deterministic metrics whose samples
+    /// are identical on each side are compared exactly. When the machines differ, timing and
+    /// OS-memory rows are not judged unless `allowOtherMachine`.
     /// - Parameters:
     ///   - baseline: Baseline test results.
     ///   - current: Current test results.
     ///   - bands: Noise bands per metric.
     ///   - alpha: False discovery rate.
+    ///   - baselineEnvironment: Where the baseline was measured.
+    ///   - currentEnvironment: Where the current results were measured.
+    ///   - allowOtherMachine: Judge timing rows even when the machines differ.
     /// - Throws: ``StatisticsError`` for non-finite samples; ``ComparisonError`` for mismatched units.
-    /// - Complexity: O(R · B · n) for R rows, B bootstrap resamples, n samples per row.
+    /// - Complexity: O(R · (n log n + p²)) for R rows, n samples and p processes per row.
     public init(
         baseline: [TestResult], current: [TestResult], bands: NoiseBands = NoiseBands(), alpha: Double = 0.05,
-        baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil
+        baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil, allowOtherMachine: Bool = false
     ) throws {
         self.baselineEnvironment = baselineEnvironment
         self.currentEnvironment = currentEnvironment
+        if let b = baselineEnvironment, let c = currentEnvironment { machineDifferences = b.machineDifferences(from: c) }
+        let otherMachine = allowOtherMachine ? [] : machineDifferences
         let base = SeriesTable(baseline)
         let now = SeriesTable(current)
         var rows: [ComparisonRow] = []
-        var statisticalRows: [Int] = []
         for key in Array(Set(base.keys).union(now.keys)).sorted() {
             let b = base.series[key], c = now.series[key]
             let metric = (c ?? b)!.metric
@@ -101,25 +112,73 @@ public struct Comparison: Sendable, Codable, Equatable {
                 rows.append(row)
                 continue
             }
-            let varies = metric.isDeterministic ? "varies between samples, so compared as a distribution; " : ""
-            if b.values.count < 3 || c.values.count < 3 {
-                row.verdict = .inconclusive
-                row.note = "too few samples (\(b.values.count) and \(c.values.count); need 3 per side)"
+            let hasWallClock = metric == .threadCPU && base.series[key.with(metric: .wallClock)] != nil
+            if let reason = Self.notJudgedReason(metric, row: row, otherMachine: otherMachine, supporting: hasWallClock) {
+                row.verdict = .notJudged
+                row.note = reason
                 rows.append(row)
                 continue
             }
-            row.pValue = try MannWhitney(b.values, c.values).pValue
-            if row.baseline!.median > 0 {
-                row.change = try TwoSampleEstimate.ratioOfMedians(baseline: b.values, current: c.values)
-            } else {
-                row.difference = try TwoSampleEstimate.differenceOfMedians(baseline: b.values, current: c.values)
+            let processes = min(b.processCount, c.processCount)
+            if metric.unit == .nanoseconds && processes < 2 {
+                row.verdict = .notJudged
+                row.note =
+                    "one process per side: drift between processes is not estimable (measure with perfkit run --processes N, or compare revisions with perfkit abba)"
+                rows.append(row)
+                continue
             }
-            row.note = varies
-            statisticalRows.append(rows.count)
+            let level = processes >= 2 ? "\(b.processCount) and \(c.processCount) processes" : "samples of one process"
+            let (x, y) = processes >= 2 ? (b.processMedians(), c.processMedians()) : (b.values, c.values)
+            let varies = metric.isDeterministic ? "varies between samples, so compared as a distribution; " : ""
+            row.note = varies + "per-process medians of \(level); "
+            if processes < 2 { row.note = varies + "\(level); " }
+            guard x.count >= 3, y.count >= 3 else {
+                row.verdict = .inconclusive
+                row.note += "too few values (\(x.count) and \(y.count); need 3 per side)"
+                rows.append(row)
+                continue
+            }
+            try Self.estimateIndependent(&row, x, y)
             rows.append(row)
         }
-        try Self.judgeStatistically(&rows, at: statisticalRows, alpha: alpha)
+        try Self.judgeStatistically(&rows, alpha: alpha)
         self.rows = rows
+    }
+
+    /// Why a statistical row is shown but not judged, or nil when it is judged.
+    static func notJudgedReason(_ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool) -> String? {
+        if supporting { return "thread CPU of a series decided by its wall clock: shown beside it, not a separate decision" }
+        if !otherMachine.isEmpty {
+            return
+                "recorded on another machine (\(otherMachine.joined(separator: ", ")) differ): timing and OS memory are not comparable; use perfkit abba on one machine, or --allow-other-machine"
+        }
+        guard metric.unit == .nanoseconds, let median = row.baseline?.median else { return nil }
+        if metric == .threadCPU && median < ClockResolution.cpuJudgeable {
+            return
+                "below the CPU clock's resolution: \(Format.duration(median)) a sample is under \(Format.duration(ClockResolution.cpuJudgeable)) (a CPU-time read costs about 1 µs here)"
+        }
+        if median < ClockResolution.wallJudgeable {
+            return
+                "at clock resolution: \(Format.duration(median)) a sample is under 100 × a clock read (\(Format.duration(ClockResolution.wallJudgeable))); time many calls per sample to judge it"
+        }
+        return nil
+    }
+
+    /// Sets a row's change and its p against the band's edge from two independent samples
+    /// (per-process medians, or samples when a side has one process).
+    static func estimateIndependent(_ row: inout ComparisonRow, _ x: [Double], _ y: [Double]) throws {
+        let band = row.noiseBand
+        if x.allSatisfy({ $0 > 0 }) && y.allSatisfy({ $0 > 0 }) {
+            let lx = x.map { Foundation.log($0) }, ly = y.map { Foundation.log($0) }
+            let shift = HodgesLehmann.shiftInterval(lx, ly)
+            row.change = Estimate(value: Foundation.exp(shift.value), lower: Foundation.exp(shift.lower), upper: Foundation.exp(shift.upper))
+            // The decision actually made is "the change lies beyond the band": test against the edge on the estimate's side.
+            let edge = Foundation.log(shift.value >= 0 ? 1 + band : 1 - band)
+            row.pValue = try MannWhitney(lx.map { $0 + edge }, ly).pValue
+        } else {
+            row.difference = try TwoSampleEstimate.differenceOfMedians(baseline: x, current: y)
+            row.pValue = try MannWhitney(x, y).pValue
+        }
     }
 
     /// Whether every value is the same: only then is a deterministic metric compared exactly.
@@ -141,9 +200,11 @@ public struct Comparison: Sendable, Codable, Equatable {
         }
     }
 
-    /// Adjusts the p-values of the rows at `indices` with Benjamini–Hochberg and applies the two gates.
-    /// - Complexity: O(m log m) for m rows.
-    static func judgeStatistically(_ rows: inout [ComparisonRow], at indices: [Int], alpha: Double) throws {
+    /// Adjusts the p-values of every row still to be decided (those with a p-value and no
+    /// verdict reason yet: the comparison's decisions) with Benjamini–Hochberg, then applies the two gates.
+    /// - Complexity: O(m log m) for m decisions.
+    static func judgeStatistically(_ rows: inout [ComparisonRow], alpha: Double) throws {
+        let indices = rows.indices.filter { rows[$0].pValue != nil && rows[$0].qValue == nil && rows[$0].verdict == .withinNoise }
         let q = try BenjaminiHochberg.adjust(indices.map { rows[$0].pValue! })
         for (k, index) in indices.enumerated() {
             rows[index].qValue = q[k]
@@ -151,13 +212,14 @@ public struct Comparison: Sendable, Codable, Equatable {
         }
     }
 
-    /// Applies the two gates to a row whose change, p and q are set.
+    /// Applies the two gates to a row whose change, p (against the band's edge) and q are set.
     static func applyTwoGates(_ row: inout ComparisonRow, alpha: Double) {
         guard let change = row.change else {
             judgeDifference(&row, alpha: alpha)
             return
         }
         let band = row.noiseBand
+        let bandText = "±\(Format.trim(band * 100))%"
         let significant = row.qValue! < alpha
         let above = change.lower > 1 + band, below = change.upper < 1 - band
         let inside = change.lower >= 1 - band && change.upper <= 1 + band
@@ -165,19 +227,18 @@ public struct Comparison: Sendable, Codable, Equatable {
         if significant && (above || below) {
             let worse = above == (row.metric.polarity == .smallerIsBetter)
             row.verdict = worse ? .regressed : .improved
-            row.note += "q = \(Format.trim(row.qValue!)); CI outside ±\(Format.trim(band * 100))%"
+            row.note += "beyond the \(bandText) band: q = \(Format.pValue(row.qValue!)), CI outside it"
         } else if inside {
             row.verdict = .withinNoise
-            row.note += "CI inside ±\(Format.trim(band * 100))%"
+            row.note += "CI inside the \(bandText) band"
         } else {
             row.verdict = .inconclusive
             if halfWidth > band {
-                row.note += "can resolve about ±\(Format.trim(halfWidth * 100))%, not ±\(Format.trim(band * 100))%"
+                row.note += "too noisy to tell: the CI spans about ±\(Format.trim(halfWidth * 100))%, wider than the \(bandText) band"
             } else if above || below {
-                row.note += "CI outside ±\(Format.trim(band * 100))% but not significant after Benjamini–Hochberg (q = \(Format.trim(row.qValue!)))"
+                row.note += "CI outside the \(bandText) band but not significant against its edge after Benjamini–Hochberg (q = \(Format.pValue(row.qValue!)))"
             } else {
-                row.note +=
-                    "CI crosses the ±\(Format.trim(band * 100))% edge: a change about as large as the band (resolves about ±\(Format.trim(halfWidth * 100))%)"
+                row.note += "a change about as large as the \(bandText) band: the CI crosses its edge"
             }
         }
     }
@@ -223,6 +284,8 @@ struct SeriesTable {
             (a.test, a.measurement, a.metricName, a.arm, a.phase.identifier) < (b.test, b.measurement, b.metricName, b.arm, b.phase.identifier)
         }
         var description: String { "\(test) \(measurement) [\(arm), \(phase)] \(metricName)" }
+        /// The same series' key for another metric.
+        func with(metric: Metric) -> Key { Key(test: test, measurement: measurement, arm: arm, phase: phase, metricName: metric.name) }
     }
     var series: [Key: SampleSeries] = [:]
     var keys: [Key] { Array(series.keys) }

@@ -1,6 +1,6 @@
 /// The outcome of comparing one metric. A struct wrapping a private enum so verdicts can be added.
 public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvertible {
-    private enum Value: String, CaseIterable { case regressed, improved, withinNoise, inconclusive, unchanged, added, removed }
+    private enum Value: String, CaseIterable { case regressed, improved, withinNoise, inconclusive, unchanged, added, removed, notJudged }
     private let value: Value
     private init(_ value: Value) { self.value = value }
 
@@ -18,6 +18,9 @@ public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvert
     public static let added = Verdict(.added)
     /// Present only in the baseline.
     public static let removed = Verdict(.removed)
+    /// Shown but deliberately not judged; the row's note says why (another machine, one process
+    /// per side, at the clock's resolution, a supporting figure of another row's decision).
+    public static let notJudged = Verdict(.notJudged)
 
     /// The stored identifier (`regressed`, `improved`, `withinNoise`, …).
     public var identifier: String { value.rawValue }
@@ -36,6 +39,7 @@ public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvert
         case .unchanged: "unchanged"
         case .added: "added"
         case .removed: "removed"
+        case .notJudged: "not judged"
         }
     }
     /// An emoji-free marker for tables.

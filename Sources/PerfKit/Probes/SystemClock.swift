@@ -99,3 +99,16 @@ public enum ResidentMemory {
         #endif
     }
 }
+
+/// The smallest per-sample times a comparison judges.
+///
+/// A monotonic clock read costs 20–30 ns here (`perfkit doctor`), so a sample under 100 × that
+/// is mostly the clock's own cost and quantisation; a CPU-time read is a real system call of
+/// about 1 µs, so thread CPU under 10 µs a sample is below its resolution. Such rows are shown
+/// and marked, never judged.
+public enum ClockResolution {
+    /// Wall-clock samples under this (nanoseconds) are "at clock resolution": 100 × a 25 ns read.
+    public static let wallJudgeable: Double = 2_500
+    /// Thread-CPU samples under this (nanoseconds) are below the CPU clock's resolution.
+    public static let cpuJudgeable: Double = 10_000
+}

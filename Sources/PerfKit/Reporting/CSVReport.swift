@@ -21,11 +21,17 @@ public enum CSVReport {
                 row.test, row.measurement, row.arm, row.phase.identifier, row.metric.name, row.metric.unit.symbol, row.metric.kind.identifier, "comparison",
             ]
             if let change = row.change {
-                for (name, value) in [
-                    ("ratio", change.value), ("ratioLow95", change.lower), ("ratioHigh95", change.upper), ("p", row.pValue ?? .nan), ("q", row.qValue ?? .nan),
-                ] {
+                for (name, value) in [("ratio", change.value), ("ratioLow95", change.lower), ("ratioHigh95", change.upper)] {
                     lines.append(CSV.line(verdictFields + [name, "\(value)"]))
                 }
+            }
+            if let difference = row.difference {
+                for (name, value) in [("difference", difference.value), ("differenceLow95", difference.lower), ("differenceHigh95", difference.upper)] {
+                    lines.append(CSV.line(verdictFields + [name, "\(value)"]))
+                }
+            }
+            for (name, value) in [("p", row.pValue), ("q", row.qValue)] {
+                if let value { lines.append(CSV.line(verdictFields + [name, "\(value)"])) }
             }
             verdictFields += ["verdict", row.verdict.description]
             lines.append(CSV.line(verdictFields))
@@ -33,24 +39,19 @@ public enum CSVReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// One row per sample with its round, position and iteration.
-    public static func raw(_ tests: [TestResult], side: String) -> String {
-        var lines = [CSV.line(["side", "test", "measurement", "arm", "phase", "metric", "unit", "round", "position", "iteration", "value"])]
-        lines += rawRows(tests, side: side)
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Raw rows without a header.
+    /// Raw rows without a header: one per sample with its process, round, position and iteration.
+    /// The series were validated on load, so their label arrays have the values' length.
     public static func rawRows(_ tests: [TestResult], side: String) -> [String] {
         var lines: [String] = []
         for test in tests {
             for m in test.measurements {
-                for s in m.series {
+                for s in m.series where s.validationProblem() == nil {
                     for i in s.values.indices {
                         lines.append(
                             CSV.line([
-                                side, test.id, m.name, s.arm, s.phase.identifier, s.metric.name, s.metric.unit.symbol, "\(s.rounds[i])", "\(s.positions[i])",
-                                "\(s.iterations[i])", "\(s.values[i])",
+                                side, test.id, m.name, s.arm, s.phase.identifier, s.metric.name, s.metric.unit.symbol, "\(s.processes?[i] ?? 0)",
+                                "\(s.rounds[i])",
+                                "\(s.positions[i])", "\(s.iterations[i])", "\(s.values[i])",
                             ]))
                     }
                 }

@@ -1,38 +1,115 @@
 import Foundation
 
-/// An SVG chart of the change of each statistical series in one phase, with its 95% CI and the noise band.
+/// An SVG chart of the change of each judged series in one phase, with its 95% CI and noise band.
+///
+/// The axis is the log of the ratio, symmetric around no change, so +100% and −50% sit at equal
+/// distances; it is labelled at round ratios with a 0% tick, and limited to ÷4 … ×4. A bound
+/// beyond the axis is clipped at its edge with an arrow and its value printed beside it, so one
+/// outlier cannot squeeze every other row onto the centre line. Rows that were not judged (at the
+/// clock's resolution, another machine, a supporting figure) are left out; a legend explains the colours.
 public enum SVGChart {
-    /// Renders rows with a ratio estimate as horizontal interval bars on a percentage axis.
+    /// Round ratios the axis may be labelled at.
+    static let tickRatios: [Double] = [0.25, 0.5, 0.67, 0.8, 0.9, 0.95, 0.98, 1, 1.02, 1.05, 1.1, 1.25, 1.5, 2, 4]
+    /// The widest the axis goes, as a log ratio (×4 either way).
+    static let maxExtent = Foundation.log(4.0)
+
+    /// What a chart shows: its rows and the log-ratio half-width of its axis.
+    struct Layout {
+        var rows: [ComparisonRow]
+        var extent: Double
+        var ticks: [Double]
+    }
+
+    /// Chooses rows, axis range and ticks.
+    static func layout(_ rows: [ComparisonRow]) -> Layout {
+        let judged: Set<Verdict> = [.regressed, .improved, .withinNoise, .inconclusive]
+        let shown = rows.filter { $0.change != nil && judged.contains($0.verdict) }
+        let logs = shown.flatMap { row -> [Double] in
+            let c = row.change!
+            return [c.lower, c.upper, 1 + row.noiseBand].filter { $0 > 0 && $0.isFinite }.map { abs(Foundation.log($0)) }
+        }
+        let extent = min(maxExtent, max(Foundation.log(1.1), (logs.max() ?? 0) * 1.08))
+        let ticks = tickRatios.filter { abs(Foundation.log($0)) <= extent + 1e-9 }
+        // Keep the labels apart: drop ticks closer than 1/12 of the axis to a kept one (0% always stays).
+        var kept: [Double] = [1]
+        for t in ticks.sorted(by: { abs(Foundation.log($0)) > abs(Foundation.log($1)) }) where t != 1 {
+            if kept.allSatisfy({ abs(Foundation.log($0) - Foundation.log(t)) > extent / 6 }) { kept.append(t) }
+        }
+        return Layout(rows: shown, extent: extent, ticks: kept.sorted())
+    }
+
+    /// Renders the judged rows with a ratio estimate as horizontal interval bars.
+    /// - Parameters:
+    ///   - rows: Comparison rows of one phase.
+    ///   - title: The chart's title.
+    /// - Returns: A self-contained SVG document.
     public static func changes(_ rows: [ComparisonRow], title: String) -> String {
-        let shown = rows.filter { $0.change != nil }
-        let rowHeight = 18.0, left = 360.0, width = 360.0, top = 40.0
-        let height = top + Double(max(shown.count, 1)) * rowHeight + 30
-        let extent = max(0.1, shown.map { max(abs($0.change!.lower - 1), abs($0.change!.upper - 1)) }.filter(\.isFinite).max() ?? 0.1) * 1.1
-        func x(_ ratio: Double) -> Double { left + (min(max(ratio - 1, -extent), extent) + extent) / (2 * extent) * width }
+        let layout = layout(rows)
+        let rowHeight = 18.0, left = 380.0, width = 420.0, top = 58.0
+        let height = top + Double(max(layout.rows.count, 1)) * rowHeight + 44
+        let extent = layout.extent
+        func x(_ ratio: Double) -> Double {
+            let u = ratio > 0 ? Foundation.log(ratio) : -Double.infinity
+            return left + (min(max(u, -extent), extent) + extent) / (2 * extent) * width
+        }
+        func clipped(_ ratio: Double) -> Bool { !(ratio > 0) || abs(Foundation.log(ratio)) > extent }
+        let axisBottom = height - 34
         var svg = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 120))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 130))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-            "<text x=\"10\" y=\"20\" font-size=\"13\">\(escape(title)) — change of median with 95% CI (shaded: noise band)</text>",
-            "<line x1=\"\(x(1))\" y1=\"\(top - 8)\" x2=\"\(x(1))\" y2=\"\(height - 24)\" stroke=\"#888\" stroke-width=\"0.5\"/>",
+            "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): change of the median with its 95% CI (log scale)</text>",
+            // Legend.
+            "<rect x=\"10\" y=\"28\" width=\"14\" height=\"9\" fill=\"#eaeef2\"/><text x=\"28\" y=\"36\">noise band</text>",
+            "<line x1=\"100\" y1=\"32\" x2=\"118\" y2=\"32\" stroke=\"#cf222e\" stroke-width=\"2\"/><text x=\"122\" y=\"36\">regressed</text>",
+            "<line x1=\"190\" y1=\"32\" x2=\"208\" y2=\"32\" stroke=\"#1a7f37\" stroke-width=\"2\"/><text x=\"212\" y=\"36\">improved</text>",
+            "<line x1=\"275\" y1=\"32\" x2=\"293\" y2=\"32\" stroke=\"#57606a\" stroke-width=\"2\"/><text x=\"297\" y=\"36\">within noise or inconclusive</text>",
+            "<text x=\"470\" y=\"36\" fill=\"#57606a\">▸ bound beyond the axis, value printed</text>",
         ]
-        for (i, row) in shown.enumerated() {
+        for tick in layout.ticks {
+            let tx = x(tick)
+            svg.append(
+                "<line class=\"tick\" x1=\"\(tx)\" y1=\"\(top - 10)\" x2=\"\(tx)\" y2=\"\(axisBottom)\" stroke=\"\(tick == 1 ? "#444" : "#d0d7de")\" stroke-width=\"\(tick == 1 ? 1 : 0.5)\"/>"
+            )
+            svg.append("<text class=\"tick-label\" x=\"\(tx)\" y=\"\(axisBottom + 14)\" text-anchor=\"middle\">\(escape(tickLabel(tick)))</text>")
+        }
+        if layout.rows.isEmpty {
+            svg.append("<text x=\"\(left)\" y=\"\(top + 4)\" fill=\"#57606a\">no judged series in this phase</text>")
+        }
+        for (i, row) in layout.rows.enumerated() {
             let y = top + Double(i) * rowHeight
             let c = row.change!
             let color = row.verdict == .regressed ? "#cf222e" : (row.verdict == .improved ? "#1a7f37" : "#57606a")
             svg.append(
                 "<rect x=\"\(x(1 - row.noiseBand))\" y=\"\(y - 6)\" width=\"\(x(1 + row.noiseBand) - x(1 - row.noiseBand))\" height=\"12\" fill=\"#eaeef2\"/>")
             svg.append(
-                "<text x=\"10\" y=\"\(y + 4)\">\(escape("\(row.test.split(separator: "/").last ?? "") \(row.measurement) [\(row.arm)] \(row.metric.name)"))</text>"
+                "<text x=\"10\" y=\"\(y + 4)\">\(escape(truncated("\(row.test.split(separator: "/").last ?? "") \(row.measurement) [\(row.arm)] \(row.metric.name)", 62)))</text>"
             )
             svg.append("<line x1=\"\(x(c.lower))\" y1=\"\(y)\" x2=\"\(x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"/>")
             svg.append("<circle cx=\"\(x(c.value))\" cy=\"\(y)\" r=\"3\" fill=\"\(color)\"/>")
-            svg.append("<text x=\"\(left + width + 8)\" y=\"\(y + 4)\" fill=\"\(color)\">\(escape(MarkdownReport.percent(c.value)))</text>")
+            var label = MarkdownReport.percent(c.value)
+            if clipped(c.upper) {
+                svg.append("<text class=\"clipped\" x=\"\(left + width + 1)\" y=\"\(y + 4)\" fill=\"\(color)\">▸</text>")
+                label += " (to \(MarkdownReport.percent(c.upper)))"
+            }
+            if clipped(c.lower) {
+                svg.append("<text class=\"clipped\" x=\"\(left - 9)\" y=\"\(y + 4)\" fill=\"\(color)\">◂</text>")
+                label += " (from \(MarkdownReport.percent(c.lower)))"
+            }
+            svg.append("<text x=\"\(left + width + 12)\" y=\"\(y + 4)\" fill=\"\(color)\">\(escape(label))</text>")
         }
-        svg.append("<text x=\"\(left)\" y=\"\(height - 8)\">\(escape(MarkdownReport.percent(1 - extent)))</text>")
-        svg.append("<text x=\"\(left + width - 40)\" y=\"\(height - 8)\">\(escape(MarkdownReport.percent(1 + extent)))</text>")
+        svg.append("<text x=\"\(left + width / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\" fill=\"#57606a\">change (log scale; 0% = no change)</text>")
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
     }
+
+    /// A tick's label: a signed percentage, 0% for no change.
+    static func tickLabel(_ ratio: Double) -> String {
+        if ratio == 1 { return "0%" }
+        let value = (ratio - 1) * 100
+        return (value > 0 ? "+" : "") + (abs(value) >= 10 ? String(format: "%.0f%%", value) : String(format: "%g%%", (value * 10).rounded() / 10))
+    }
+
+    static func truncated(_ s: String, _ limit: Int) -> String { s.count <= limit ? s : String(s.prefix(limit - 1)) + "…" }
 
     /// Escapes text for SVG and XML.
     public static func escape(_ s: String) -> String {

@@ -15,6 +15,9 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     public var positions: [Int] = []
     /// The iteration of each value within its arm and phase.
     public var iterations: [Int] = []
+    /// The fresh process each value came from (`perfkit run --processes N` runs the tests in N
+    /// processes); nil for a series measured in one process.
+    public var processes: [Int]? = nil
 
     /// Creates an empty series.
     public init(metric: Metric, arm: String, phase: Phase) {

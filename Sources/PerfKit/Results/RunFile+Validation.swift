@@ -19,6 +19,7 @@ extension SampleSeries {
         guard rounds.count == values.count, positions.count == values.count, iterations.count == values.count else {
             return "\(values.count) values but \(rounds.count) rounds, \(positions.count) positions and \(iterations.count) iterations"
         }
+        if let processes, processes.count != values.count { return "\(values.count) values but \(processes.count) process labels" }
         if let bad = values.firstIndex(where: { !$0.isFinite }) { return "value \(bad) is \(values[bad]), not a finite number" }
         return nil
     }

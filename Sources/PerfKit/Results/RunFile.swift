@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Stored as versioned JSON (`Documentation/RunFileSchema.md`); the schema version is read first.
 public struct RunFile: Sendable, Codable, Equatable {
-    /// The schema version this code writes.
-    public static let currentSchemaVersion = 1
+    /// The schema version this code writes. Version 2 added process labels to series
+    /// (`processes`); version 1 files are still read (their series come from one process).
+    public static let currentSchemaVersion = 2
 
     /// The file's schema version.
     public var schemaVersion: Int

@@ -56,14 +56,24 @@ public enum StoredFile {
     /// - Throws: ``FileError`` for a missing, corrupt, truncated or wrong-schema file, or one whose
     ///   series fail validation (empty, unequal label lengths, non-finite values, unknown units).
     public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersion: Int) throws(FileError) -> T {
+        try read(type, from: path, supportedVersions: supportedVersion...supportedVersion)
+    }
+
+    /// Reads a versioned JSON file whose schema version may be any of `supportedVersions` (newer
+    /// versions only add optional fields, so older files decode unchanged).
+    /// - Throws: ``FileError`` as ``read(_:from:supportedVersion:)``.
+    public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersions: ClosedRange<Int>) throws(FileError) -> T {
         guard FileManager.default.fileExists(atPath: path) else { throw FileError(path, "no such file") }
         guard let data = FileManager.default.contents(atPath: path) else { throw FileError(path, "cannot read file") }
         let header: SchemaHeader
         do { header = try decoder().decode(SchemaHeader.self, from: data) } catch {
             throw FileError(path, "not a PerfKit file or corrupt JSON (no readable schemaVersion)")
         }
-        guard header.schemaVersion == supportedVersion else {
-            throw FileError(path, "schema version \(header.schemaVersion) is not supported (this perfkit reads version \(supportedVersion))")
+        guard supportedVersions.contains(header.schemaVersion) else {
+            let readable =
+                supportedVersions.count == 1
+                ? "version \(supportedVersions.lowerBound)" : "versions \(supportedVersions.lowerBound) to \(supportedVersions.upperBound)"
+            throw FileError(path, "schema version \(header.schemaVersion) is not supported (this perfkit reads \(readable))")
         }
         let value: T
         do { value = try decoder().decode(T.self, from: data) } catch { throw FileError(path, "corrupt content: \(describe(error))") }
@@ -90,7 +100,7 @@ extension RunFile {
     /// Reads a run file.
     /// - Throws: ``FileError`` naming the file and the problem.
     public static func read(from path: String) throws(FileError) -> RunFile {
-        try StoredFile.read(RunFile.self, from: path, supportedVersion: currentSchemaVersion)
+        try StoredFile.read(RunFile.self, from: path, supportedVersions: 1...currentSchemaVersion)
     }
 
     /// Writes the run file atomically.

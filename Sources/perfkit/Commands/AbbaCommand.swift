@@ -36,16 +36,19 @@ enum AbbaCommand {
         let diagnostics = try AbbaSession.diagnosticsSection(session.pairing.paired)
         let command = Arguments.commandLine(["perfkit", "abba"] + arguments)
         let elapsed = Int(Date().timeIntervalSince(started))
-        try ReportWriter.write(
-            comparison, command: command, title: "ABBA comparison: \(a.name) (A) against \(b.name) (B)",
-            markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"],
-            rawTests: session.rawTests, extraSections: [session.summarySection(a: a, b: b, elapsedSeconds: elapsed), diagnostics],
-            runOrder: session.runOrderLines(a: a, b: b),
+        let report = MarkdownReport(
+            title: "ABBA comparison: \(b.name) (B) against \(a.name) (A)", command: command, comparison: comparison,
+            extraSections: [session.summarySection(a: a, b: b, elapsedSeconds: elapsed), diagnostics], runOrder: session.runOrderLines(a: a, b: b),
             limitations: [
                 "Each figure is the median of one process's samples, paired with the other arm's process in the same round; it is host-side cost on this machine, not frame delivery on a device."
             ],
             sides: .abba)
-        Output.line("\(comparison.headline) (B = \(b.name) against A = \(a.name), \(rounds) rounds, \(elapsed) s)")
+        let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
+            .write(report, rawTests: session.rawTests.map { (side: $0.0, tests: $0.1) })
+        for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").lines where !line.isEmpty {
+            Output.line(line.replacingOccurrences(of: "**", with: ""))
+        }
+        Output.line("\(rounds) rounds, \(elapsed) s" + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
         for warning in Set(session.pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(\.warnings)).sorted()
             .prefix(5)
         {
@@ -133,7 +136,7 @@ struct AbbaSession {
         A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in release with pinned code alignment (functions and blocks on 64-byte boundaries). \
         \(order.rounds.count) rounds; in every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase. \
         Each round pairs the two processes: the per-round figure is the median of that process's samples. Change is the Hodges–Lehmann estimate of the per-round ratios B/A (on their logarithms) \
-        with a bootstrap 95% CI over rounds; p is the Wilcoxon signed-rank test on the pairs. Took \(elapsedSeconds) s.
+        with its exact signed-rank 95% CI; p is the Wilcoxon signed-rank test of the log ratios against the noise band's edge, adjusted with Benjamini–Hochberg across the decisions. Took \(elapsedSeconds) s.
         """
     }
 
@@ -146,9 +149,9 @@ struct AbbaSession {
         ]
         for series in paired where series.metric == .wallClock {
             let d = try PairedDiagnostics(series)
-            let name = series.test.split(separator: "/").last.map(String.init) ?? series.test
+            let name = MarkdownReport.shortName(series.test)
             lines.append(
-                "| \(name) / \(series.measurement) [\(series.arm), \(series.phase)] | \(MarkdownReport.percent(1 + d.orderEffect)) | \(Format.trim(d.orderEffectP)) | \(MarkdownReport.percent(1 + d.driftPerRound)) | \(MarkdownReport.percent(1 + d.machineDriftPerRound)) | \(d.warnings.isEmpty ? "none" : d.warnings.joined(separator: "; ")) |"
+                "| \(name) / \(series.measurement) [\(series.arm), \(series.phase)] | \(MarkdownReport.percent(1 + d.orderEffect)) | \(Format.pValue(d.orderEffectP)) | \(MarkdownReport.percent(1 + d.driftPerRound)) | \(MarkdownReport.percent(1 + d.machineDriftPerRound)) | \(d.warnings.isEmpty ? "none" : d.warnings.joined(separator: "; ")) |"
             )
         }
         return lines.joined(separator: "\n")

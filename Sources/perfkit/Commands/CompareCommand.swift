@@ -5,9 +5,13 @@ import PerfKit
 /// Exit status: 0 nothing regressed, 1 regression with `--fail-on regression`, 2 bad input or usage.
 enum CompareCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["current", "with", "markdown", "csv", "json", "fail-on", "root", "noise"])
+        let parsed = try Arguments(
+            arguments, options: ["current", "with", "markdown", "csv", "json", "fail-on", "root", "noise"], flags: ["allow-other-machine"])
         try parsed.requirePositionals(
-            1...1, usage: "perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE] [--fail-on regression]")
+            1...1,
+            usage:
+                "perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE] [--fail-on regression] [--allow-other-machine] [--root DIR] [--noise FILE]"
+        )
         if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
         guard parsed.options["current"] == nil || parsed.options["with"] == nil else { throw UsageError("give --current or --with, not both") }
         let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
@@ -28,52 +32,26 @@ enum CompareCommand {
         do {
             comparison = try Comparison(
                 baseline: baseline.tests, current: currentTests, bands: bands,
-                baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment)
+                baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment,
+                allowOtherMachine: parsed.flags.contains("allow-other-machine"))
         } catch let error as ComparisonError {
             throw FileError(currentSource, "\(error) (against \(store.root)/\(baseline.name))")
         }
         let command = Arguments.commandLine(["perfkit", "compare"] + arguments)
-        try ReportWriter.write(
-            comparison, command: command, title: "PerfKit comparison against \(baseline.name)", markdown: parsed.options["markdown"],
-            csv: parsed.options["csv"], json: parsed.options["json"], rawTests: [("baseline", baseline.tests), ("current", currentTests)])
-        if parsed.options["markdown"] == nil { Output.line(comparison.headline) }
+        let report = MarkdownReport(
+            title: "PerfKit comparison against \(baseline.name)", command: command, comparison: comparison,
+            armComparison: try ArmComparison.compare(currentTests).map {
+                MarkdownReport.ArmSection(title: "Arms of the current run: each against its first arm", comparison: $0, first: "first arm", second: "arm")
+            },
+            budgets: MarkdownReport.budgets(of: currentTests))
+        let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
+            .write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
+        // The answer always goes to standard output, whatever files are written too.
+        for line in ReportHeadline(comparison, direction: "current against \(baseline.name)").lines where !line.isEmpty {
+            Output.line(line.replacingOccurrences(of: "**", with: ""))
+        }
+        for path in written where path.hasSuffix(".md") { Output.line("report: \(path)") }
         return comparison.hasRegression && parsed.options["fail-on"] != nil ? 1 : 0
-    }
-}
-
-/// Writes the report files of a comparison: Markdown with SVG charts beside it, CSV summary and raw, JSON.
-enum ReportWriter {
-    static func write(
-        _ comparison: Comparison, command: String, title: String, markdown: String?, csv: String?, json: String?,
-        rawTests: [(String, [TestResult])], armComparison: (title: String, comparison: Comparison)? = nil,
-        extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [], sides: MarkdownReport.Sides = .baseline
-    ) throws {
-        if let markdown {
-            let base = URL(fileURLWithPath: markdown).deletingPathExtension()
-            var charts: [Phase: String] = [:]
-            let chartRows = (armComparison?.comparison.rows ?? []) + comparison.rows
-            for phase in Phase.allPhases where chartRows.contains(where: { $0.phase == phase && $0.change != nil }) {
-                let name = base.lastPathComponent + "-\(phase).svg"
-                try StoredFile.writeAtomically(
-                    Data(SVGChart.changes(chartRows.filter { $0.phase == phase }, title: "\(title), \(phase) phase").utf8),
-                    to: base.deletingLastPathComponent().appendingPathComponent(name).path)
-                charts[phase] = name
-            }
-            let report = MarkdownReport(
-                title: title, command: command, comparison: comparison, armComparison: armComparison, charts: charts,
-                extraSections: extraSections, runOrder: runOrder, limitations: limitations, sides: sides)
-            try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
-        }
-        if let csv {
-            let rows = ((armComparison.map { [$0.comparison] } ?? []) + [comparison])
-            try StoredFile.writeAtomically(Data(rows.map(CSVReport.summary).joined().utf8), to: csv)
-            let rawPath = URL(fileURLWithPath: csv).deletingPathExtension().path + "-raw.csv"
-            let raw =
-                [CSV.line(["side", "test", "measurement", "arm", "phase", "metric", "unit", "round", "position", "iteration", "value"])]
-                + rawTests.flatMap { CSVReport.rawRows($0.1, side: $0.0) }
-            try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
-        }
-        if let json { try StoredFile.write(comparison, to: json) }
     }
 }
 

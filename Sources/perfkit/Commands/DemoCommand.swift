@@ -28,7 +28,7 @@ enum DemoCommand {
             baseline: baseline.tests, current: run.tests,
             bands: try NoiseBandsFile.load(nil, machine: run.environment.machine, default: NoiseBands()).withCrossRunDefault,
             baselineEnvironment: baseline.environment, currentEnvironment: run.environment)
-        let arms = try PolicyComparison.native(against: "reference", in: run.tests)
+        let arms = try ArmComparison.compare(run.tests) ?? Comparison(baseline: [], current: [])
         var limitations = [
             "No GPU frame delivery: every time here is host-side CPU work of a platform-independent core, not a frame on a device.",
             "No input-to-visible latency on a device: the edit and interaction budgets judge host-side work against the clocks, not touch-to-photon time.",
@@ -46,16 +46,24 @@ enum DemoCommand {
         }
         // `make demo` runs `perfkit demo` without arguments.
         let command = arguments.isEmpty ? "make demo" : Arguments.commandLine(["perfkit", "demo"] + arguments)
-        try ReportWriter.write(
-            comparison, command: command, title: "Calendar renderer: reference against native policy",
-            markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil,
-            rawTests: [("current", run.tests)], armComparison: ("Policy comparison: native against reference (same run, same binary)", arms),
-            extraSections: [PolicyComparison.headline(arms), MarkdownReport.budgetSection(run.tests), historySection].filter { !$0.isEmpty },
-            runOrder: runOrder(run), limitations: limitations)
+        let report = MarkdownReport(
+            title: "Calendar renderer: native policy against reference", command: command, comparison: comparison,
+            armComparison: MarkdownReport.ArmSection(
+                title: "Policy comparison: native against reference (same run, same binary)", comparison: arms, first: "reference", second: "native"),
+            extraSections: [PolicyComparison.headline(arms), historySection], runOrder: runOrder(run), limitations: limitations,
+            budgets: MarkdownReport.budgets(of: run.tests))
+        try ReportWriter(markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil)
+            .write(report, rawTests: [("current", run.tests)])
         Output.line(RunSummary.text(run))
         Output.line("")
-        Output.line("policy comparison: \(arms.headline) (native against reference)")
-        Output.line("against baseline '\(baselineName)': \(comparison.headline)")
+        Output.line("policy comparison (native against reference):")
+        for line in ReportHeadline(arms, direction: "native against reference", limit: 10).lines where !line.isEmpty {
+            Output.line("  " + line.replacingOccurrences(of: "**", with: ""))
+        }
+        Output.line("against baseline '\(baselineName)':")
+        for line in ReportHeadline(comparison, direction: "this run against \(baselineName)", limit: 10).lines where !line.isEmpty {
+            Output.line("  " + line.replacingOccurrences(of: "**", with: ""))
+        }
         Output.line("report: \(reportPath) (\(Int(Date().timeIntervalSince(started))) s)")
         return status == 0 ? 0 : 1
     }
@@ -73,8 +81,9 @@ enum DemoCommand {
     static func retainedHistorySection(days: Int) throws -> String {
         Output.progress("perfkit demo: generating the \(days)-day retained history in fresh processes…")
         var samples: [[String: Double]] = []
+        let keys = ["generationNanoseconds", "residentAfter", "residentBefore", "items", "calendarEvents"]
         for _ in 0..<3 {
-            samples.append(try childValues(["calendar", "history", "--days", String(days)]))
+            samples.append(try childValues(["calendar", "history", "--days", String(days)], requiring: keys))
         }
         let times = try Summary(samples.map { $0["generationNanoseconds"]! })
         let held = try Summary(samples.map { $0["residentAfter"]! - $0["residentBefore"]! })
@@ -90,11 +99,16 @@ enum DemoCommand {
     }
 
     /// Runs this executable in a fresh process with `arguments` and decodes the numbers it prints as JSON.
-    static func childValues(_ arguments: [String]) throws -> [String: Double] {
+    /// - Throws: A one-line error when the child fails, prints something other than a JSON object
+    ///   of numbers, or leaves out one of `requiring`.
+    static func childValues(_ arguments: [String], requiring keys: [String] = []) throws -> [String: Double] {
         let (status, output) = try ChildProcess.run([CommandLine.arguments[0]] + arguments)
-        guard status == 0, let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
-            throw UsageError("child process 'perfkit \(arguments.joined(separator: " "))' failed (exit \(status))")
+        let name = "child process 'perfkit \(arguments.joined(separator: " "))'"
+        guard status == 0 else { throw ChildFailure("\(name) failed (exit \(status))") }
+        guard let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
+            throw ChildFailure("\(name) printed \(output.count) bytes that are not a JSON object of numbers")
         }
+        if let missing = keys.first(where: { values[$0] == nil }) { throw ChildFailure("\(name) printed no '\(missing)'") }
         return values
     }
 
@@ -105,7 +119,7 @@ enum DemoCommand {
         var collector: [String: SampleSeries] = [:]
         for (round, armOrder) in order.rounds.enumerated() {
             for (position, armIndex) in armOrder.enumerated() {
-                let values = try childValues(["calendar", "memory", "--policy", arms[armIndex], "--days", "30"])
+                let values = try childValues(["calendar", "memory", "--policy", arms[armIndex], "--days", "30"], requiring: ["residentMemory"])
                 Output.progress("  memory round \(round + 1)/\(rounds) \(arms[armIndex]): resident \(Format.bytes(values["residentMemory"] ?? 0))")
                 for (name, metric) in [
                     ("residentMemory", Metric.residentMemory), ("peakResidentMemory", .peakResidentMemory), ("allocatorResident", .allocatorResident),
@@ -118,30 +132,19 @@ enum DemoCommand {
                 }
             }
         }
-        let series = collector.keys.sorted().map { collector[$0]! }
+        // Every sample comes from its own fresh process: the process is the unit here.
+        let series = collector.keys.sorted().map { key in
+            var s = collector[key]!
+            s.processes = Array(s.values.indices)
+            return s
+        }
         let measurement = MeasurementResult(name: "process-30d", arms: arms, order: order.rounds, series: series, unavailable: [])
         return TestResult(id: "CalendarMemoryBenchmarks/processMemoryPerPolicy()", suite: "CalendarMemoryBenchmarks", measurements: [measurement])
     }
 }
 
-/// Within-run comparison of two arms of every measurement that has both.
+/// The demo's own headline table: the figures the calendar renderer's native policy is about.
 enum PolicyComparison {
-    static func native(against reference: String, in tests: [TestResult]) throws -> Comparison {
-        func pick(_ arm: String) -> [TestResult] {
-            tests.compactMap { test in
-                let ms = test.measurements.filter { $0.arms.contains(arm) && $0.arms.contains("native") && $0.arms.contains(reference) }.map { m in
-                    var copy = m
-                    copy.series = m.series.filter { $0.arm == arm }.map {
-                        var s = $0; s.arm = "native vs \(reference)"; return s
-                    }
-                    return copy
-                }
-                return ms.isEmpty ? nil : TestResult(id: test.id, suite: test.suite, measurements: ms)
-            }
-        }
-        return try Comparison(baseline: pick(reference), current: pick("native"))
-    }
-
     /// The headline numbers: live views, consumer-owned artwork bytes and process memory.
     static func headline(_ c: Comparison) -> String {
         var lines = [
@@ -153,7 +156,10 @@ enum PolicyComparison {
             ("peakResidentMemory", "process-30d", .warm), ("wallClock", "scroll-30d", .warm),
         ]
         for (metric, measurement, phase) in wanted {
-            guard let row = c.rows.first(where: { $0.metric.name == metric && $0.measurement == measurement && $0.phase == phase }),
+            guard
+                let row = c.rows.first(where: {
+                    $0.metric.name == metric && $0.measurement == measurement && $0.phase == phase && $0.arm == "native vs reference"
+                }),
                 let b = row.baseline, let n = row.current
             else { continue }
             let u = row.metric.unit
@@ -161,12 +167,14 @@ enum PolicyComparison {
                 row.change.map {
                     "\(MarkdownReport.percent($0.value)) (\(MarkdownReport.percent($0.lower)) … \(MarkdownReport.percent($0.upper))), \(row.verdict)"
                 }
-                ?? "\(MarkdownReport.percent(n.max / max(b.max, 1))) exact"
+                ?? (row.verdict == .notJudged
+                    ? "\(MarkdownReport.percent(n.median / max(b.median, 1))), not judged (\(ReportHeadline.reason(row)))"
+                    : "\(MarkdownReport.percent(n.median / max(b.median, 1))), \(row.note.hasPrefix("exact") ? "exact: every sample identical" : row.verdict.description)")
             lines.append("| \(metric) (\(measurement), \(phase), median) | \(Format.value(b.median, u)) | \(Format.value(n.median, u)) | \(change) |")
         }
         lines.append("")
         lines.append(
-            "Live views and artwork bytes are deterministic counts of this workload; process memory is the resident set of a fresh process per policy, medians over the ABBA rounds with a bootstrap CI of the ratio."
+            "Live views and artwork bytes are counts of this workload (exact where every sample is identical); process memory is the resident set of a fresh process per policy, one process per sample, alternated in ABBA order, with the Hodges–Lehmann ratio and its exact 95% CI."
         )
         return lines.joined(separator: "\n")
     }

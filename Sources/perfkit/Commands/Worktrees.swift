@@ -62,10 +62,10 @@ enum Worktrees {
         let (status, _) = try ChildProcess.run(
             ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch] + (pinnedLayout ? pinnedLayoutFlags : []),
             in: revision.directory, output: .standardError, showErrors: true)
-        guard status == 0 else { throw UsageError("release build of \(revision.name) failed (exit \(status))") }
+        guard status == 0 else { throw ChildFailure("release build of \(revision.name) failed (exit \(status))") }
         let release = revision.directory + "/" + scratch + "/release"
         guard let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: { $0.hasSuffix("PackageTests.xctest") }) else {
-            throw UsageError("no test bundle in \(release)")
+            throw ChildFailure("no test bundle in \(release)")
         }
         return release + "/" + bundle
     }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Writes the files of a report: the PR-sized Markdown with its full companion and one SVG chart
+/// per phase beside it, the CSV summary with a raw CSV beside it, and JSON. Every file is written
+/// atomically; nothing is printed.
+public struct ReportWriter: Sendable {
+    /// Where each file goes; nil leaves a format out.
+    public var markdown: String?
+    public var csv: String?
+    public var json: String?
+
+    /// Creates a writer.
+    public init(markdown: String?, csv: String?, json: String?) {
+        self.markdown = markdown
+        self.csv = csv
+        self.json = json
+    }
+
+    /// The full report's path beside the main one: `pr.md` → `pr-full.md`.
+    public static func fullPath(of markdown: String) -> String { URL(fileURLWithPath: markdown).deletingPathExtension().path + "-full.md" }
+
+    /// Writes the report.
+    /// - Parameters:
+    ///   - report: The Markdown report (its charts and companion name are filled in here).
+    ///   - rawTests: The raw samples of each side, for the raw CSV.
+    /// - Returns: The paths written.
+    /// - Throws: ``FileError`` naming the file that could not be written.
+    @discardableResult
+    public func write(_ report: MarkdownReport, rawTests: [(side: String, tests: [TestResult])]) throws(FileError) -> [String] {
+        var written: [String] = []
+        if let markdown {
+            var report = report
+            let base = URL(fileURLWithPath: markdown).deletingPathExtension()
+            let folder = base.deletingLastPathComponent()
+            let chartRows = (report.armComparison?.comparison.rows ?? []) + report.comparison.rows
+            for phase in Phase.allPhases where chartRows.contains(where: { $0.phase == phase && $0.change != nil }) {
+                let name = base.lastPathComponent + "-\(phase).svg"
+                let path = folder.appendingPathComponent(name).path
+                try StoredFile.writeAtomically(
+                    Data(SVGChart.changes(chartRows.filter { $0.phase == phase }, title: "\(report.title), \(phase) phase").utf8), to: path)
+                report.charts[phase] = name
+                written.append(path)
+            }
+            let full = Self.fullPath(of: markdown)
+            report.fullReportName = URL(fileURLWithPath: full).lastPathComponent
+            try StoredFile.writeAtomically(Data(report.renderFull().utf8), to: full)
+            try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
+            written += [full, markdown]
+        }
+        if let csv {
+            let comparisons = (report.armComparison.map { [$0.comparison] } ?? []) + [report.comparison]
+            try StoredFile.writeAtomically(Data(comparisons.map(CSVReport.summary).joined().utf8), to: csv)
+            let rawPath = URL(fileURLWithPath: csv).deletingPathExtension().path + "-raw.csv"
+            let header = CSV.line(["side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position", "iteration", "value"])
+            let raw = [header] + rawTests.flatMap { CSVReport.rawRows($0.tests, side: $0.side) }
+            try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
+            written += [csv, rawPath]
+        }
+        if let json {
+            try StoredFile.write(ComparisonDocument(comparison: report.comparison, arms: report.armComparison?.comparison), to: json)
+            written.append(json)
+        }
+        return written
+    }
+}
+
+/// The `--json` output of a comparison: versioned, so readers can check what they get.
+public struct ComparisonDocument: Sendable, Codable, Equatable {
+    /// Version 1: `comparison` (rows with verdicts and notes) and optional `arms`.
+    public static let schemaVersion = 1
+    public var schemaVersion = Self.schemaVersion
+    public var comparison: Comparison
+    public var arms: Comparison?
+}

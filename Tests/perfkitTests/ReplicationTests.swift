@@ -1,0 +1,109 @@
+import Foundation
+import PerfKit
+import Testing
+
+/// Where a stored comparison's noise comes from: processes, machines, the clock.
+@Suite struct ReplicationTests {
+    typealias V = ComparisonVerdictTests
+
+    static func environment(cpu: String = "AMD EPYC", kernel: String = "6.1") -> Environment {
+        Environment(
+            commit: "c", branch: "main", dirty: false, swiftVersion: "6.3.1", buildConfiguration: "release",
+            machine: MachineFingerprint(cpuModel: cpu, cores: 2, kernel: kernel, operatingSystem: "Debian 12", governor: nil, memoryBytes: 24 << 30),
+            allocator: "jemalloc")
+    }
+
+    /// A wall-clock series and an exact malloc count in one test.
+    static func tests(wall: [Double], mallocs: Double, processes: [Int]?) -> [TestResult] {
+        var wallSeries = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
+        var mallocSeries = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
+        for (i, v) in wall.enumerated() {
+            wallSeries.append(v * 1_000, round: i, position: 0, iteration: i)
+            mallocSeries.append(mallocs, round: i, position: 0, iteration: i)
+        }
+        wallSeries.processes = processes
+        mallocSeries.processes = processes
+        let m = MeasurementResult(name: "m", arms: ["main"], order: [], series: [wallSeries, mallocSeries], unavailable: [])
+        return [TestResult(id: "S/t()", suite: "S", measurements: [m])]
+    }
+
+    @Test func anotherMachineJudgesCountsButNotTime() throws {
+        let eight = Array(0..<8)
+        let comparison = try Comparison(
+            baseline: Self.tests(wall: V.noisy(100, seed: 1, count: 8), mallocs: 10, processes: eight),
+            current: Self.tests(wall: V.noisy(230, seed: 2, count: 8), mallocs: 12, processes: eight),
+            baselineEnvironment: Self.environment(), currentEnvironment: Self.environment(cpu: "Intel Xeon", kernel: "6.8"))
+        #expect(comparison.machineDifferences == ["CPU model", "kernel"])
+        let wall = try #require(comparison.rows.first { $0.metric == .wallClock })
+        #expect(wall.verdict == .notJudged)
+        #expect(wall.note.hasPrefix("recorded on another machine (CPU model, kernel differ)"))
+        #expect(comparison.rows.first { $0.metric == .mallocs }?.verdict == .regressed)  // 10 → 12, exact
+        let report = MarkdownReport(title: "T", command: "perfkit compare main", comparison: comparison).render()
+        let top = report.split(separator: "\n").prefix(6).joined(separator: "\n")
+        #expect(top.contains("different machine") && top.contains("CPU model, kernel") && top.contains("perfkit abba"))
+        let allowed = try Comparison(
+            baseline: Self.tests(wall: V.noisy(100, seed: 1, count: 8), mallocs: 10, processes: eight),
+            current: Self.tests(wall: V.noisy(230, seed: 2, count: 8), mallocs: 12, processes: eight),
+            baselineEnvironment: Self.environment(), currentEnvironment: Self.environment(cpu: "Intel Xeon"), allowOtherMachine: true)
+        #expect(allowed.rows.first { $0.metric == .wallClock }?.verdict == .regressed)
+    }
+
+    @Test func oneProcessPerSideLeavesTimingUnjudged() throws {
+        let comparison = try Comparison(
+            baseline: Self.tests(wall: V.noisy(100, seed: 1), mallocs: 10, processes: nil),
+            current: Self.tests(wall: V.noisy(150, seed: 2), mallocs: 10, processes: nil))
+        let wall = try #require(comparison.rows.first { $0.metric == .wallClock })
+        #expect(wall.verdict == .notJudged)
+        #expect(wall.note.hasPrefix("one process per side: drift between processes is not estimable"))
+        #expect(comparison.rows.first { $0.metric == .mallocs }?.verdict == .unchanged)
+    }
+
+    @Test func perProcessMediansAreTheUnitOfAStoredComparison() throws {
+        // Three processes a side, four samples each: the comparison sees three medians a side.
+        var wall = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
+        for (k, v) in [10.0, 11, 12, 100, 20, 21, 22, 23, 30, 31, 32, 33].enumerated() { wall.append(v, round: k % 4, position: 0, iteration: k % 4) }
+        wall.processes = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+        #expect(wall.processCount == 3)
+        #expect(wall.processMedians() == [11.5, 21.5, 31.5])
+        let merged = [TestResult].merging(processes: [
+            Self.tests(wall: [1, 2], mallocs: 3, processes: nil), Self.tests(wall: [4, 5], mallocs: 3, processes: nil),
+        ])
+        let series = try #require(merged.first?.measurements.first?.series.first { $0.metric == .wallClock })
+        #expect(series.values == [1_000, 2_000, 4_000, 5_000])
+        #expect(series.processes == [0, 0, 1, 1])
+    }
+
+    @Test func threadCPUBesideAWallClockIsNotASecondDecision() throws {
+        func tests(_ center: Double, seed: UInt64) -> [TestResult] {
+            var result = V.tests(V.noisy(center, seed: seed), metric: .wallClock)
+            var cpu = result[0].measurements[0].series[0]
+            cpu.metric = .threadCPU
+            result[0].measurements[0].series.append(cpu)
+            return result
+        }
+        let comparison = try Comparison(baseline: tests(100, seed: 1), current: tests(130, seed: 2))
+        #expect(comparison.rows.first { $0.metric == .wallClock }?.verdict == .regressed)
+        let cpu = try #require(comparison.rows.first { $0.metric == .threadCPU })
+        #expect(cpu.verdict == .notJudged && cpu.note.hasPrefix("thread CPU of a series decided by its wall clock"))
+        #expect(comparison.count(.regressed) == 1)
+    }
+
+    @Test func samplesAtTheClocksResolutionAreShownNotJudged() throws {
+        let fast = try Comparison(baseline: V.tests(V.noisy(0.1, seed: 1)), current: V.tests(V.noisy(0.2, seed: 2)))  // 100 ns → 200 ns
+        #expect(fast.rows[0].verdict == .notJudged)
+        #expect(fast.rows[0].note.hasPrefix("at clock resolution"))
+    }
+
+    @Test func aVersionOneRunFileIsStillRead() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-v1-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = BaselineStoreTests.run(build: "release", values: [1, 2, 3])
+        var text = String(decoding: try StoredFile.encode(run, for: "v1.json"), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"schemaVersion\" : 2", with: "\"schemaVersion\" : 1")
+        try text.write(toFile: directory + "/v1.json", atomically: true, encoding: .utf8)
+        let read = try RunFile.read(from: directory + "/v1.json")
+        #expect(read.tests == run.tests)
+        #expect(read.tests[0].measurements[0].series[0].processCount == 1)
+    }
+}

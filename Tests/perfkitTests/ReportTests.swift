@@ -1,0 +1,99 @@
+import Foundation
+import PerfKit
+import Testing
+
+/// Reports a reviewer reads in thirty seconds: the answer first, PR-sized, readable charts.
+@Suite struct ReportTests {
+    typealias V = ComparisonVerdictTests
+
+    /// Thirty unchanged series, one regressed (`S/slowParse()`), a handful of unchanged exact counts.
+    static func comparison(regressedID: String = "S/slowParse()") throws -> Comparison {
+        var baseline: [TestResult] = V.tests(V.noisy(100, seed: 1), id: regressedID)
+        var current: [TestResult] = V.tests(V.noisy(125, seed: 2), id: regressedID)
+        for k in 0..<30 {
+            baseline += V.tests(V.noisy(200, seed: UInt64(10 + k)), id: "S/same\(k)()")
+            current += V.tests(V.noisy(200, seed: UInt64(50 + k)), id: "S/same\(k)()")
+            baseline += V.tests([7, 7, 7], metric: .mallocs, id: "S/count\(k)()")
+            current += V.tests([7, 7, 7], metric: .mallocs, id: "S/count\(k)()")
+        }
+        return try Comparison(baseline: baseline, current: current)
+    }
+
+    @Test func theAnswerComesFirstAndNamesTheRegressedSeries() throws {
+        let report = MarkdownReport(title: "T", command: "perfkit compare main", comparison: try Self.comparison()).render()
+        let first15 = report.split(separator: "\n", omittingEmptySubsequences: false).prefix(15).joined(separator: "\n")
+        #expect(first15.contains("**1 regression, 0 improvements** (current against the baseline)"))
+        #expect(first15.contains("- **regressed** `S/slowParse()` m [main, warm] wallClock: +24.9% (95% CI"))
+        #expect(first15.contains("95% CI"))
+        #expect(first15.contains("Exact counts unchanged: 30."))
+        #expect(!report.contains("| count") && !report.contains("S/count0()"))  // unchanged exact rows are folded away
+    }
+
+    @Test func theMainReportFitsAPullRequestCommentAndTheFullOneHoldsEveryRow() throws {
+        var baseline: [TestResult] = []
+        var current: [TestResult] = []
+        for k in 0..<1_500 {
+            baseline += V.tests(V.noisy(200, seed: UInt64(k)), id: "VeryLongSuiteNameForAReport/aTestWithAQuiteLongName\(k)()")
+            current += V.tests(V.noisy(200, seed: UInt64(k + 5_000)), id: "VeryLongSuiteNameForAReport/aTestWithAQuiteLongName\(k)()")
+        }
+        let report = MarkdownReport(
+            title: "T", command: "perfkit compare main", comparison: try Comparison(baseline: baseline, current: current), fullReportName: "pr-full.md")
+        let main = report.render()
+        #expect(main.count <= MarkdownReport.pullRequestLimit)
+        #expect(main.contains("[pr-full.md](pr-full.md)"))
+        let full = report.renderFull()
+        #expect(full.contains("aTestWithAQuiteLongName1499()"))
+    }
+
+    @Test func pValuesBelowAThousandthAndInconclusiveReasonsReadPlainly() throws {
+        #expect(Format.pValue(0) == "< 0.001")
+        #expect(Format.pValue(0.0004) == "< 0.001")
+        #expect(Format.pValue(0.0123) == "0.0123")
+        let noisy = try Comparison(
+            baseline: V.tests(V.noisy(100, seed: 8, spread: 0.6, count: 5)), current: V.tests(V.noisy(104, seed: 9, spread: 0.6, count: 5)))
+        let text = MarkdownReport(title: "T", command: "c", comparison: noisy).render()
+        #expect(text.contains("Inconclusive: 1 (too noisy to tell: 1)."))
+        #expect(!text.contains("can resolve"))
+    }
+
+    @Test func failedBudgetsAreListedUnderTheAnswerAndEveryBudgetInTheFullReport() throws {
+        let failed = BudgetOutcome(
+            measurement: "parse", arm: "main", phase: .warm, metric: "mallocs", budget: "max ≤ 0", status: "failed", detail: "max 30015 exceeds 0")
+        let passed = BudgetOutcome(
+            measurement: "scroll", arm: "main", phase: .warm, metric: "wallClock", budget: "p95 ≤ 10 ms (direct interaction)", status: "passed",
+            detail: "p95 = 2 ms")
+        let report = MarkdownReport(
+            title: "T", command: "c", comparison: try Self.comparison(), budgets: [("S/parse()", failed), ("S/scroll()", passed)])
+        let main = report.render()
+        #expect(main.contains("**Budgets that failed (1):**"))
+        #expect(main.contains("`S/parse()` parse [main, warm] mallocs max ≤ 0: max 30015 exceeds 0"))
+        #expect(!main.contains("p95 = 2 ms"))
+        let full = report.renderFull()
+        #expect(full.contains("## Budgets") && full.contains("direct interaction") && full.contains("p95 = 2 ms"))
+    }
+
+    @Test func chartsUseASymmetricLogAxisWithAZeroTickLabelsAndClippedOutliers() throws {
+        var rows = try Self.comparison().rows
+        // One outlier far beyond ×4, and one row not judged: the outlier is clipped, the other left out.
+        var outlier = rows.first { $0.test == "S/slowParse()" }!
+        outlier.test = "S/outlier()"
+        outlier.change = Estimate(value: 458, lower: 300, upper: 600)
+        outlier.verdict = .regressed
+        var unjudged = rows[1]
+        unjudged.test = "S/unjudged()"
+        unjudged.verdict = .notJudged
+        rows += [outlier, unjudged]
+        let svg = SVGChart.changes(rows, title: "warm")
+        #expect(svg.contains(">0%</text>"))
+        #expect(svg.contains(">+300%</text>") && svg.contains(">-75%</text>"))  // the axis reaches ×4 and ÷4, labelled
+        #expect(svg.components(separatedBy: "class=\"tick-label\"").count - 1 >= 5)
+        #expect(svg.contains("class=\"clipped\"") && svg.contains("(from +29900.0%)"))
+        #expect(svg.contains("noise band") && svg.contains("regressed") && svg.contains("improved"))
+        #expect(!svg.contains("unjudged"))
+        #expect(svg.contains("outlier") && svg.contains("slowParse"))
+        // Every point and tick stays on the axis (x from 380 to 800).
+        let xs = (svg.components(separatedBy: " cx=\"") + svg.components(separatedBy: "class=\"tick\" x1=\"")).dropFirst()
+            .compactMap { Double($0.prefix { $0 != "\"" }) }
+        #expect(xs.allSatisfy { $0 >= 380 - 1e-9 && $0 <= 800 + 1e-9 })
+    }
+}
