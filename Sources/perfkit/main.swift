@@ -18,10 +18,11 @@ let usage = """
       calendar fixture|layout        generate calendar workloads and lay them out
     """
 
-let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 do {
+    var arguments = Array(CommandLine.arguments.dropFirst())
     guard let verb = arguments.first else { throw UsageError(usage) }
+    if PackageRoot.verbs.contains(verb) { arguments = PackageRoot.enter(arguments) }
     let rest = Array(arguments.dropFirst())
     switch verb {
     case "doctor": status = try DoctorCommand.run(rest)

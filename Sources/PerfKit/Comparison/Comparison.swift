@@ -77,11 +77,14 @@ public struct Comparison: Sendable, Codable, Equatable {
     ///   - baselineEnvironment: Where the baseline was measured.
     ///   - currentEnvironment: Where the current results were measured.
     ///   - allowOtherMachine: Judge timing rows even when the machines differ.
+    ///   - currentFilter: The filter of a partial current run: the baseline's other tests are
+    ///     "not measured in this run", not removed.
     /// - Throws: ``StatisticsError`` for non-finite samples; ``ComparisonError`` for mismatched units.
     /// - Complexity: O(R · (n log n + p²)) for R rows, n samples and p processes per row.
     public init(
         baseline: [TestResult], current: [TestResult], bands: NoiseBands = NoiseBands(), alpha: Double = 0.05,
-        baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil, allowOtherMachine: Bool = false
+        baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil, allowOtherMachine: Bool = false,
+        currentFilter: String? = nil
     ) throws {
         self.baselineEnvironment = baselineEnvironment
         self.currentEnvironment = currentEnvironment
@@ -104,6 +107,10 @@ public struct Comparison: Sendable, Codable, Equatable {
                 verdict: .withinNoise, note: "")
             guard let b, let c else {
                 row.verdict = b == nil ? .added : .removed
+                if let currentFilter, c == nil {
+                    row.verdict = .notJudged
+                    row.note = "not measured in this run (it measured only tests matching '\(currentFilter)')"
+                }
                 rows.append(row)
                 continue
             }

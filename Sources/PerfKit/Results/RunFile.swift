@@ -18,6 +18,9 @@ public struct RunFile: Sendable, Codable, Equatable {
     public var environment: Environment
     /// Every measured test, sorted by id.
     public var tests: [TestResult]
+    /// The test filter when the run measured a subset (`perfkit run --filter`); nil for a full run.
+    /// A comparison then says "not measured in this run" for the baseline's other tests, not "removed".
+    public var filter: String? = nil
 
     /// Creates a run file.
     public init(date: Date, mode: String, environment: Environment, tests: [TestResult]) {

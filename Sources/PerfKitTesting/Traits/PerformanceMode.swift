@@ -5,7 +5,9 @@ import PerfKit
 ///
 /// - `PERFKIT_MODE=measure` selects measure mode;
 /// - `PERFKIT_RESULTS_DIR` is where measured tests write their results;
-/// - `PERFKIT_ITERATIONS` overrides every test's iteration count in measure mode.
+/// - `PERFKIT_ITERATIONS` overrides every test's iteration count in measure mode;
+/// - `PERFKIT_PROCESSES` (set by `perfkit run --processes N`) says the run is split over N fresh
+///   processes: each runs its share of the declared rounds, at least two.
 public struct PerformanceMode: Sendable, Equatable {
     /// `true` in measure mode.
     public var isMeasuring: Bool
@@ -15,13 +17,16 @@ public struct PerformanceMode: Sendable, Equatable {
     public var resultsDirectory: String?
     /// Iterations forced from the command line.
     public var iterationOverride: Int?
+    /// Fresh processes the run is split over (1 for a single process).
+    public var processes: Int
 
     /// Creates a mode explicitly (tests and tools; tests normally use ``current``).
-    public init(isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?) {
+    public init(isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?, processes: Int = 1) {
         self.isMeasuring = isMeasuring
         self.buildConfiguration = buildConfiguration
         self.resultsDirectory = resultsDirectory
         self.iterationOverride = iterationOverride
+        self.processes = max(1, processes)
     }
 
     /// Rounds used in smoke mode.
@@ -34,7 +39,8 @@ public struct PerformanceMode: Sendable, Equatable {
             isMeasuring: environment["PERFKIT_MODE"] == "measure",
             buildConfiguration: Environment.currentBuildConfiguration,
             resultsDirectory: environment["PERFKIT_RESULTS_DIR"],
-            iterationOverride: environment["PERFKIT_ITERATIONS"].flatMap(Int.init))
+            iterationOverride: environment["PERFKIT_ITERATIONS"].flatMap(Int.init),
+            processes: environment["PERFKIT_PROCESSES"].flatMap(Int.init) ?? 1)
     }
 
     /// A name for reports: `measure` or `smoke`.
@@ -51,7 +57,14 @@ public struct PerformanceMode: Sendable, Equatable {
     func configuration(from declared: RunConfiguration) -> RunConfiguration {
         var configuration = declared
         if isMeasuring {
-            if let iterationOverride { configuration.rounds = iterationOverride }
+            if let iterationOverride {
+                configuration.rounds = iterationOverride
+            } else if processes > 1 {
+                configuration.rounds = max(2, (configuration.rounds + processes - 1) / processes)
+            }
+            // Exact counts are the same in every process: one round of the slow, cache-less count
+            // pass per process is enough, and keeps the processes' fixed cost down.
+            if processes > 1 { configuration.exactCountRounds = min(configuration.exactCountRounds, 1) }
         } else {
             configuration.rounds = min(configuration.rounds, Self.smokeRounds)
             configuration.warmupIterations = min(configuration.warmupIterations, 1)

@@ -24,6 +24,13 @@ enum AbbaCommand {
         let filter = parsed.options["filter"] ?? RunCommand.defaultFilter
         let envA = try environment(parsed.options["env-a"]), envB = try environment(parsed.options["env-b"])
         let started = Date()
+        // Both revisions are resolved before anything is created: a bad B leaves no worktree of A behind.
+        for revision in parsed.positionals { _ = try Worktrees.resolve(revision) }
+        if rounds < 6 {
+            throw UsageError(
+                "--rounds \(rounds) can never reach significance: the smallest two-sided Wilcoxon p with \(rounds) pairs is \(Format.pValue(2 / pow(2, Double(rounds)))); use at least 6 (10 or more to survive Benjamini–Hochberg across a suite)"
+            )
+        }
         let a = try Worktrees.prepare(parsed.positionals[0])
         let b = try Worktrees.prepare(parsed.positionals[1])
         let bundleA = try Worktrees.build(a, pinnedLayout: true)

@@ -14,9 +14,17 @@ enum BaselineCommand {
         case "save":
             try parsed.requirePositionals(2...2, usage: "perfkit baseline save NAME [--from RUNFILE]")
             let policy = BaselineStore.UpdatePolicy(rawValue: try parsed.choice("policy", BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
-            let run = try RunFile.read(from: parsed.options["from"] ?? ".perfkit/runs/latest.json")
-            let written = try store.save(run, as: parsed.positionals[1], policy: policy, force: parsed.flags.contains("force"))
-            Output.line("saved \(written.count) tests to \(store.root)/\(parsed.positionals[1]) (policy \(policy.rawValue))")
+            let run = try RunCommand.read(parsed.options["from"])
+            let name = parsed.positionals[1]
+            let previous = store.list().contains(name) ? try store.load(name) : nil
+            let written = try store.save(run, as: name, policy: policy, force: parsed.flags.contains("force"))
+            Output.line("saved \(written.count) tests to \(store.root)/\(name) (policy \(policy.rawValue))")
+            if let previous {
+                let replaced = Set(previous.tests.map(\.id)).intersection(written).count
+                Output.line(
+                    "replaced \(replaced) of the \(previous.tests.count) tests of the previous '\(name)' (saved \(previous.savedAt) from \(previous.environment.commit.prefix(12)))"
+                )
+            }
         case "list":
             for name in store.list() { Output.line(name) }
         case "show":

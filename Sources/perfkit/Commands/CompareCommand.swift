@@ -19,13 +19,14 @@ enum CompareCommand {
         let currentTests: [TestResult]
         let currentEnvironment: Environment
         let currentSource: String
+        var currentFilter: String?
         if let other = parsed.options["with"] {
             let b = try store.load(other)
             (currentTests, currentEnvironment, currentSource) = (b.tests, b.environment, "\(store.root)/\(other)")
         } else {
-            currentSource = parsed.options["current"] ?? ".perfkit/runs/latest.json"
-            let run = try RunFile.read(from: currentSource)
-            (currentTests, currentEnvironment) = (run.tests, run.environment)
+            currentSource = parsed.options["current"] ?? RunCommand.latestPath
+            let run = try RunCommand.read(parsed.options["current"])
+            (currentTests, currentEnvironment, currentFilter) = (run.tests, run.environment, run.filter)
         }
         let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: currentEnvironment.machine).withCrossRunDefault
         let comparison: Comparison
@@ -33,7 +34,8 @@ enum CompareCommand {
             comparison = try Comparison(
                 baseline: baseline.tests, current: currentTests, bands: bands,
                 baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment,
-                allowOtherMachine: parsed.flags.contains("allow-other-machine"))
+                allowOtherMachine: parsed.flags.contains("allow-other-machine"),
+                currentFilter: currentFilter)
         } catch let error as ComparisonError {
             throw FileError(currentSource, "\(error) (against \(store.root)/\(baseline.name))")
         }

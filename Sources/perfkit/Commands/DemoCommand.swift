@@ -6,13 +6,14 @@ import PerfKit
 /// `Reports/calendar-renderer.md` with its CSV and SVG charts.
 enum DemoCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["iterations", "memory-rounds", "baseline", "report"], flags: ["save-baseline"])
+        let parsed = try Arguments(arguments, options: ["iterations", "memory-rounds", "baseline", "report", "processes"], flags: ["save-baseline"])
         let memoryRounds = try parsed.integer("memory-rounds", default: 8, range: 2...100)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let baselineName = parsed.options["baseline"] ?? "main"
         let reportPath = parsed.options["report"] ?? "Reports/calendar-renderer.md"
         let started = Date()
-        var (run, status) = try RunCommand.measure(filter: RunCommand.defaultFilter, iterations: iterations)
+        let processes = try parsed.integer("processes", default: RunCommand.defaultProcesses, range: 1...100)
+        var (run, status) = try RunCommand.measure(filter: RunCommand.defaultFilter, iterations: iterations, processes: processes)
         Output.progress("perfkit demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…")
         run.tests.append(try measureMemory(rounds: memoryRounds))
         let historySection = try retainedHistorySection(days: 90)

@@ -7,17 +7,50 @@ enum RunCommand {
     /// Default test-ID filter: measured tests live in suites whose names end in `Benchmarks`.
     static let defaultFilter = "Benchmarks/"
 
+    /// Fresh processes per run by default. Each runs its share of the rounds (30 rounds: 4 a
+    /// process), so a stored comparison sees 8 per-process medians a side: Mann–Whitney can then
+    /// reach p = 0.0002, enough to survive Benjamini–Hochberg across a suite's decisions, and
+    /// drift between processes is inside the noise estimate. Measured cost on the calendar suite
+    /// is in README ("Baselines and comparison").
+    static let defaultProcesses = 8
+
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["filter", "iterations", "output"])
-        try parsed.requirePositionals(0...0, usage: "perfkit run [--filter REGEX] [--iterations N] [--output FILE]")
+        let parsed = try Arguments(arguments, options: ["filter", "iterations", "output", "processes"])
+        try parsed.requirePositionals(0...0, usage: "perfkit run [--filter REGEX] [--iterations N] [--processes N] [--output FILE]")
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
+        let processes = try parsed.integer("processes", default: defaultProcesses, range: 1...100)
         let output = parsed.options["output"] ?? ".perfkit/runs/\(timestamp()).json"
-        let (run, status) = try measure(filter: parsed.options["filter"] ?? defaultFilter, iterations: iterations)
+        let filter = parsed.options["filter"] ?? defaultFilter
+        var (run, status) = try measure(filter: filter, iterations: iterations, processes: processes)
+        if parsed.options["filter"] != nil { run.filter = filter }
         try run.write(to: output)
-        try run.write(to: ".perfkit/runs/latest.json")
+        try run.write(to: latestPath)
         Output.line(RunSummary.text(run))
+        if let arms = try ArmComparison.compare(run.tests) {
+            Output.line("arms (each against the first declared arm of its measurement):")
+            for line in ReportHeadline(arms, direction: "arm against first arm", limit: 20).lines where !line.isEmpty {
+                Output.line("  " + line.replacingOccurrences(of: "**", with: ""))
+            }
+        }
+        if parsed.options["filter"] == nil {
+            Output.line(
+                "measured \(run.tests.count) tests in suites matching '\(defaultFilter)'; a .performance() test in a suite whose name does not end in Benchmarks is not run: pass --filter REGEX to include it"
+            )
+        }
         Output.line("run file: \(output)")
         return status == 0 ? 0 : 1
+    }
+
+    /// The run file most verbs read by default.
+    static let latestPath = ".perfkit/runs/latest.json"
+
+    /// Reads a run file; when the default one is missing, says which command creates it.
+    static func read(_ path: String?) throws -> RunFile {
+        let file = path ?? latestPath
+        if path == nil && !FileManager.default.fileExists(atPath: file) {
+            throw FileError(file, "no such file; `perfkit run` measures this package and writes it")
+        }
+        return try RunFile.read(from: file)
     }
 
     static func timestamp() -> String {
@@ -27,16 +60,27 @@ enum RunCommand {
         return formatter.string(from: Date())
     }
 
-    /// Builds the package in the current directory in release and runs its measured tests serially in one process.
-    /// - Returns: The merged run file and the test process's exit status.
-    static func measure(filter: String, iterations: Int?) throws -> (RunFile, Int32) {
+    /// Builds the package in the current directory in release and runs its measured tests
+    /// serially, in `processes` fresh processes that split the rounds between them.
+    /// - Returns: The merged run file (every value labelled with its process) and the worst exit status.
+    static func measure(filter: String, iterations: Int?, processes: Int) throws -> (RunFile, Int32) {
         let packageDirectory = "."
         let revision = try Worktrees.prepare(".")
         let bundle = try Worktrees.build(revision)
-        Output.progress("perfkit run: measuring tests matching '\(filter)' serially in release…")
-        let (tests, status) = try MeasuredProcess.run(
-            bundle: bundle, in: packageDirectory, filter: filter, iterations: iterations, environment: [:], forwardOutput: true)
+        let perProcess = iterations.map { max(1, ($0 + processes - 1) / processes) } ?? nil
+        var results: [[TestResult]] = []
+        var status: Int32 = 0
+        for process in 0..<processes {
+            Output.progress("perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
+            let (tests, exit) = try MeasuredProcess.run(
+                bundle: bundle, in: packageDirectory, filter: filter, iterations: perProcess,
+                environment: processes > 1 ? ["PERFKIT_PROCESSES": String(processes)] : [:],
+                forwardOutput: process == 0)
+            results.append(tests)
+            status = max(status, exit)
+        }
         let environmentRecord = EnvironmentReader.current(buildConfiguration: "release", directory: packageDirectory)
+        let tests = processes > 1 ? [TestResult].merging(processes: results) : results[0]
         return (RunFile(date: Date(), mode: "measure", environment: environmentRecord, tests: tests), status)
     }
 }

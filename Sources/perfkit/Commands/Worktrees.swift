@@ -17,6 +17,17 @@ enum Worktrees {
 
     /// Resolves `revision` and checks it out into its own worktree (`.` is the working tree itself).
     /// - Throws: ``UsageError`` for a revision git does not know; no worktree is left behind.
+    /// Resolves a revision to its commit without creating anything, so both revisions of an
+    /// `abba` can be checked before either worktree exists.
+    /// - Throws: ``UsageError`` for a revision git does not know.
+    static func resolve(_ revision: String) throws -> String {
+        if revision == "." { return ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown" }
+        guard let commit = ChildProcess.output(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]), !commit.isEmpty else {
+            throw UsageError("unknown revision '\(revision)' (git rev-parse could not resolve it)")
+        }
+        return commit
+    }
+
     static func prepare(_ revision: String) throws -> PreparedRevision {
         if revision == "." {
             let head = ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown"
@@ -39,7 +50,38 @@ enum Worktrees {
                 throw UsageError("cannot create a worktree for \(revision) at \(path)")
             }
         }
+        try pinRelativePathDependencies(in: path)
+        hintGitignore()
         return PreparedRevision(name: revision, directory: path, commit: commit)
+    }
+
+    /// A worktree sits two folders below the package, so a dependency declared as
+    /// `.package(path: "../x")` would resolve to a different folder there. Rewrites such relative
+    /// paths in the worktree's own `Package.swift` (never the user's) to the absolute folders
+    /// they name from the package root.
+    static func pinRelativePathDependencies(in worktree: String) throws {
+        let manifest = worktree + "/Package.swift"
+        guard var text = try? String(contentsOfFile: manifest, encoding: .utf8) else { return }
+        let root = FileManager.default.currentDirectoryPath
+        let pattern = try NSRegularExpression(pattern: #"(\.package\s*\([^)]*?path:\s*")([^"/][^"]*)(")"#)
+        let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed()
+        guard !matches.isEmpty else { return }
+        for match in matches {
+            guard let range = Range(match.range(at: 2), in: text) else { continue }
+            let absolute = URL(fileURLWithPath: String(text[range]), relativeTo: URL(fileURLWithPath: root + "/")).standardizedFileURL.path
+            text.replaceSubrange(range, with: absolute)
+        }
+        do { try text.write(toFile: manifest, atomically: true, encoding: .utf8) } catch {
+            throw FileError(manifest, "cannot rewrite relative path dependencies: \(error.localizedDescription)")
+        }
+        Output.progress("perfkit: \(manifest): relative path dependencies pinned to absolute folders (this worktree only)")
+    }
+
+    /// Says once that `.perfkit/` belongs in `.gitignore` when it is not there.
+    static func hintGitignore() {
+        let ignore = (try? String(contentsOfFile: ".gitignore", encoding: .utf8)) ?? ""
+        guard !ignore.split(separator: "\n").contains(where: { $0.hasPrefix(".perfkit") || $0.hasPrefix("/.perfkit") }) else { return }
+        Output.progress("perfkit: worktrees, builds and run files live in .perfkit/; add the line '.perfkit/' to .gitignore")
     }
 
     /// Code-alignment flags for builds that are compared with each other: every function and every
