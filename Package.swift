@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PerfKitTesting", targets: ["PerfKitTesting"]),
         .library(name: "CalendarSubjects", targets: ["CalendarSubjects"]),
         .executable(name: "perfkit", targets: ["perfkit"]),
+        .plugin(name: "PerfKitPlugin", targets: ["PerfKitPlugin"]),
     ],
     traits: [
         .trait(name: "Jemalloc", description: "Link jemalloc as the process allocator for exact allocation counters."),
@@ -36,6 +37,14 @@ let package = Package(
         .target(name: "PerfKitTesting", dependencies: ["PerfKit"]),
         .target(name: "CalendarSubjects", dependencies: ["PerfKit"]),
         .executableTarget(name: "perfkit", dependencies: ["PerfKit", "CalendarSubjects"]),
+        .plugin(
+            name: "PerfKitPlugin",
+            capability: .command(
+                intent: .custom(verb: "perfkit", description: "Run the perfkit tool (run, baseline, compare, abba, stats, doctor) on this package"),
+                permissions: [.writeToPackageDirectory(reason: "perfkit writes .perfkit/, Baselines/ and reports in the package")]
+            ),
+            dependencies: ["perfkit"]
+        ),
         .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"], exclude: ["Fixtures"]),
         .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
         .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit"]),
@@ -44,7 +53,7 @@ let package = Package(
 )
 
 // Settings shared by every Swift target, applied in one place.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -15,7 +15,7 @@ find "$scratch/src" -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf {} +
 tar -C "$root" --exclude=./.build --exclude=./.perfkit --exclude=./.git -cf - . | tar -C "$scratch/src" -xf -
 cd "$scratch/src"
 swift build --build-tests -q >/dev/null 2>&1 || { echo "the unmutated tree does not build"; exit 2; }
-killed=0; survived=0; total=0; survivors=()
+killed=0; survived=0; unbuilt=0; total=0; survivors=()
 while IFS= read -r line; do
   [[ -z "$line" || "$line" == \#* ]] && continue
   IFS='|' read -r area file find replace <<<"$line"
@@ -28,14 +28,19 @@ while IFS= read -r line; do
   cp "$file" "$file.orig"
   FIND="$find" REPLACE="$replace" python3 -c 'import os,sys; p=sys.argv[1]; s=open(p).read(); open(p,"w").write(s.replace(os.environ["FIND"], os.environ["REPLACE"], 1))' "$file"
   start=$(date +%s)
-  if swift build --build-tests -q >/dev/null 2>&1 && swift test --skip-build >/tmp/perfkit-mutant.log 2>&1; then
+  if ! swift build --build-tests -q >/tmp/perfkit-mutant-build.log 2>&1; then
+    # A mutant that does not compile proves nothing about the tests: listed apart, not counted as killed.
+    echo "NOBUILD   $area: $(grep -m1 'error:' /tmp/perfkit-mutant-build.log | cut -c1-120)"; unbuilt=$((unbuilt + 1))
+  elif swift test --skip-build >/tmp/perfkit-mutant.log 2>&1; then
     echo "SURVIVED  $area ($(( $(date +%s) - start )) s)"; survived=$((survived + 1)); survivors+=("$area")
   else
-    echo "killed    $area ($(( $(date +%s) - start )) s)"; killed=$((killed + 1))
+    by=$(grep -m1 -oE '✘ Test [^ ]+' /tmp/perfkit-mutant.log | cut -c10- )
+    echo "killed    $area ($(( $(date +%s) - start )) s, by $by)"; killed=$((killed + 1))
   fi
   mv "$file.orig" "$file"
 done < "$root/Scripts/mutants.txt"
 swift build --build-tests -q >/dev/null 2>&1
-echo "mutants: $total, killed: $killed ($(( total ? 100 * killed / total : 0 ))%), survived: $survived"
+built=$((total - unbuilt))
+echo "mutants: $total ($unbuilt did not compile), killed: $killed of $built ($(( built ? 100 * killed / built : 0 ))%), survived: $survived"
 for s in "${survivors[@]}"; do echo "  survivor: $s"; done
 [ "$survived" -eq 0 ]

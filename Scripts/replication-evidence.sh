@@ -33,6 +33,7 @@ for pair in $(seq 1 "$pairs"); do
   fi
   stop_load
   "$perfkit" compare a --root "$out/Baselines" --current "$out/b$pair.json" --json "$out/c$pair.json" >/dev/null || true
+  [ -f "$out/c$pair.json" ] || { echo "pair $pair: compare wrote no JSON"; continue; }
   python3 - "$out/c$pair.json" "$pair" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))

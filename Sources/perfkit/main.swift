@@ -4,19 +4,7 @@ import PerfKit
 /// The `perfkit` command: parses the verb and its arguments, calls the library, sets the exit status:
 /// 0 fine, 1 a regression under `--fail-on regression`, 2 usage or bad input, 3 a build or a
 /// measured process failed.
-let usage = """
-    usage: perfkit <verb> [arguments]
-      doctor                         machine fingerprint, allocator check, probe availability and costs
-      stats FILE [FILE2]             ministat-style summary and comparison of numbers, one per line
-      run                            measure the performance-tagged tests (release build)
-      baseline save|list|show|delete store and inspect baselines under Baselines/
-      compare BASELINE               compare a run or baseline against a baseline
-      export RUNFILE --format F      github-action-benchmark (github-smaller, github-bigger) or Bencher JSON
-      abba REV_A REV_B               compare two revisions in counterbalanced ABBA order
-      calibrate                      measure this machine's noise with A/A comparisons
-      demo                           run the calendar renderer suite and write Reports/calendar-renderer.md
-      calendar fixture|layout        generate calendar workloads and lay them out
-    """
+let usage = Verb.overview
 
 let status: Int32
 do {
@@ -38,8 +26,13 @@ do {
     case "help", "--help", "-h":
         Output.line(usage)
         status = 0
-    default: throw UsageError("unknown verb '\(verb)'\n\(usage)")
+    default:
+        let suggestion = nearest(verb, in: Verb.all.map(\.name)).map { "; did you mean \($0)?" } ?? ""
+        throw UsageError("unknown verb '\(verb)'\(suggestion) (perfkit --help lists the verbs)")
     }
+} catch let request as HelpRequested {
+    Output.line(request.verb.help)
+    status = 0
 } catch let error as ChildFailure {
     Output.progress("perfkit: \(error)")
     status = 3

@@ -67,8 +67,10 @@ extension Budget {
                 if limit.isTarget { targetMisses.append(line) } else { misses.append(line) }
             }
         }
-        if !misses.isEmpty { return outcome("failed", misses.joined(separator: "; ") + " (\(summary.count) samples)") }
+        // Exact counts can differ between debug and release builds (inlining, specialisation): say which one judged them.
+        let build = metric.isDeterministic ? ", \(mode.buildConfiguration) build" : ""
+        if !misses.isEmpty { return outcome("failed", misses.joined(separator: "; ") + " (\(summary.count) samples\(build))") }
         if !targetMisses.isEmpty { return outcome("targetMissed", targetMisses.joined(separator: "; ")) }
-        return outcome("passed", observed.joined(separator: ", "))
+        return outcome("passed", observed.joined(separator: ", ") + (metric.isDeterministic ? " (\(mode.buildConfiguration) build)" : ""))
     }
 }

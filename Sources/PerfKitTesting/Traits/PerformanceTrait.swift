@@ -1,5 +1,6 @@
 import Foundation
-import PerfKit
+// Tests need only `import PerfKitTesting`: subjects, arms, metrics, phases and results come with it.
+@_exported import PerfKit
 import Testing
 
 extension Tag {
@@ -38,6 +39,14 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
         let measurements = context.measurements
         if measurements.isEmpty {
             Issue.record(Comment(rawValue: "\(testID) has .performance() but called no measure(…): nothing was measured"))
+        }
+        if !mode.isMeasuring, !suite.hasSuffix("Benchmarks") {
+            // Runs under `swift test`, but `perfkit run` would pass it by: say so where it runs.
+            Issue.record(
+                Comment(
+                    rawValue:
+                        "\(testID) is measured under swift test, but perfkit run measures suites whose names end in Benchmarks: rename \(suite.split(separator: ".").last ?? "") or run perfkit run --filter '\(suite.split(separator: ".").last ?? "")/'"
+                ), severity: .warning)
         }
         var outcomes: [BudgetOutcome] = []
         for budget in budgets {

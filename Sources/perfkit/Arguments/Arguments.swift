@@ -19,13 +19,17 @@ struct Arguments {
     private(set) var options: [String: String] = [:]
     private(set) var flags: Set<String> = []
 
-    /// Parses `arguments` for a verb that accepts `options` (with values) and `flags` (without).
-    /// - Throws: ``UsageError`` for an unknown option or a missing value.
-    init(_ arguments: [String], options allowedOptions: Set<String> = [], flags allowedFlags: Set<String> = []) throws {
+    /// Parses `arguments` against a verb's declared options and flags (``Verb/all``).
+    /// - Throws: ``HelpRequested`` for `--help` or `-h`; ``UsageError`` for an unknown option
+    ///   (with the nearest declared name) or a missing value.
+    init(_ arguments: [String], verb name: String) throws {
+        guard let verb = Verb.named(name) else { throw UsageError("internal: verb '\(name)' is not declared") }
+        let allowedOptions = verb.optionNames, allowedFlags = verb.flagNames
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
+            if argument == "--help" || argument == "-h" { throw HelpRequested(verb: verb) }
             guard argument.hasPrefix("--"), argument.count > 2 else {
                 positionals.append(argument)
                 continue
@@ -48,7 +52,8 @@ struct Arguments {
                     index += 1
                 }
             } else {
-                throw UsageError("unknown option --\(name)")
+                let suggestion = nearest(name, in: allowedOptions.union(allowedFlags)).map { "; did you mean --\($0)?" } ?? ""
+                throw UsageError("unknown option --\(name) for perfkit \(verb.name)\(suggestion) (perfkit \(verb.name) --help lists them)")
             }
         }
     }

@@ -13,8 +13,7 @@ enum AbbaCommand {
     static let defaultRounds = 30
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(
-            arguments, options: ["rounds", "filter", "markdown", "csv", "json", "fail-on", "iterations", "seed", "env-a", "env-b", "noise"])
+        let parsed = try Arguments(arguments, verb: "abba")
         try parsed.requirePositionals(
             2...2, usage: "perfkit abba REV_A REV_B [--rounds N] [--filter REGEX] [--markdown FILE] [--csv FILE] [--fail-on regression]")
         if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }

@@ -4,7 +4,7 @@ import PerfKit
 /// `perfkit baseline save|list|show|delete`.
 enum BaselineCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["from", "policy", "root"], flags: ["force"])
+        let parsed = try Arguments(arguments, verb: "baseline")
         let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
         guard let action = parsed.positionals.first else {
             throw UsageError(

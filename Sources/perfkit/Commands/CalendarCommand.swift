@@ -5,6 +5,8 @@ import PerfKit
 /// `perfkit calendar fixture|layout|memory`.
 enum CalendarCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
+        if arguments.first == "--help" || arguments.first == "-h", let verb = Verb.named("calendar") { throw HelpRequested(verb: verb) }
+        if arguments.first == "--help" || arguments.first == "-h", let verb = Verb.named("calendar") { throw HelpRequested(verb: verb) }
         guard let action = arguments.first else { throw UsageError("usage: perfkit calendar fixture|layout|memory|history|edit ...") }
         let rest = Array(arguments.dropFirst())
         switch action {
@@ -18,7 +20,7 @@ enum CalendarCommand {
     }
 
     static func fixture(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["kind", "days", "seed", "output", "time-zone"])
+        let parsed = try Arguments(arguments, verb: "calendar")
         let kind = try parsed.choice("kind", ["varied", "history"], default: "varied")
         let days = try parsed.integer("days", default: 30, range: 1...3650)
         let seed = UInt64(try parsed.integer("seed", default: 42, range: 0...Int.max))
@@ -31,8 +33,7 @@ enum CalendarCommand {
     }
 
     static func layout(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(
-            arguments, options: ["events", "time-zone", "from", "days", "width", "collapsed-hour-width", "format", "output", "now", "max-lanes"])
+        let parsed = try Arguments(arguments, verb: "calendar")
         guard let path = parsed.options["events"] else {
             throw UsageError(
                 "usage: perfkit calendar layout --events FILE [--time-zone TZ] [--from DATE --days N] [--width W] [--collapsed-hour-width W] [--max-lanes N] [--format json|svg] [--now DATE] [--output FILE]"
@@ -78,7 +79,7 @@ enum CalendarCommand {
     /// Generates the retained history in this (fresh) process and prints how long it took and how
     /// much resident memory it holds, as JSON.
     static func history(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["days", "seed"])
+        let parsed = try Arguments(arguments, verb: "calendar")
         let days = try parsed.integer("days", default: 90, range: 1...365)
         let seed = UInt64(try parsed.integer("seed", default: 42, range: 0...Int.max))
         let before = ResidentMemory.currentBytes() ?? 0
@@ -98,7 +99,7 @@ enum CalendarCommand {
     /// Child process of the demo's memory measurement: builds the 30-day stress workload under one
     /// policy in a fresh process, then prints its resident memory as JSON.
     static func memory(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["policy", "days"])
+        let parsed = try Arguments(arguments, verb: "calendar")
         let policy = ViewportPolicy(rawValue: try parsed.choice("policy", ["reference", "native"], default: "native"))!
         let days = try parsed.integer("days", default: 30, range: 1...365)
         let history = RetainedHistory(days: days, seed: 42)
@@ -123,7 +124,7 @@ enum CalendarCommand {
     /// that accepts every move, printing each operation once its confirmation is durable. The
     /// journal's kill test reads these lines: every printed operation must survive a SIGKILL.
     static func edit(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["journal", "moves"])
+        let parsed = try Arguments(arguments, verb: "calendar")
         guard let path = parsed.options["journal"] else { throw UsageError("usage: perfkit calendar edit --journal FILE [--moves N]") }
         let moves = try parsed.integer("moves", default: 1, range: 1...1_000_000)
         let event = CalendarEvent(

@@ -6,7 +6,7 @@ import PerfKit
 /// `compare` and `abba` then use.
 enum CalibrateCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["rounds", "filter", "repeats", "iterations", "output"])
+        let parsed = try Arguments(arguments, verb: "calibrate")
         try parsed.requirePositionals(0...0, usage: "perfkit calibrate [--rounds N] [--filter REGEX] [--repeats K]")
         let rounds = try parsed.integer("rounds", default: AbbaCommand.defaultRounds, range: 2...1_000)
         let repeats = try parsed.integer("repeats", default: 5, range: 1...1_000)

@@ -5,8 +5,7 @@ import PerfKit
 /// Exit status: 0 nothing regressed, 1 regression with `--fail-on regression`, 2 bad input or usage.
 enum CompareCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(
-            arguments, options: ["current", "with", "markdown", "csv", "json", "fail-on", "root", "noise"], flags: ["allow-other-machine"])
+        let parsed = try Arguments(arguments, verb: "compare")
         try parsed.requirePositionals(
             1...1,
             usage:

@@ -6,7 +6,7 @@ import PerfKit
 /// `Reports/calendar-renderer.md` with its CSV and SVG charts.
 enum DemoCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["iterations", "memory-rounds", "baseline", "report", "processes"], flags: ["save-baseline"])
+        let parsed = try Arguments(arguments, verb: "demo")
         let memoryRounds = try parsed.integer("memory-rounds", default: 8, range: 2...100)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let baselineName = parsed.options["baseline"] ?? "main"

@@ -4,7 +4,7 @@ import PerfKit
 /// `perfkit doctor`: what this machine is, whether jemalloc really is the allocator, which probes work and what they cost.
 enum DoctorCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments)
+        let parsed = try Arguments(arguments, verb: "doctor")
         try parsed.requirePositionals(0...0, usage: "perfkit doctor")
         let environment = EnvironmentReader.current(buildConfiguration: Environment.currentBuildConfiguration)
         let machine = environment.machine

@@ -17,7 +17,7 @@ enum StatsCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["format", "percentiles"], flags: ["paired"])
+        let parsed = try Arguments(arguments, verb: "stats")
         try parsed.requirePositionals(1...2, usage: "perfkit stats FILE [FILE2 [--paired]] [--format text|json|markdown|csv] [--percentiles 50,90,99.9]")
         let format = try parsed.choice("format", ["text", "json", "markdown", "csv"], default: "text")
         var extra: [(String, Double)] = []

@@ -100,7 +100,9 @@ enum Worktrees {
     /// - Throws: ``UsageError`` when the build fails.
     static func build(_ revision: PreparedRevision, pinnedLayout: Bool = false) throws -> String {
         Output.progress("perfkit: building \(revision.name) (\(revision.commit.prefix(12))) in release in \(revision.directory)…")
-        let scratch = pinnedLayout && revision.directory == "." ? ".perfkit/build-pinned" : ".build"
+        // Under the plugin, `swift package` holds .build's lock: PERFKIT_SCRATCH_PATH points elsewhere.
+        let plain = ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? ".build"
+        let scratch = pinnedLayout && revision.directory == "." ? ".perfkit/build-pinned" : plain
         let (status, _) = try ChildProcess.run(
             ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch] + (pinnedLayout ? pinnedLayoutFlags : []),
             in: revision.directory, output: .standardError, showErrors: true)

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs Documentation/CI.md's commands on a throwaway repository: a package that depends on this
+# checkout of PerfKit, a base commit, and a head commit that makes one of two functions 20% slower.
+#   Scripts/ci-recipe-check.sh [ROUNDS]     (default 12)
+# Passes when `perfkit abba BASE HEAD --fail-on regression` exits 1, names the slowed function on
+# standard output and in the report's first 15 lines, does not flag the unchanged one, and writes a
+# report that fits a pull-request comment.
+set -euo pipefail
+perfkit_src="$(cd "$(dirname "$0")/.." && pwd)"
+rounds="${1:-12}"
+work="$(mktemp -d /tmp/perfkit-ci-recipe.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/app/Sources/Checksums" "$work/app/Tests/ChecksumsTests"
+cd "$work/app"
+cat > Package.swift <<SWIFT
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "Checksums",
+    dependencies: [.package(path: "$perfkit_src")],
+    targets: [
+        .target(name: "Checksums"),
+        .testTarget(name: "ChecksumsTests", dependencies: ["Checksums", .product(name: "PerfKitTesting", package: "$(basename "$perfkit_src")")]),
+    ]
+)
+SWIFT
+cat > Sources/Checksums/Checksums.swift <<'SWIFT'
+/// Two checksums over the same bytes; `extraRounds` is the knob the head commit turns.
+public enum Checksums {
+    public static var extraRounds: Int { 0 }
+    @inline(never) public static func adler(_ bytes: [UInt8]) -> UInt32 {
+        var a: UInt32 = 1, b: UInt32 = 0
+        for _ in 0...extraRounds { for byte in bytes { a = (a &+ UInt32(byte)) % 65_521; b = (b &+ a) % 65_521 } }
+        return b << 16 | a
+    }
+    @inline(never) public static func fletcher(_ bytes: [UInt8]) -> UInt16 {
+        var a: UInt16 = 0, b: UInt16 = 0
+        for byte in bytes { a = (a &+ UInt16(byte)) % 255; b = (b &+ a) % 255 }
+        return b << 8 | a
+    }
+}
+SWIFT
+cat > Tests/ChecksumsTests/ChecksumBenchmarks.swift <<'SWIFT'
+import Checksums
+import PerfKitTesting
+import Testing
+
+@Suite struct ChecksumBenchmarks {
+    static let bytes = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    @Test(.performance(iterations: 20)) func adler() throws { try measure("adler") { Checksums.adler(Self.bytes) } }
+    @Test(.performance(iterations: 20)) func fletcher() throws { try measure("fletcher") { Checksums.fletcher(Self.bytes) } }
+}
+SWIFT
+printf '.build/\n.perfkit/\nperf/\n' > .gitignore
+git init -q && git add -A && git -c user.email=ci@example.com -c user.name=ci commit -qm base
+base=$(git rev-parse HEAD)
+# The head: adler does 20% more work (one more pass over a fifth of the bytes).
+python3 - <<'PY'
+p = "Sources/Checksums/Checksums.swift"
+s = open(p).read()
+s = s.replace("for _ in 0...extraRounds { for byte in bytes {", "for _ in 0...extraRounds { for byte in bytes + bytes.prefix(bytes.count / 5) {")
+open(p, "w").write(s)
+PY
+git -c user.email=ci@example.com -c user.name=ci commit -qam "adler: 20% more work"
+set +e
+swift package --allow-writing-to-package-directory perfkit abba "$base" HEAD --rounds "$rounds" \
+  --markdown perf/report.md --csv perf/report.csv --fail-on regression > "$work/stdout.txt" 2> "$work/stderr.txt"
+status=$?
+set -e
+cat "$work/stdout.txt"
+fail() { echo "ci-recipe-check: FAILED: $*"; tail -5 "$work/stderr.txt"; exit 1; }
+[ "$status" -ne 0 ] || fail "abba exited 0 on a 20% slowdown"
+grep -q "regressed .*adler()" "$work/stdout.txt" || fail "adler is not named as regressed on standard output"
+head -15 perf/report.md | grep -q "regressed.*adler()" || fail "adler is not named in the report's first 15 lines"
+if grep -q "regressed .*fletcher()\|improved .*fletcher()" "$work/stdout.txt"; then fail "the unchanged fletcher was flagged"; fi
+size=$(wc -c < perf/report.md)
+[ "$size" -le 60000 ] || fail "perf/report.md is $size characters"
+[ -f perf/report-full.md ] && [ -f perf/report.csv ] && [ -f perf/report-raw.csv ] || fail "a report file is missing"
+echo "ci-recipe-check: passed (exit $status, report $size characters)"

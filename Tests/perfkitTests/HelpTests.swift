@@ -1,0 +1,53 @@
+import Foundation
+import PerfKit
+import Testing
+
+/// Every verb answers --help from its one declaration; mistakes get a suggestion; README's command
+/// table matches the declarations.
+@Suite struct HelpTests {
+    static let verbs = ["doctor", "stats", "run", "baseline", "compare", "export", "abba", "calibrate", "demo", "calendar"]
+
+    @Test(arguments: verbs)
+    func everyVerbAnswersHelpWithItsOptions(verb: String) throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        for flag in ["--help", "-h"] {
+            let result = try PerfkitProcess.run([verb, flag], in: directory)
+            #expect(result.status == 0, "\(verb) \(flag): \(result.stderr)")
+            #expect(result.stdout.hasPrefix("usage: perfkit \(verb)"))
+            #expect(result.stdout.contains("Exit status: 0 fine, 1 a regression"))
+        }
+    }
+
+    @Test func theHelpOfCompareAndAbbaListsEveryOption() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let compare = try PerfkitProcess.run(["compare", "--help"], in: directory).stdout
+        for option in ["--current", "--with", "--markdown", "--csv", "--json", "--fail-on", "--allow-other-machine", "--noise", "--root"] {
+            #expect(compare.contains(option), "compare --help lacks \(option)")
+        }
+        let abba = try PerfkitProcess.run(["abba", "--help"], in: directory).stdout
+        for option in ["--rounds", "--filter", "--iterations", "--markdown", "--csv", "--json", "--fail-on", "--seed", "--noise", "--env-a", "--env-b"] {
+            #expect(abba.contains(option), "abba --help lacks \(option)")
+        }
+    }
+
+    @Test func aMisspelledOptionOrVerbGetsTheNearestName() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let option = try PerfkitProcess.run(["run", "--iteration", "5"], in: directory)
+        #expect(option.status == 2)
+        #expect(option.stderr == "perfkit: unknown option --iteration for perfkit run; did you mean --iterations? (perfkit run --help lists them)\n")
+        let verb = try PerfkitProcess.run(["comapre", "main"], in: directory)
+        #expect(verb.status == 2)
+        #expect(verb.stderr.contains("unknown verb 'comapre'; did you mean compare?"))
+    }
+
+    @Test func readmesCommandTableMatchesTheDeclarations() throws {
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
+        let help = try PerfkitProcess.run(["--help"], in: FileManager.default.temporaryDirectory.path).stdout
+        for verb in Self.verbs {
+            let line = try #require(help.split(separator: "\n").first { $0.hasPrefix("  \(verb) ") }, "\(verb) missing from perfkit --help")
+            let summary = line.dropFirst(2 + verb.count).trimmingCharacters(in: .whitespaces)
+            #expect(readme.contains("| `perfkit \(verb)` | \(summary) |"), "README's command table lacks or differs for \(verb)")
+        }
+    }
+}
