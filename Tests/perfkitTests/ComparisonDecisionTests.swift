@@ -67,6 +67,8 @@ import Testing
         let expected = try BenjaminiHochberg.adjust(decisions.map { $0.pValue! })
         #expect(decisions.map { $0.qValue! } == expected)  // adjusted as one family of twenty
         #expect(comparison.rows.first { $0.test == "S/slow()" }?.verdict == .regressed)
+        // p tests the claim a verdict makes (beyond the ±5% band, one-sided): an unchanged series is no discovery.
+        #expect(decisions.filter { $0.test != "S/slow()" }.allSatisfy { $0.pValue! > 0.5 && $0.verdict == .withinNoise })
         let alone = try Comparison(baseline: Self.many([baseline[0]]), current: Self.many([current[0]]))
         #expect(alone.rows[0].qValue == alone.rows[0].pValue)  // a single row is not adjusted
     }

@@ -50,9 +50,10 @@ extension Comparison {
             }
             let centre = HodgesLehmann.interval(logs, confidence: 0.95)
             row.change = Estimate(value: Foundation.exp(centre.value), lower: Foundation.exp(centre.lower), upper: Foundation.exp(centre.upper))
-            // Tested against the band's edge on the estimate's side: the decision actually made.
+            // One-sided against the band's edge on the estimate's side: the claim a verdict can make.
             let edge = Foundation.log(centre.value >= 0 ? 1 + row.noiseBand : 1 - row.noiseBand)
-            row.pValue = try Wilcoxon([Double](repeating: 0, count: logs.count), logs.map { $0 - edge }).pValue
+            let twoSided = try Wilcoxon([Double](repeating: 0, count: logs.count), logs.map { $0 - edge }).pValue
+            row.pValue = Self.oneSided(twoSided, beyondEdge: abs(centre.value) > abs(edge))
             row.note = series.metric.isDeterministic ? "varies between rounds, so compared as a distribution; " : ""
             rows.append(row)
         }

@@ -179,14 +179,21 @@ public struct Comparison: Sendable, Codable, Equatable {
             let lx = x.map { Foundation.log($0) }, ly = y.map { Foundation.log($0) }
             let shift = HodgesLehmann.shiftInterval(lx, ly)
             row.change = Estimate(value: Foundation.exp(shift.value), lower: Foundation.exp(shift.lower), upper: Foundation.exp(shift.upper))
-            // The decision actually made is "the change lies beyond the band": test against the edge on the estimate's side.
+            // The claim a verdict can make is "the change lies beyond the band": a one-sided test
+            // against the band's edge on the estimate's side, so Benjamini–Hochberg controls false
+            // regressions and improvements, not rejections of "no change at all".
             let edge = Foundation.log(shift.value >= 0 ? 1 + band : 1 - band)
-            row.pValue = try MannWhitney(lx.map { $0 + edge }, ly).pValue
+            let twoSided = try MannWhitney(lx.map { $0 + edge }, ly).pValue
+            row.pValue = Self.oneSided(twoSided, beyondEdge: abs(shift.value) > abs(edge))
         } else {
             row.difference = try TwoSampleEstimate.differenceOfMedians(baseline: x, current: y)
             row.pValue = try MannWhitney(x, y).pValue
         }
     }
+
+    /// A one-sided p from a two-sided one: half of it when the estimate lies beyond the edge
+    /// being tested (the direction of the claim), else one minus that half.
+    static func oneSided(_ twoSided: Double, beyondEdge: Bool) -> Double { beyondEdge ? twoSided / 2 : 1 - twoSided / 2 }
 
     /// Whether every value is the same: only then is a deterministic metric compared exactly.
     static func isConstant(_ values: [Double]) -> Bool { values.allSatisfy { $0 == values[0] } }
