@@ -19,7 +19,15 @@ start_load() {
   (cd /tmp/perfkit-load && while :; do rm -rf .build; swift build -j 1 >/dev/null 2>&1 || true; done) &
   load_pid=$!
 }
-stop_load() { [ -n "$load_pid" ] && { kill -- -"$load_pid" 2>/dev/null || kill "$load_pid" 2>/dev/null || true; pkill -f "perfkit-load" 2>/dev/null || true; }; load_pid=""; }
+stop_load() {
+  if [ -n "$load_pid" ]; then
+    kill "$load_pid" 2>/dev/null || true          # the loop first, so it starts no new build
+    pkill -P "$load_pid" 2>/dev/null || true      # then the build it was running
+    wait "$load_pid" 2>/dev/null || true
+  fi
+  load_pid=""
+  return 0
+}
 trap stop_load EXIT
 for pair in $(seq 1 "$pairs"); do
   if [ $((pair % 2)) -eq 1 ]; then start_load; fi
