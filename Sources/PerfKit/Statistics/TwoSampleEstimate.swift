@@ -77,20 +77,7 @@ public enum TwoSampleEstimate {
         try StatisticsError.validate(current)
         let base = try Quantile.median(baseline)
         let point = ratio(try Quantile.median(current), base)
-        var generator = SeededGenerator(seed: seed)
-        let smallBaseline = capped(baseline, &generator)
-        let smallCurrent = capped(current, &generator)
-        var ratios = [Double](repeating: 0, count: resamples)
-        var scratchA = [Double](repeating: 0, count: smallBaseline.count)
-        var scratchB = [Double](repeating: 0, count: smallCurrent.count)
-        for r in 0..<resamples {
-            let a = resampleMedian(smallBaseline, into: &scratchA, &generator)
-            let b = resampleMedian(smallCurrent, into: &scratchB, &generator)
-            ratios[r] = ratio(b, a)
-        }
-        var estimate = interval(point: point, resampled: &ratios, confidence: confidence)
-        if smallBaseline.count < baseline.count || smallCurrent.count < current.count { estimate.bootstrapSubsample = maximumBootstrapSize }
-        return estimate
+        return bootstrapMedians(baseline, current, point: point, resamples: resamples, confidence: confidence, seed: seed) { ratio($1, $0) }
     }
 
     /// Difference of medians, current − baseline, with a bootstrap CI: the estimate used when a
@@ -111,17 +98,27 @@ public enum TwoSampleEstimate {
         try StatisticsError.validate(baseline)
         try StatisticsError.validate(current)
         let point = try Quantile.median(current) - Quantile.median(baseline)
+        return bootstrapMedians(baseline, current, point: point, resamples: resamples, confidence: confidence, seed: seed) { $1 - $0 }
+    }
+
+    /// The percentile bootstrap of `combine(median of a resample of baseline, median of a
+    /// resample of current)`, each side capped at ``maximumBootstrapSize`` values.
+    static func bootstrapMedians(
+        _ baseline: [Double], _ current: [Double], point: Double, resamples: Int, confidence: Double, seed: UInt64,
+        combine: (Double, Double) -> Double
+    ) -> Estimate {
         var generator = SeededGenerator(seed: seed)
         let smallBaseline = capped(baseline, &generator)
         let smallCurrent = capped(current, &generator)
-        var differences = [Double](repeating: 0, count: resamples)
+        var estimates = [Double](repeating: 0, count: resamples)
         var scratchA = [Double](repeating: 0, count: smallBaseline.count)
         var scratchB = [Double](repeating: 0, count: smallCurrent.count)
         for r in 0..<resamples {
             let a = resampleMedian(smallBaseline, into: &scratchA, &generator)
-            differences[r] = resampleMedian(smallCurrent, into: &scratchB, &generator) - a
+            let b = resampleMedian(smallCurrent, into: &scratchB, &generator)
+            estimates[r] = combine(a, b)
         }
-        var estimate = interval(point: point, resampled: &differences, confidence: confidence)
+        var estimate = interval(point: point, resampled: &estimates, confidence: confidence)
         if smallBaseline.count < baseline.count || smallCurrent.count < current.count { estimate.bootstrapSubsample = maximumBootstrapSize }
         return estimate
     }
