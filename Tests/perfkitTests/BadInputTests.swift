@@ -98,4 +98,16 @@ import Testing
         #expect(window.status == 0)  // the century-long event is clipped to the three days asked for
         #expect(window.stdout.contains("\"2050-01-0"))
     }
+
+    /// The hand parser of local times agrees with Foundation's formatters, which it replaced for
+    /// speed: in Berlin's repeated autumn hour, 02:30 is the later instant (CET, 01:30 UTC).
+    @Test func localTimesInTheRepeatedHourMatchTheFormatters() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try #"{"timeZone":"Europe/Berlin","events":[{"id":"rep","start":"2015-10-25T02:30","end":"2015-10-25T02:45"},{"id":"dst","start":"2015-03-29T01:59:30","end":"2015-03-29T03:00"}]}"#
+            .write(toFile: directory + "/dst.json", atomically: true, encoding: .utf8)
+        let result = try PerfkitProcess.run(["calendar", "layout", "--events", "dst.json", "--from", "2015-03-29", "--days", "211"], in: directory)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("rep@1445736600#2015-10-25"))  // 2015-10-25T01:30:00Z
+        #expect(result.stdout.contains("dst@1427590770#2015-03-29"))  // 2015-03-29T00:59:30Z, just before the gap
+    }
 }

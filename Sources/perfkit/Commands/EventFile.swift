@@ -38,6 +38,7 @@ enum EventFile {
         private let local: [DateFormatter]
         /// Creates a parser for times without an offset in `zone`.
         init(zone: TimeZone) {
+            self.zone = zone
             absolute.formatOptions = [.withInternetDateTime]
             local = ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm"].map { format in
                 let formatter = DateFormatter()
@@ -47,8 +48,46 @@ enum EventFile {
                 return formatter
             }
         }
+        let zone: TimeZone
+
+        /// `yyyy-MM-ddTHH:mm[:ss]` read by hand: Foundation's formatters cost about 0.2 ms a date
+        /// here (100,000 events took 37 s to parse). The wall time is turned into an instant with
+        /// the zone's offset, found in two steps so a time near a daylight-saving change uses the
+        /// offset in force at that instant. Anything else (out-of-range fields, offsets, `Z`) goes
+        /// to the formatters.
+        func fastLocal(_ text: String) -> Date? {
+            let b = Array(text.utf8)
+            guard b.count == 16 || b.count == 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b.count == 16 || b[16] == 0x3A else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for i in range {
+                    guard (0x30...0x39).contains(b[i]) else { return nil }
+                    value = value * 10 + Int(b[i] - 0x30)
+                }
+                return value
+            }
+            guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), let hh = number(11..<13), let mm = number(14..<16) else { return nil }
+            let ss = b.count == 19 ? number(17..<19) : 0
+            let monthDays = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            guard let ss, (1...12).contains(m), (1...monthDays[m - 1]).contains(d), hh < 24, mm < 60, ss < 60 else { return nil }
+            // Days from 1970-01-01 to y-m-d (Howard Hinnant's days_from_civil).
+            let yy = m <= 2 ? y - 1 : y
+            let era = (yy >= 0 ? yy : yy - 399) / 400
+            let yoe = yy - era * 400
+            let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+            let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+            let wall = Double((era * 146_097 + doe - 719_468) * 86_400 + hh * 3_600 + mm * 60 + ss)
+            // The offsets a day either side bracket any change on this day; a candidate is valid when
+            // the zone's offset at it is the one it assumed. In a repeated hour the later instant
+            // wins, as Foundation's formatters choose; in a skipped hour neither is valid and the formatters decide.
+            let offsets = [wall - 86_400, wall + 86_400].map { Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) }
+            let candidates = offsets.map { wall - $0 }.filter { wall - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) == $0 }
+            return candidates.max().map { Date(timeIntervalSince1970: $0) }
+        }
+
         /// The date, or nil when `text` is in none of the accepted forms.
         func date(_ text: String) -> Date? {
+            if let fast = fastLocal(text) { return fast }  // nil also for a skipped hour: the formatters decide
             if text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" }), let date = absolute.date(from: text) { return date }
             for formatter in local { if let date = formatter.date(from: text) { return date } }
             return absolute.date(from: text)
