@@ -85,4 +85,10 @@ import Testing
         let json = try StoredFile.encode(comparison, for: "comparison.json")
         #expect(!String(decoding: json, as: UTF8.self).contains("inf"))
     }
+
+    @Test func fewerThanThreeValuesASideSayTooFewNotTooNoisy() throws {
+        let comparison = try Comparison(baseline: V.tests([100, 101]), current: V.tests([150, 151]))
+        #expect(comparison.rows[0].verdict == .inconclusive)
+        #expect(comparison.rows[0].note.hasSuffix("too few values (2 and 2; need 3 per side)"))
+    }
 }
