@@ -103,7 +103,8 @@ import Testing
     /// speed: in Berlin's repeated autumn hour, 02:30 is the later instant (CET, 01:30 UTC).
     @Test func localTimesInTheRepeatedHourMatchTheFormatters() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try #"{"timeZone":"Europe/Berlin","events":[{"id":"rep","start":"2015-10-25T02:30","end":"2015-10-25T02:45"},{"id":"dst","start":"2015-03-29T01:59:30","end":"2015-03-29T03:00"}]}"#
+        try
+            #"{"timeZone":"Europe/Berlin","events":[{"id":"rep","start":"2015-10-25T02:30","end":"2015-10-25T02:45"},{"id":"dst","start":"2015-03-29T01:59:30","end":"2015-03-29T03:00"}]}"#
             .write(toFile: directory + "/dst.json", atomically: true, encoding: .utf8)
         let result = try PerfkitProcess.run(["calendar", "layout", "--events", "dst.json", "--from", "2015-03-29", "--days", "211"], in: directory)
         #expect(result.status == 0)
