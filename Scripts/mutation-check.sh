@@ -7,11 +7,14 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="${PERFKIT_MUTATION_SCRATCH:-/tmp/perfkit-mutation}"
+# Copy the mutant list first: it may be edited while the check runs.
+mutants="$(mktemp)"; cp "$(cd "$(dirname "$0")" && pwd)/mutants.txt" "$mutants"
 filter="${1:-.}"
 mkdir -p "$scratch"
 # Keep the scratch .build between runs: each mutant then costs an incremental build.
+# A fresh scratch every time: object files of an earlier run's mutants must not survive.
+rm -rf "$scratch/src"
 mkdir -p "$scratch/src"
-find "$scratch/src" -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf {} +
 tar -C "$root" --exclude=./.build --exclude=./.perfkit --exclude=./.git -cf - . | tar -C "$scratch/src" -xf -
 cd "$scratch/src"
 swift build --build-tests -q >/dev/null 2>&1 || { echo "the unmutated tree does not build"; exit 2; }
@@ -38,7 +41,10 @@ while IFS= read -r line; do
     echo "killed    $area ($(( $(date +%s) - start )) s, by $by)"; killed=$((killed + 1))
   fi
   mv "$file.orig" "$file"
-done < "$root/Scripts/mutants.txt"
+  # The restored file keeps the copy's older time stamp; without a fresh one the incremental
+  # build would keep the mutant's object file and contaminate every later mutant.
+  touch "$file"
+done < "$mutants"
 swift build --build-tests -q >/dev/null 2>&1
 built=$((total - unbuilt))
 echo "mutants: $total ($unbuilt did not compile), killed: $killed of $built ($(( built ? 100 * killed / built : 0 ))%), survived: $survived"
