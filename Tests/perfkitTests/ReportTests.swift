@@ -87,7 +87,8 @@ import Testing
         #expect(svg.contains(">0%</text>"))
         #expect(svg.contains(">+300%</text>") && svg.contains(">-75%</text>"))  // the axis reaches ×4 and ÷4, labelled
         #expect(svg.components(separatedBy: "class=\"tick-label\"").count - 1 >= 5)
-        #expect(svg.contains("class=\"clipped\"") && svg.contains("(from +29900.0%)"))
+        #expect(svg.contains("class=\"clipped\"") && svg.contains("(CI +29900.0% … +59900.0%, beyond the axis)"))
+        #expect(svg.contains("x=\"801.0\" y=") && !svg.contains("x=\"371.0\" y="))  // arrows on the right only, where the bounds lie
         #expect(svg.contains("noise band") && svg.contains("regressed") && svg.contains("improved"))
         #expect(!svg.contains("unjudged"))
         #expect(svg.contains("outlier") && svg.contains("slowParse"))

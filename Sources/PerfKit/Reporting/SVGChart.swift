@@ -55,7 +55,7 @@ public enum SVGChart {
         func clipped(_ ratio: Double) -> Bool { !(ratio > 0) || abs(Foundation.log(ratio)) > extent }
         let axisBottom = height - 34
         var svg = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 130))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 300))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
             "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): change of the median with its 95% CI (log scale)</text>",
             // Legend.
@@ -87,13 +87,14 @@ public enum SVGChart {
             svg.append("<line x1=\"\(x(c.lower))\" y1=\"\(y)\" x2=\"\(x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"/>")
             svg.append("<circle cx=\"\(x(c.value))\" cy=\"\(y)\" r=\"3\" fill=\"\(color)\"/>")
             var label = MarkdownReport.percent(c.value)
-            if clipped(c.upper) {
-                svg.append("<text class=\"clipped\" x=\"\(left + width + 1)\" y=\"\(y + 4)\" fill=\"\(color)\">▸</text>")
-                label += " (to \(MarkdownReport.percent(c.upper)))"
-            }
-            if clipped(c.lower) {
-                svg.append("<text class=\"clipped\" x=\"\(left - 9)\" y=\"\(y + 4)\" fill=\"\(color)\">◂</text>")
-                label += " (from \(MarkdownReport.percent(c.lower)))"
+            let beyond = [c.lower, c.value, c.upper].filter(clipped)
+            if !beyond.isEmpty {
+                // Arrows on the side the bound lies beyond; the whole interval is printed.
+                let leftSide = beyond.contains { !($0 > 0) || Foundation.log($0) < 0 }
+                let rightSide = beyond.contains { $0 > 0 && Foundation.log($0) > 0 }
+                if rightSide { svg.append("<text class=\"clipped\" x=\"\(left + width + 1)\" y=\"\(y + 4)\" fill=\"\(color)\">▸</text>") }
+                if leftSide { svg.append("<text class=\"clipped\" x=\"\(left - 9)\" y=\"\(y + 4)\" fill=\"\(color)\">◂</text>") }
+                label += " (CI \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)), beyond the axis)"
             }
             svg.append("<text x=\"\(left + width + 12)\" y=\"\(y + 4)\" fill=\"\(color)\">\(escape(label))</text>")
         }
