@@ -21,9 +21,10 @@ swift build --build-tests -q >/dev/null 2>&1 || { echo "the unmutated tree does 
 killed=0; survived=0; unbuilt=0; total=0; survivors=()
 while IFS= read -r line; do
   [[ -z "$line" || "$line" == \#* ]] && continue
-  IFS='|' read -r area file find replace <<<"$line"
-  area="$(echo "$area" | sed 's/^ *//; s/ *$//')"; file="$(echo "$file" | sed 's/^ *//; s/ *$//')"
-  find="${find# }"; find="${find% }"; replace="${replace# }"; replace="${replace% }"
+  # Fields are separated by " | " (a code "||" has no spaces around a single bar, so it stays whole).
+  area="${line%% | *}"; rest="${line#* | }"
+  file="${rest%% | *}"; rest="${rest#* | }"
+  find="${rest%% | *}"; replace="${rest#* | }"
   [[ "$area" =~ $filter ]] || continue
   total=$((total + 1))
   count=$(grep -cF -- "$find" "$file" || true)
