@@ -56,6 +56,14 @@ import Testing
         #expect(close(test.pValue, 1.2754337926889769e-06, 1e-9))
     }
 
+    /// Moses' interval for the two-sample shift at m = n = 5: P(U ≤ 2) = 4/252 ≤ 0.025 < P(U ≤ 3) = 7/252,
+    /// so the 95% interval runs from the 3rd to the 23rd of the 25 sorted differences.
+    @Test func twoSampleShiftIntervalUsesTheMannWhitneyCriticalValue() {
+        let interval = HodgesLehmann.shiftInterval([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
+        #expect(interval.value == 5)
+        #expect(interval.lower == 2 && interval.upper == 8)  // differences 1…9 with counts 1, 2, 3, 4, 5, 4, 3, 2, 1
+    }
+
     struct Fixture: Decodable {
         struct Case: Decodable {
             var p: [Double]
