@@ -134,11 +134,10 @@ public struct Comparison: Sendable, Codable, Equatable {
                 rows.append(row)
                 continue
             }
-            let level = processes >= 2 ? "\(b.processCount) and \(c.processCount) processes" : "samples of one process"
+            let level = processes >= 2 ? "per-process medians of \(b.processCount) and \(c.processCount) processes" : "samples of one process"
             let (x, y) = processes >= 2 ? (b.processMedians(), c.processMedians()) : (b.values, c.values)
             let varies = metric.isDeterministic ? "varies between samples, so compared as a distribution; " : ""
-            row.note = varies + "per-process medians of \(level); "
-            if processes < 2 { row.note = varies + "\(level); " }
+            row.note = varies + "\(level); "
             guard x.count >= 3, y.count >= 3 else {
                 row.verdict = .inconclusive
                 row.note += "too few values (\(x.count) and \(y.count); need 3 per side)"
