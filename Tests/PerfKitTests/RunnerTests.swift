@@ -23,7 +23,8 @@ private struct CountingSubject: MeasurableSubject {
 
 /// Uses exact allocator counts, which bind the calling thread to a private arena.
 @Suite(.serialized) struct RunnerTests {
-    let configuration = RunConfiguration(rounds: 4, warmupIterations: 2, metrics: [.wallClock, .mallocs], exactCountRounds: 2)
+    /// One call per sample: these tests count runs, and batching would add calls (see RunnerBatchingTests).
+    let configuration = RunConfiguration(rounds: 4, warmupIterations: 2, metrics: [.wallClock, .mallocs], exactCountRounds: 2, batchTargetNanoseconds: 0)
 
     @Test func phasesStartFromTheStateTheyPromise() throws {
         let result = try Runner(configuration: configuration).measure("count", arms: [Arm("main", CountingSubject())])
@@ -73,7 +74,8 @@ private struct GrowingSubject: MeasurableSubject {
 @Suite struct RunnerCounterTests {
     @Test(arguments: Phase.allPhases)
     func runningTotalsAreRecordedPerRunNeverCumulatively(phase: Phase) throws {
-        let configuration = RunConfiguration(rounds: 5, warmupIterations: 2, metrics: [.wallClock], phases: [phase], exactCountRounds: 0)
+        let configuration = RunConfiguration(
+            rounds: 5, warmupIterations: 2, metrics: [.wallClock], phases: [phase], exactCountRounds: 0, batchTargetNanoseconds: 0)
         let result = try Runner(configuration: configuration).measure("grow", arms: [Arm("main", GrowingSubject())])
         #expect(result.series(GrowingSubject.created, arm: "main", phase: phase)?.values == [3, 3, 3, 3, 3])
         let live = try #require(result.series(GrowingSubject.live, arm: "main", phase: phase)?.values)

@@ -94,6 +94,18 @@ import Testing
         #expect(fast.rows[0].note.hasPrefix("at clock resolution"))
     }
 
+    @Test func aBatchedFastBodyIsJudgedPerCall() throws {
+        // The same 100 ns → 200 ns per call, each sample timed over 1,000 calls (100 µs a sample).
+        func batched(_ tests: [TestResult]) -> [TestResult] {
+            var t = tests
+            let count = t[0].measurements[0].series[0].values.count
+            t[0].measurements[0].series[0].callsPerSample = Array(repeating: 1_000, count: count)
+            return t
+        }
+        let comparison = try Comparison(baseline: batched(V.tests(V.noisy(0.1, seed: 1))), current: batched(V.tests(V.noisy(0.2, seed: 2))))
+        #expect(comparison.rows[0].verdict == .regressed)
+    }
+
     @Test func aVersionOneRunFileIsStillRead() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-v1-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

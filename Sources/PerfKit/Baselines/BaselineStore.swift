@@ -4,8 +4,9 @@ import Foundation
 /// manifest and one JSON file per suite, with a schema version read first and stable key order,
 /// so a change to one test makes a small diff.
 public struct BaselineStore: Sendable {
-    /// The schema version this code writes: 2 since series carry process labels; 1 is still read.
-    public static let schemaVersion = 2
+    /// The schema version this code writes: 2 since series carry process labels, 3 since they
+    /// carry calls per sample; 1 and 2 are still read.
+    public static let schemaVersion = 3
 
     /// When a save replaces stored results.
     public enum UpdatePolicy: String, Sendable, CaseIterable {

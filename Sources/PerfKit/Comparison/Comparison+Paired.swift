@@ -29,7 +29,7 @@ extension Comparison {
                 continue
             }
             let supporting = series.metric == .threadCPU && wallSeries.contains("\(series.test)|\(series.measurement)|\(series.arm)|\(series.phase.identifier)")
-            if let reason = Self.notJudgedReason(series.metric, row: row, otherMachine: [], supporting: supporting) {
+            if let reason = Self.notJudgedReason(series.metric, row: row, otherMachine: [], supporting: supporting, calls: series.callsPerSample ?? 1) {
                 row.verdict = .notJudged
                 row.note = reason
                 rows.append(row)

@@ -120,7 +120,8 @@ public struct Comparison: Sendable, Codable, Equatable {
                 continue
             }
             let hasWallClock = metric == .threadCPU && base.series[key.with(metric: .wallClock)] != nil
-            if let reason = Self.notJudgedReason(metric, row: row, otherMachine: otherMachine, supporting: hasWallClock) {
+            let calls = min(b.minimumCallsPerSample, c.minimumCallsPerSample)
+            if let reason = Self.notJudgedReason(metric, row: row, otherMachine: otherMachine, supporting: hasWallClock, calls: calls) {
                 row.verdict = .notJudged
                 row.note = reason
                 rows.append(row)
@@ -152,20 +153,23 @@ public struct Comparison: Sendable, Codable, Equatable {
     }
 
     /// Why a statistical row is shown but not judged, or nil when it is judged.
-    static func notJudgedReason(_ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool) -> String? {
+    /// `calls` is the fewest calls a sample of the row was timed over: the resolution gates look
+    /// at a sample's duration (per-call median × calls), not at the per-call figure.
+    static func notJudgedReason(_ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool, calls: Int = 1) -> String? {
         if supporting { return "thread CPU of a series decided by its wall clock: shown beside it, not a separate decision" }
         if !otherMachine.isEmpty {
             return
                 "recorded on another machine (\(otherMachine.joined(separator: ", ")) differ): timing and OS memory are not comparable; use perfkit abba on one machine, or --allow-other-machine"
         }
-        guard metric.unit == .nanoseconds, let median = row.baseline?.median else { return nil }
+        guard metric.unit == .nanoseconds, let perCall = row.baseline?.median else { return nil }
+        let median = perCall * Double(calls)
         if metric == .threadCPU && median < ClockResolution.cpuJudgeable {
             return
                 "below the CPU clock's resolution: \(Format.duration(median)) a sample is under \(Format.duration(ClockResolution.cpuJudgeable)) (a CPU-time read costs about 1 µs here)"
         }
         if median < ClockResolution.wallJudgeable {
             return
-                "at clock resolution: \(Format.duration(median)) a sample is under 100 × a clock read (\(Format.duration(ClockResolution.wallJudgeable))); time many calls per sample to judge it"
+                "at clock resolution: \(Format.duration(median)) a sample is under 100 × a clock read (\(Format.duration(ClockResolution.wallJudgeable))); a subject that allows batching is timed many calls per sample"
         }
         return nil
     }

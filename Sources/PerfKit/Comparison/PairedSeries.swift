@@ -17,6 +17,9 @@ public struct PairedSeries: Sendable, Codable, Equatable {
     public var a: [Double]
     public var b: [Double]
     public var bRanSecond: [Bool]
+    /// The fewest calls any sample of either side was timed over (nil: one call a sample); the
+    /// resolution gates multiply the per-call median by it.
+    public var callsPerSample: Int? = nil
 
     public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, a: [Double] = [], b: [Double] = [], bRanSecond: [Bool] = []) {
         self.test = test
@@ -48,6 +51,7 @@ public struct PairedSeries: Sendable, Codable, Equatable {
     public static func pair(_ rounds: [Round]) throws -> Pairing {
         var medians: [SeriesTable.Key: (metric: Metric, a: [Double], b: [Double], bRanSecond: [Bool])] = [:]
         var complete: [SeriesTable.Key: Int] = [:]
+        var calls: [SeriesTable.Key: Int] = [:]
         for round in rounds {
             let a = SeriesTable(round.a), b = SeriesTable(round.b)
             for key in Set(a.keys).union(b.keys) {
@@ -55,6 +59,9 @@ public struct PairedSeries: Sendable, Codable, Equatable {
                 var entry = medians[key] ?? ((sa ?? sb)!.metric, [], [], [])
                 if let sa { entry.a.append(try Quantile.median(sa.values)) }
                 if let sb { entry.b.append(try Quantile.median(sb.values)) }
+                for side in [sa, sb].compactMap({ $0 }) where side.callsPerSample != nil {
+                    calls[key] = min(calls[key] ?? .max, side.minimumCallsPerSample)
+                }
                 if sa != nil && sb != nil {
                     entry.bRanSecond.append(round.bRanSecond)
                     complete[key, default: 0] += 1
@@ -66,10 +73,11 @@ public struct PairedSeries: Sendable, Codable, Equatable {
         for key in medians.keys.sorted() {
             let entry = medians[key]!
             if complete[key] == rounds.count {
-                pairing.paired.append(
-                    PairedSeries(
-                        test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, a: entry.a, b: entry.b,
-                        bRanSecond: entry.bRanSecond))
+                var series = PairedSeries(
+                    test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, a: entry.a, b: entry.b,
+                    bRanSecond: entry.bRanSecond)
+                series.callsPerSample = calls[key]
+                pairing.paired.append(series)
             } else {
                 pairing.unpaired.append(
                     UnpairedSeries(

@@ -18,6 +18,10 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     /// The fresh process each value came from (`perfkit run --processes N` runs the tests in N
     /// processes); nil for a series measured in one process.
     public var processes: [Int]? = nil
+    /// Calls of the body each value was timed over (the runner batches fast warm bodies so a
+    /// sample lasts at least ``Batching/targetSampleNanoseconds``); nil when every value is one
+    /// call. Values are always per call: additive metrics of a batched sample are divided by it.
+    public var callsPerSample: [Int]? = nil
 
     /// Creates an empty series.
     public init(metric: Metric, arm: String, phase: Phase) {
@@ -27,12 +31,26 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     }
 
     /// Appends one labelled value.
-    public mutating func append(_ value: Double, round: Int, position: Int, iteration: Int) {
+    /// - Parameters:
+    ///   - value: The value, per call.
+    ///   - round: Its round of the timed pass.
+    ///   - position: The arm's position within the round.
+    ///   - iteration: The iteration within the arm and phase.
+    ///   - calls: Calls of the body the value was timed over (1 unless batched).
+    public mutating func append(_ value: Double, round: Int, position: Int, iteration: Int, calls: Int = 1) {
+        if calls != 1 || callsPerSample != nil {
+            if callsPerSample == nil { callsPerSample = Array(repeating: 1, count: values.count) }
+            callsPerSample!.append(calls)
+        }
         values.append(value)
         rounds.append(round)
         positions.append(position)
         iterations.append(iteration)
     }
+
+    /// The fewest calls any value was timed over (1 when not batched): what a resolution gate
+    /// multiplies a per-call median by to get the shortest sample's duration.
+    public var minimumCallsPerSample: Int { callsPerSample?.min() ?? 1 }
 }
 
 /// A metric the runner could not measure, and why.

@@ -20,6 +20,10 @@ extension SampleSeries {
             return "\(values.count) values but \(rounds.count) rounds, \(positions.count) positions and \(iterations.count) iterations"
         }
         if let processes, processes.count != values.count { return "\(values.count) values but \(processes.count) process labels" }
+        if let calls = callsPerSample {
+            guard calls.count == values.count else { return "\(values.count) values but \(calls.count) calls-per-sample labels" }
+            if let bad = calls.firstIndex(where: { $0 < 1 }) { return "calls per sample \(bad) is \(calls[bad]), not a positive count" }
+        }
         if let bad = values.firstIndex(where: { !$0.isFinite }) { return "value \(bad) is \(values[bad]), not a finite number" }
         return nil
     }

@@ -5,8 +5,9 @@ import Foundation
 /// Stored as versioned JSON (`Documentation/RunFileSchema.md`); the schema version is read first.
 public struct RunFile: Sendable, Codable, Equatable {
     /// The schema version this code writes. Version 2 added process labels to series
-    /// (`processes`); version 1 files are still read (their series come from one process).
-    public static let currentSchemaVersion = 2
+    /// (`processes`); version 3 added calls per sample (`callsPerSample`, batched fast bodies).
+    /// Versions 1 and 2 are still read (their series come from one process, one call a sample).
+    public static let currentSchemaVersion = 3
 
     /// The file's schema version.
     public var schemaVersion: Int

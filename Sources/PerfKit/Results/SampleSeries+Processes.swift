@@ -72,6 +72,10 @@ extension SampleSeries {
     /// Appends every labelled value of `other` (same metric, arm and phase).
     mutating func appendAll(of other: SampleSeries) {
         let mine = processes ?? Array(repeating: 0, count: values.count)
+        if callsPerSample != nil || other.callsPerSample != nil {
+            callsPerSample =
+                (callsPerSample ?? Array(repeating: 1, count: values.count)) + (other.callsPerSample ?? Array(repeating: 1, count: other.values.count))
+        }
         values += other.values
         rounds += other.rounds
         positions += other.positions

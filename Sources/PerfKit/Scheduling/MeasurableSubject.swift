@@ -6,6 +6,9 @@
 ///   optimizer cannot delete the work; it runs on the calling thread;
 /// - ``evict(_:)`` pushes the subject out of its cache or working set without rebuilding state;
 /// - ``warmUp(_:)`` (optional) reaches steady state beyond the runner's warm-up iterations;
+/// - when ``allowsBatching`` is true (the default), consecutive runs on warm state may be timed
+///   together, several calls per sample (``Batching``); a subject whose run cannot simply repeat
+///   (it consumes its state) says false and is timed one call per sample;
 /// - ``counters(_:)`` reports the subject's own counters, read outside the timed region: levels
 ///   after the run (live views, bytes owned) as they are, and running totals since
 ///   ``makeState()`` (cells created, images prepared) marked ``CounterReading/Accumulation/runningTotal``,
@@ -35,6 +38,8 @@ public protocol MeasurableSubject<Output>: Sendable {
     func counters(_ state: State) -> [CounterReading]
     /// The metrics ``counters(_:)`` reports, so that a report can list them even when a run fails.
     var counterMetrics: [Metric] { get }
+    /// Whether warm runs may be timed several calls per sample (see ``Batching``); true by default.
+    var allowsBatching: Bool { get }
 }
 
 extension MeasurableSubject {
@@ -43,6 +48,7 @@ extension MeasurableSubject {
     public func warmUp(_ state: inout State) throws {}
     public func counters(_ state: State) -> [CounterReading] { [] }
     public var counterMetrics: [Metric] { [] }
+    public var allowsBatching: Bool { true }
 }
 
 /// One value of a subject's own counter.

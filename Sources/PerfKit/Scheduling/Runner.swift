@@ -23,13 +23,18 @@ public struct RunConfiguration: Sendable, Equatable {
     /// The kind recorded for time metrics (wall clock, CPU): component cost by default, or frame
     /// and input for a test that stands for an interaction judged against a UI clock.
     public var timeKind: MetricKind
+    /// The shortest warm sample the runner batches calls up to (nanoseconds; 0 times one call
+    /// per sample). See ``Batching``.
+    public var batchTargetNanoseconds: Double
 
     /// Creates a configuration.
     public init(
         rounds: Int = 30, warmupIterations: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured),
-        phases: [Phase]? = nil, exactCountRounds: Int = 3, orderSeed: UInt64? = nil, timeKind: MetricKind = .componentCost
+        phases: [Phase]? = nil, exactCountRounds: Int = 3, orderSeed: UInt64? = nil, timeKind: MetricKind = .componentCost,
+        batchTargetNanoseconds: Double = Batching.targetSampleNanoseconds
     ) {
         self.timeKind = timeKind
+        self.batchTargetNanoseconds = batchTargetNanoseconds
         self.rounds = rounds
         self.warmupIterations = warmupIterations
         self.metrics = metrics
@@ -43,7 +48,8 @@ public struct RunConfiguration: Sendable, Equatable {
 ///
 /// Per phase, the timed pass runs `rounds` rounds in ``RunOrder``; each arm takes one sample per
 /// round. Warm and eviction states persist per arm across rounds; a cold sample gets fresh
-/// state every time. The exact allocation count runs afterwards in a pass of its own with its
+/// state every time. A fast warm body is timed several calls per sample (``Batching``), and its
+/// values are recorded per call with the calls in ``SampleSeries/callsPerSample``. The exact allocation count runs afterwards in a pass of its own with its
 /// own states, so its slower, cache-less allocations never touch a timed sample.
 public struct Runner: Sendable {
     /// The configuration in use.
@@ -71,10 +77,11 @@ public struct Runner: Sendable {
         for phase in phases {
             var states = [AnyObject?](repeating: nil, count: arms.count)
             var iterations = [Int](repeating: 0, count: arms.count)
+            var calls = [Int](repeating: 0, count: arms.count)  // 0: not calibrated yet
             for (round, armOrder) in order.rounds.enumerated() {
                 for (position, armIndex) in armOrder.enumerated() {
                     let label = SampleLabel(arm: arms[armIndex].name, phase: phase, round: round, position: position, iteration: iterations[armIndex])
-                    try takeTimedSample(arms[armIndex].subject, &states[armIndex], label, probes, &collector)
+                    try takeTimedSample(arms[armIndex].subject, &states[armIndex], &calls[armIndex], label, probes, &collector)
                     iterations[armIndex] += 1
                 }
             }
@@ -111,21 +118,35 @@ public struct Runner: Sendable {
     }
 
     private func takeTimedSample<S: MeasurableSubject>(
-        _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ probes: borrowing ProbeSet, _ collector: inout SeriesCollector
+        _ subject: S, _ slot: inout AnyObject?, _ calls: inout Int, _ label: SampleLabel, _ probes: borrowing ProbeSet,
+        _ collector: inout SeriesCollector
     ) throws {
         let box = try prepare(subject, &slot, label.phase)
+        if calls == 0 {
+            // Calibrated once per arm and phase, on warm state, before its first timed sample.
+            let batches = label.phase == .warm && subject.allowsBatching && configuration.batchTargetNanoseconds > 0
+            calls = batches ? try Batching.calibrate(target: configuration.batchTargetNanoseconds) { blackHole(try subject.run(&box.value)) } : 1
+        }
         // Running totals are recorded per run: read them before the run too (outside the timed region).
         var before: [Metric: Double] = [:]
         for reading in subject.counters(box.value) where reading.accumulation == .runningTotal { before[reading.metric] = reading.value }
-        let (output, timed) = try probes.measureTimed { try subject.run(&box.value) }
+        let k = calls
+        let (output, timed) = try probes.measureTimed {
+            for _ in 1..<k { blackHole(try subject.run(&box.value)) }
+            return try subject.run(&box.value)
+        }
         blackHole(output)
+        let perCall = 1 / Double(k)
         for (metric, value) in timed.values(for: configuration.metrics) {
             var recorded = metric
             if metric.unit == .nanoseconds { recorded.kind = configuration.timeKind }
-            collector.add(recorded, value, label)
+            collector.add(recorded, value * perCall, label, calls: k)
         }
-        for (metric, value) in probes.readMemory() { collector.add(metric, value, label) }
-        for reading in subject.counters(box.value) { collector.add(reading.metric, reading.value - (before[reading.metric] ?? 0), label) }
+        for (metric, value) in probes.readMemory() { collector.add(metric, value, label, calls: k) }
+        for reading in subject.counters(box.value) {
+            let value = reading.accumulation == .runningTotal ? (reading.value - (before[reading.metric] ?? 0)) * perCall : reading.value
+            collector.add(reading.metric, value, label, calls: k)
+        }
     }
 
     private func takeExactSample<S: MeasurableSubject>(
@@ -160,7 +181,7 @@ struct SeriesCollector {
     private(set) var series: [SampleSeries] = []
     private var index: [String: Int] = [:]
 
-    mutating func add(_ metric: Metric, _ value: Double, _ label: SampleLabel) {
+    mutating func add(_ metric: Metric, _ value: Double, _ label: SampleLabel, calls: Int = 1) {
         let key = "\(metric.name)\u{1}\(label.arm)\u{1}\(label.phase.identifier)"
         let slot: Int
         if let existing = index[key] {
@@ -170,6 +191,6 @@ struct SeriesCollector {
             index[key] = slot
             series.append(SampleSeries(metric: metric, arm: label.arm, phase: label.phase))
         }
-        series[slot].append(value, round: label.round, position: label.position, iteration: label.iteration)
+        series[slot].append(value, round: label.round, position: label.position, iteration: label.iteration, calls: calls)
     }
 }

@@ -42,7 +42,11 @@ struct Verb: Sendable {
     static let all: [Verb] = [
         Verb(
             name: "doctor", positionals: "", summary: "Machine fingerprint, allocator check, probe availability and the cost of one read of each probe.",
-            options: []),
+            options: [
+                .init(
+                    name: "batching", value: nil,
+                    help: "also check batched timing: a ~40 ns body through the runner against a 1,000,000-call loop, and an injected +3% change")
+            ]),
         Verb(
             name: "stats", positionals: "FILE [FILE2]",
             summary: "ministat-style summaries of number files (one number per line) and, with two, their comparison.",

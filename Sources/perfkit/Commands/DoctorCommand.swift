@@ -49,6 +49,23 @@ enum DoctorCommand {
         Output.line(
             "Statistics: summarising 1,000,000 samples takes \(Format.duration(try Summary(times).median)) (median of 5, \(environment.buildConfiguration) build)"
         )
+        if parsed.flags.contains("batching") { try reportBatching(build: environment.buildConfiguration) }
         return 0
+    }
+
+    /// `--batching`: one ``BatchingCheck``, in one line a figure so a script can count them.
+    private static func reportBatching(build: String) throws {
+        let check = try BatchingCheck.run()
+        let row = check.row
+        let change =
+            row.change.map { String(format: "%+.2f%% [%+.2f%%, %+.2f%%]", ($0.value - 1) * 100, ($0.lower - 1) * 100, ($0.upper - 1) * 100) } ?? "undefined"
+        Output.line("")
+        Output.line("Batched timing (\(build) build; a chain of \(check.steps) multiply-adds, \(check.callsPerSample) calls a sample):")
+        Output.line(
+            String(
+                format: "  measured per call: %.2f ns; 1,000,000-call loop: %.2f ns; error %+.1f%%", check.measuredPerCall, check.loopPerCall,
+                check.measuredError * 100))
+        let injected = String(format: "  injected change (%d → %d steps): loop %+.2f%%; ", check.steps, check.changedSteps, check.loopChange * 100)
+        Output.line(injected + "measured \(change), verdict \(row.verdict.identifier)")
     }
 }

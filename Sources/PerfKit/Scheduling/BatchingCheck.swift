@@ -1,0 +1,94 @@
+import Foundation
+
+/// Checks batched timing against an outside reference on this machine: a body of a few tens of
+/// nanoseconds measured through ``Runner`` against the same body timed in a long plain loop, and
+/// an injected change of about 3% to it compared in ABBA order.
+///
+/// The body is a chain of dependent 64-bit multiply-adds (a linear congruential step), whose cost
+/// is linear in its step count: `steps` = 32 costs about 40 ns here, and 33 steps is the injected
+/// change. Run by `perfkit doctor --batching`; `Scripts/batching-evidence.sh` repeats it.
+public enum BatchingCheck {
+    /// What one check found.
+    public struct Outcome: Sendable {
+        /// Multiply-add steps of the base body and of the changed one.
+        public var steps: Int
+        public var changedSteps: Int
+        /// Calls per sample the runner calibrated for the base body.
+        public var callsPerSample: Int
+        /// The base body's per-call median through the runner, in nanoseconds.
+        public var measuredPerCall: Double
+        /// The base body's per-call time in a plain loop (median of several loops), in nanoseconds.
+        public var loopPerCall: Double
+        /// The changed body's per-call time in the same loops, in nanoseconds.
+        public var changedLoopPerCall: Double
+        /// The paired comparison of the changed body against the base (wall clock, warm).
+        public var row: ComparisonRow
+
+        /// Relative error of the runner's per-call median against the loop: measured / loop − 1.
+        public var measuredError: Double { measuredPerCall / loopPerCall - 1 }
+        /// The injected change as the plain loops see it: changed / base − 1.
+        public var loopChange: Double { changedLoopPerCall / loopPerCall - 1 }
+        /// Whether the comparison flagged the changed body as a regression.
+        public var detected: Bool { row.verdict == .regressed }
+    }
+
+    /// A body of `steps` dependent multiply-adds; its state is the previous call's output.
+    struct ChainSubject: MeasurableSubject {
+        let steps: Int
+        func makeState() -> UInt64 { 0x9E37_79B9_7F4A_7C15 }
+        func run(_ state: inout UInt64) -> UInt64 {
+            state = Self.chain(state, steps)
+            return state
+        }
+        @inline(never)
+        static func chain(_ seed: UInt64, _ steps: Int) -> UInt64 {
+            var x = seed
+            for _ in 0..<steps { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
+            return x
+        }
+    }
+
+    /// Runs the check.
+    /// - Parameters:
+    ///   - steps: Steps of the base body (32 is about 40 ns here).
+    ///   - changedSteps: Steps of the changed body (33: about +3%).
+    ///   - rounds: ABBA rounds of the comparison.
+    ///   - loopCalls: Calls in each reference loop.
+    ///   - loops: Reference loops per body (the median is kept).
+    /// - Returns: What the check found.
+    /// - Throws: ``StatisticsError`` when a statistic cannot be computed.
+    public static func run(steps: Int = 32, changedSteps: Int = 33, rounds: Int = 30, loopCalls: Int = 1_000_000, loops: Int = 5) throws -> Outcome {
+        // Step counts pass through an opaque call so the optimizer cannot fold the chains.
+        let base = ChainSubject(steps: opaque(steps)), changed = ChainSubject(steps: opaque(changedSteps))
+        let configuration = RunConfiguration(rounds: rounds, warmupIterations: 1_000, metrics: [.wallClock], phases: [.warm], exactCountRounds: 0)
+        let result = try Runner(configuration: configuration).measure("chain", arms: [Arm("base", base), Arm("changed", changed)])
+        guard let a = result.series(.wallClock, arm: "base", phase: .warm), let b = result.series(.wallClock, arm: "changed", phase: .warm) else {
+            throw StatisticsError.empty
+        }
+        var baseLoops: [Double] = [], changedLoops: [Double] = []
+        for _ in 0..<loops {
+            baseLoops.append(loopNanosecondsPerCall(base, calls: loopCalls))
+            changedLoops.append(loopNanosecondsPerCall(changed, calls: loopCalls))
+        }
+        var paired = PairedSeries(test: "BatchingCheck", measurement: "chain", arm: "main", phase: .warm, metric: .wallClock, a: a.values, b: b.values)
+        paired.bRanSecond = b.positions.map { $0 == 1 }
+        paired.callsPerSample = min(a.minimumCallsPerSample, b.minimumCallsPerSample)
+        let comparison = try Comparison(
+            paired: Pairing(paired: [paired], unpaired: []), bands: NoiseBands(defaultRelative: 0.01), environmentA: nil, environmentB: nil)
+        return Outcome(
+            steps: steps, changedSteps: changedSteps, callsPerSample: a.minimumCallsPerSample, measuredPerCall: try Quantile.median(a.values),
+            loopPerCall: try Quantile.median(baseLoops), changedLoopPerCall: try Quantile.median(changedLoops), row: comparison.rows[0])
+    }
+
+    /// One plain loop of `calls` calls, timed by two clock reads: nanoseconds per call.
+    @inline(never)
+    static func loopNanosecondsPerCall(_ subject: ChainSubject, calls: Int) -> Double {
+        var state = subject.makeState()
+        let start = SystemClock.monotonicNanoseconds()
+        for _ in 0..<calls { blackHole(subject.run(&state)) }
+        return Double(SystemClock.monotonicNanoseconds() &- start) / Double(calls)
+    }
+
+    @inline(never) @_optimize(none)
+    private static func opaque(_ value: Int) -> Int { value }
+}

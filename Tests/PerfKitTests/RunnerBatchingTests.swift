@@ -1,0 +1,101 @@
+import Foundation
+import PerfKit
+import Testing
+
+/// A fast subject whose state counts calls: three cells created a call (a running total), its
+/// call count as a level, and two 16-byte arrays allocated a call.
+private struct FastSubject: MeasurableSubject {
+    static let created = Metric("cellsCreated", unit: .count, isDeterministic: true)
+    static let calls = Metric("callsSoFar", unit: .count, isDeterministic: true)
+    var phases: [Phase] { Phase.allPhases }
+    var allowsBatching = true
+    func makeState() -> [Int] { [] }
+    func run(_ state: inout [Int]) -> Int {
+        state.append(3)
+        return state.count
+    }
+    func evict(_ state: inout [Int]) {}
+    func counters(_ state: [Int]) -> [CounterReading] {
+        [CounterReading(Self.created, Double(state.count * 3), accumulation: .runningTotal), CounterReading(Self.calls, Double(state.count))]
+    }
+}
+
+@Suite struct RunnerBatchingTests {
+    let configuration = RunConfiguration(rounds: 4, warmupIterations: 1, metrics: [.wallClock, .threadCPU], exactCountRounds: 0)
+
+    @Test func aFastWarmBodyIsTimedManyCallsPerSampleAndRecordedPerCall() throws {
+        let result = try Runner(configuration: configuration).measure("fast", arms: [Arm("main", FastSubject())])
+        let wall = try #require(result.series(.wallClock, arm: "main", phase: .warm))
+        let calls = try #require(wall.callsPerSample)
+        #expect(calls.count == 4)
+        #expect(calls.allSatisfy { $0 == calls[0] } && calls[0] > 1, "calibrated once per arm and phase, more than one call")
+        // A running total is recorded per call (3 cells), never per sample (3 × k) or cumulatively.
+        #expect(result.series(FastSubject.created, arm: "main", phase: .warm)?.values == [3, 3, 3, 3])
+        // A level is recorded as read after the sample: k calls further each time.
+        let level = try #require(result.series(FastSubject.calls, arm: "main", phase: .warm)?.values)
+        #expect(zip(level, level.dropFirst()).allSatisfy { $1 - $0 == Double(calls[0]) })
+    }
+
+    @Test(arguments: [Phase.cold, Phase.eviction])
+    func coldAndEvictionSamplesStayOneCall(phase: Phase) throws {
+        let result = try Runner(configuration: configuration).measure("fast", arms: [Arm("main", FastSubject())])
+        let wall = try #require(result.series(.wallClock, arm: "main", phase: phase))
+        #expect(wall.callsPerSample == nil)
+        #expect(wall.minimumCallsPerSample == 1)
+    }
+
+    @Test func aSubjectThatCannotRepeatIsTimedOneCallPerSample() throws {
+        var subject = FastSubject()
+        subject.allowsBatching = false
+        let result = try Runner(configuration: configuration).measure("fast", arms: [Arm("main", subject)])
+        #expect(result.series(.wallClock, arm: "main", phase: .warm)?.callsPerSample == nil)
+        #expect(result.series(FastSubject.calls, arm: "main", phase: .warm)?.values == [2, 3, 4, 5])  // one warm-up run, then one call a sample
+    }
+
+    @Test(arguments: [
+        (calls: 1, elapsed: UInt64(50_000), next: Int?.none),  // one call already reaches the target
+        (calls: 1, elapsed: UInt64(40), next: 10),  // grows at most 10× a step
+        (calls: 1_000, elapsed: UInt64(40_000), next: 2_000),  // at least 2× a step
+        (calls: 100, elapsed: UInt64(20_000), next: 300),  // aims at 1.2 × target: 60,000 / 200 ns
+        (calls: 1 << 20, elapsed: UInt64(1), next: Int?.none),  // the cap stops it
+    ])
+    func calibrationGrowsTowardTheTarget(calls: Int, elapsed: UInt64, next: Int?) {
+        #expect(Batching.nextCalls(after: calls, took: elapsed) == next)
+    }
+
+    @Test func calibrationReachesTheTargetOnARealBody() {
+        var sink = 0
+        let calls = Batching.calibrate(target: 20_000) { sink &+= 1 }
+        blackHole(sink)
+        #expect(calls > 1)
+        #expect(calls <= Batching.maximumCalls)
+    }
+
+    @Test func callsPerSampleSurviveMergingAndAreValidatedOnLoad() throws {
+        var batched = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
+        batched.append(40, round: 0, position: 0, iteration: 0, calls: 1_250)
+        var single = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
+        single.append(41, round: 0, position: 0, iteration: 0)
+        #expect(single.callsPerSample == nil, "a one-call series writes no calls, so its JSON is unchanged")
+        let m = { (s: SampleSeries) in MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [s], unavailable: []) }
+        let merged = [TestResult].merging(processes: [
+            [TestResult(id: "S/t()", suite: "S", measurements: [m(batched)], budgets: [])],
+            [TestResult(id: "S/t()", suite: "S", measurements: [m(single)], budgets: [])],
+        ])
+        let series = merged[0].measurements[0].series[0]
+        #expect(series.callsPerSample == [1_250, 1])
+        #expect(series.minimumCallsPerSample == 1)
+    }
+}
+
+@Suite struct BatchingCheckTests {
+    /// Structure only: the check's figures are times, judged by `perfkit doctor --batching` in a release build.
+    @Test func theCheckComparesTheRunnerWithAPlainLoopAndPairsTheChangedBody() throws {
+        let check = try BatchingCheck.run(rounds: 4, loopCalls: 10_000, loops: 1)
+        #expect(check.steps == 32 && check.changedSteps == 33)
+        #expect(check.callsPerSample > 1)
+        #expect(check.measuredPerCall.isFinite && check.loopPerCall.isFinite && check.changedLoopPerCall.isFinite)
+        #expect(check.row.metric == .wallClock && check.row.phase == .warm)
+        #expect(check.row.change != nil, "four ABBA rounds give a paired estimate")
+    }
+}
