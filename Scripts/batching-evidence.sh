@@ -2,8 +2,8 @@
 # Evidence for batched timing (issue: measure correctly at every scale).
 #   Scripts/batching-evidence.sh [REPEATS]
 # Builds perfkit in release and runs `perfkit doctor --batching` REPEATS times (default 20), each
-# in a fresh process: a 32-step multiply-add chain (~40 ns) measured through the runner against the
-# same body in a 1,000,000-call loop, and the 33-step body (~+3%) compared with it in 30 ABBA rounds.
+# in a fresh process: a 33-step xor-shift-multiply chain measured through the runner against the
+# same body in a 1,000,000-call loop, and the 34-step body (+3.0%) compared with it in 30 ABBA rounds.
 # Prints each repeat's line and a summary: the worst error against the loop, and how many repeats
 # flagged the change as a regression.
 set -euo pipefail

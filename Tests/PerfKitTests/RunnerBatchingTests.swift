@@ -92,7 +92,7 @@ private struct FastSubject: MeasurableSubject {
     /// Structure only: the check's figures are times, judged by `perfkit doctor --batching` in a release build.
     @Test func theCheckComparesTheRunnerWithAPlainLoopAndPairsTheChangedBody() throws {
         let check = try BatchingCheck.run(rounds: 4, loopCalls: 10_000, loops: 1)
-        #expect(check.steps == 32 && check.changedSteps == 33)
+        #expect(check.steps == 33 && check.changedSteps == 34)
         #expect(check.callsPerSample > 1)
         #expect(check.measuredPerCall.isFinite && check.loopPerCall.isFinite && check.changedLoopPerCall.isFinite)
         #expect(check.row.metric == .wallClock && check.row.phase == .warm)

@@ -55,9 +55,4 @@ extension Metric {
 
     /// Every built-in metric.
     public static let builtIn: [Metric] = timedPass + exactPass + memoryPass
-
-    /// Looks up a built-in metric by name.
-    /// - Parameter name: The stored name.
-    /// - Returns: The metric, or `nil` when the name is not built in.
-    public static func builtIn(named name: String) -> Metric? { builtIn.first { $0.name == name } }
 }

@@ -75,7 +75,6 @@ public struct MetricUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     public static let nanoseconds = MetricUnit("ns")
     public static let bytes = MetricUnit("B")
     public static let count = MetricUnit("count")
-    public static let ratio = MetricUnit("ratio")
 }
 
 /// The kind of question a metric answers. Reports keep kinds in separate sections.

@@ -7,7 +7,7 @@ protocol ValidatedOnLoad {
 
 extension MetricUnit {
     /// The units PerfKit writes.
-    static let known: Set<MetricUnit> = [.nanoseconds, .bytes, .count, .ratio]
+    static let known: Set<MetricUnit> = [.nanoseconds, .bytes, .count]
 }
 
 extension SampleSeries {

@@ -36,8 +36,6 @@ public protocol MeasurableSubject<Output>: Sendable {
     func warmUp(_ state: inout State) throws
     /// The subject's own counters after a run.
     func counters(_ state: State) -> [CounterReading]
-    /// The metrics ``counters(_:)`` reports, so that a report can list them even when a run fails.
-    var counterMetrics: [Metric] { get }
     /// Whether warm runs may be timed several calls per sample (see ``Batching``); true by default.
     var allowsBatching: Bool { get }
 }
@@ -47,7 +45,6 @@ extension MeasurableSubject {
     public func evict(_ state: inout State) throws {}
     public func warmUp(_ state: inout State) throws {}
     public func counters(_ state: State) -> [CounterReading] { [] }
-    public var counterMetrics: [Metric] { [] }
     public var allowsBatching: Bool { true }
 }
 

@@ -3,19 +3,19 @@ import Foundation
 /// A test-only switch that makes a measured subject slower by a known percentage, so that
 /// comparisons can be checked against an injected change (`PERFKIT_TEST_SLOWDOWN_PERCENT=3`).
 /// Zero, and a single comparison per run, in normal use.
-public enum TestSlowdown {
+package enum TestSlowdown {
     /// The injected slowdown in percent, from `PERFKIT_TEST_SLOWDOWN_PERCENT`.
-    public static let percent: Double = Double(ProcessInfo.processInfo.environment["PERFKIT_TEST_SLOWDOWN_PERCENT"] ?? "") ?? 0
+    package static let percent: Double = Double(ProcessInfo.processInfo.environment["PERFKIT_TEST_SLOWDOWN_PERCENT"] ?? "") ?? 0
 
     /// The start of the work to stretch: a clock reading when a slowdown is set, otherwise 0
     /// without reading the clock, so the switch costs nothing inside a timed region when off.
     @inline(__always)
-    public static func start() -> UInt64 { percent > 0 ? SystemClock.monotonicNanoseconds() : 0 }
+    package static func start() -> UInt64 { percent > 0 ? SystemClock.monotonicNanoseconds() : 0 }
 
     /// Busy-waits so that the work since `start` takes `percent` longer.
     /// - Parameter start: The value ``start()`` returned when the work began.
     @inline(__always)
-    public static func stretch(since start: UInt64) {
+    package static func stretch(since start: UInt64) {
         guard percent > 0 else { return }
         let now = SystemClock.monotonicNanoseconds()
         let target = now + UInt64(Double(now - start) * percent / 100)

@@ -60,7 +60,7 @@ extension Budget {
         var targetMisses: [String] = []
         var observed: [String] = []
         for limit in limits {
-            let value = limit.percentile == 100 ? summary.max : summary.extraPercentiles[limit.percentile]!
+            let value = limit.percentile == 100 ? summary.max : summary.percentile(limit.percentile) ?? summary.max
             observed.append("\(limit.label) = \(Format.value(value, metric.unit))")
             if value > limit.value {
                 let line = "\(limit.label) \(Format.value(value, metric.unit)) exceeds \(Format.value(limit.value, metric.unit))"

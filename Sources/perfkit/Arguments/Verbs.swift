@@ -45,7 +45,7 @@ struct Verb: Sendable {
             options: [
                 .init(
                     name: "batching", value: nil,
-                    help: "also check batched timing: a ~40 ns body through the runner against a 1,000,000-call loop, and an injected +3% change")
+                    help: "also check batched timing: a ~50 ns body through the runner against a 1,000,000-call loop, and an injected +3% change")
             ]),
         Verb(
             name: "stats", positionals: "FILE [FILE2]",
