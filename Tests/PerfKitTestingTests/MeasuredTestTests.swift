@@ -106,6 +106,21 @@ private struct Policy: MeasurableSubject {
         }
     }
 
+    @Test(arguments: [(index: 0, judged: 1), (index: 3, judged: 0)])
+    func onlyTheFirstProcessOfASplitRunCountsAndJudgesExactAllocations(index: Int, judged: Int) {
+        let mode = PerformanceMode(
+            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil, processes: 8, processIndex: index)
+        #expect(mode.leavesExactCountsToFirstProcess == (index > 0))
+        // The other processes skip the exact pass, so they record no mallocs: no judgement there
+        // (the first process's stands for the run), never a failure for a metric never recorded.
+        let empty = MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [], unavailable: [])
+        let judgements = BudgetTrait.budget(.mallocs, max: 0).budget.judge([empty], mode: mode)
+        #expect(judgements.count == judged)
+        if judged == 1 { #expect(judgements[0].outcome.status == "failed") }
+        // A time budget is still judged in every process.
+        #expect(BudgetTrait.budget(.wallClock, p95: .milliseconds(1)).budget.judge([empty], mode: mode).count == 1)
+    }
+
     @Test func aBudgetOnAnUnavailableMetricIsNotJudgedNeverPassedOnZero() {
         let result = MeasurementResult(
             name: "m", arms: ["main"], order: [], series: [],

@@ -10,7 +10,10 @@ extension Budget {
     /// Judges every series of the budget's metric in `measurements`. A metric the measurement
     /// could not record (for example allocation counts without jemalloc) is reported as not
     /// judged, with the reason, never as a pass on zero.
+    /// In a process that leaves the exact-count pass to the first process of a `perfkit run`, a
+    /// budget on an exact count has no judgement here: the first process's stands for the run.
     public func judge(_ measurements: [MeasurementResult], mode: PerformanceMode) -> [Judgement] {
+        if mode.leavesExactCountsToFirstProcess && Metric.exactPass.contains(metric) { return [] }
         var judgements: [Judgement] = []
         for measurement in measurements {
             for series in measurement.series where series.metric == metric {

@@ -7,7 +7,9 @@ import PerfKit
 /// - `PERFKIT_RESULTS_DIR` is where measured tests write their results;
 /// - `PERFKIT_ITERATIONS` overrides every test's iteration count in measure mode;
 /// - `PERFKIT_PROCESSES` (set by `perfkit run --processes N`) says the run is split over N fresh
-///   processes: each runs its share of the declared rounds, at least two.
+///   processes: each runs its share of the declared rounds, at least two;
+/// - `PERFKIT_PROCESS_INDEX` (0 to N − 1) says which one this is: only the first runs the exact
+///   allocation count pass, whose counts are the same in every process.
 public struct PerformanceMode: Sendable, Equatable {
     /// `true` in measure mode.
     public var isMeasuring: Bool
@@ -19,9 +21,14 @@ public struct PerformanceMode: Sendable, Equatable {
     public var iterationOverride: Int?
     /// Fresh processes the run is split over (1 for a single process).
     public var processes: Int
+    /// This process's index among them (0 for the first or only one).
+    public var processIndex: Int
 
     /// Creates a mode explicitly (tests and tools; tests normally use ``current``).
-    public init(isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?, processes: Int = 1) {
+    public init(
+        isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?, processes: Int = 1, processIndex: Int = 0
+    ) {
+        self.processIndex = max(0, processIndex)
         self.isMeasuring = isMeasuring
         self.buildConfiguration = buildConfiguration
         self.resultsDirectory = resultsDirectory
@@ -40,8 +47,13 @@ public struct PerformanceMode: Sendable, Equatable {
             buildConfiguration: Environment.currentBuildConfiguration,
             resultsDirectory: environment["PERFKIT_RESULTS_DIR"],
             iterationOverride: environment["PERFKIT_ITERATIONS"].flatMap(Int.init),
-            processes: environment["PERFKIT_PROCESSES"].flatMap(Int.init) ?? 1)
+            processes: environment["PERFKIT_PROCESSES"].flatMap(Int.init) ?? 1,
+            processIndex: environment["PERFKIT_PROCESS_INDEX"].flatMap(Int.init) ?? 0)
     }
+
+    /// Whether this process skips the exact-count pass because the first process of the run takes
+    /// it: its budgets on exact counts are judged there, not here.
+    public var leavesExactCountsToFirstProcess: Bool { isMeasuring && processes > 1 && processIndex > 0 }
 
     /// A name for reports: `measure` or `smoke`.
     public var name: String { isMeasuring ? "measure" : "smoke" }
@@ -63,8 +75,8 @@ public struct PerformanceMode: Sendable, Equatable {
                 configuration.rounds = max(2, (configuration.rounds + processes - 1) / processes)
             }
             // Exact counts are the same in every process: one round of the slow, cache-less count
-            // pass per process is enough, and keeps the processes' fixed cost down.
-            if processes > 1 { configuration.exactCountRounds = min(configuration.exactCountRounds, 1) }
+            // pass in the first process is enough, and keeps the other processes' fixed cost down.
+            if processes > 1 { configuration.exactCountRounds = leavesExactCountsToFirstProcess ? 0 : min(configuration.exactCountRounds, 1) }
         } else {
             configuration.rounds = min(configuration.rounds, Self.smokeRounds)
             configuration.warmupIterations = min(configuration.warmupIterations, 1)

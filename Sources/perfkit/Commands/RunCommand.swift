@@ -74,7 +74,7 @@ enum RunCommand {
             Output.progress("perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
             let (tests, exit) = try MeasuredProcess.run(
                 bundle: bundle, in: packageDirectory, filter: filter, iterations: perProcess,
-                environment: processes > 1 ? ["PERFKIT_PROCESSES": String(processes)] : [:],
+                environment: processes > 1 ? ["PERFKIT_PROCESSES": String(processes), "PERFKIT_PROCESS_INDEX": String(process)] : [:],
                 forwardOutput: process == 0)
             results.append(tests)
             status = max(status, exit)
