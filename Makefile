@@ -42,3 +42,4 @@ format:
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+	python3 ./Scripts/doc-coverage.py

@@ -11,7 +11,9 @@ public protocol ArtworkExecutor: Sendable {
 /// The default executor: a concurrent dispatch queue.
 public struct DispatchArtworkExecutor: ArtworkExecutor {
     let queue = DispatchQueue(label: "perfkit.artwork", qos: .userInitiated, attributes: .concurrent)
+    /// An executor on a concurrent global queue.
     public init() {}
+    /// Runs `job` asynchronously on the queue.
     public func submit(_ job: @escaping @Sendable () -> Void) { queue.async(execute: job) }
 }
 
@@ -26,10 +28,13 @@ public struct DispatchArtworkExecutor: ArtworkExecutor {
 public final class ArtworkCache: Sendable {
     /// Bounds; the cache never grows past them.
     public struct Limits: Sendable, Equatable {
+        /// Most bytes the cache holds.
         public var maxBytes: Int
+        /// Most images the cache holds.
         public var maxCount: Int
         /// Larger images are delivered but not kept.
         public var maxEntryBytes: Int
+        /// Limits; an image larger than `maxEntryBytes` is handed out but never cached.
         public init(maxBytes: Int = 32 << 20, maxCount: Int = 512, maxEntryBytes: Int = 4 << 20) {
             self.maxBytes = maxBytes
             self.maxCount = maxCount
@@ -39,14 +44,23 @@ public final class ArtworkCache: Sendable {
 
     /// What the cache has done and holds.
     public struct Counters: Sendable, Equatable {
+        /// Bytes of the images the cache holds.
         public var bytesCached = 0
+        /// Images the cache holds.
         public var entries = 0
+        /// Bytes of the images held by live leases.
         public var bytesOwnedByConsumers = 0
+        /// Images rasterized since the cache was made (a running total).
         public var imagesPrepared = 0
+        /// Requests answered from the cache.
         public var hits = 0
+        /// Requests that started a rasterization.
         public var misses = 0
+        /// Requests that joined a rasterization already running.
         public var coalesced = 0
+        /// Images evicted to stay within the limits.
         public var evictions = 0
+        /// Requests cancelled before delivery.
         public var cancellations = 0
         /// Sum of per-job rasterize times: a total of queued jobs, not one stall.
         public var rasterizeTotalNanoseconds: UInt64 = 0
@@ -64,6 +78,7 @@ public final class ArtworkCache: Sendable {
         var counters = Counters()
     }
 
+    /// The cache's limits.
     public let limits: Limits
     private let executor: any ArtworkExecutor
     private let state = Mutex(State())
@@ -202,6 +217,7 @@ public final class ArtworkCache: Sendable {
 
 /// One requester's claim on a prepared image.
 public final class ArtworkRequest: Sendable {
+    /// What the request asks to be painted.
     public let description: PaintDescription
     private let deliver: @Sendable (ArtworkLease) -> Void
     private enum Status { case pending, delivered, cancelled }
@@ -236,6 +252,7 @@ public final class ArtworkRequest: Sendable {
 
 /// A consumer's hold on an image; the bytes count as owned by consumers until released.
 public final class ArtworkLease: Sendable {
+    /// The image the lease keeps alive.
     public let artwork: Artwork
     private let cache: ArtworkCache
     private let released = Mutex(false)

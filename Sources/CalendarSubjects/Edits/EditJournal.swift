@@ -20,11 +20,15 @@ public struct JournalRecord: Sendable, Codable, Equatable {
     }
     /// The operation this record is about.
     public var operation: Int
+    /// Pending, confirmed or rejected.
     public var status: Status
+    /// The event moved.
     public var eventID: String
     /// Original and requested start, seconds since 1970.
     public var from: Double
+    /// Its new start (seconds since 1970).
     public var to: Double
+    /// A record.
     public init(operation: Int, status: Status, eventID: String, from: Double, to: Double) {
         self.operation = operation
         self.status = status

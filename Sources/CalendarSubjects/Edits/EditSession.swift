@@ -9,10 +9,15 @@ public protocol EditProvider {
 
 /// A move of an event that has not been confirmed.
 public struct PendingMove: Sendable, Equatable {
+    /// The operation's number in the journal.
     public var operation: Int
+    /// The event moved.
     public var eventID: String
+    /// Its start the provider last accepted.
     public var from: Double
+    /// The start asked for.
     public var to: Double
+    /// A move.
     public init(operation: Int, eventID: String, from: Double, to: Double) {
         self.operation = operation
         self.eventID = eventID

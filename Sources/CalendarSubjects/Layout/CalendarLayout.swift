@@ -2,14 +2,18 @@ import Foundation
 
 /// A rectangle in points.
 public struct Rect: Sendable, Hashable, Codable {
+    /// Origin and size, in points.
     public var x, y, width, height: Double
+    /// A rectangle.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
+    /// The right edge.
     public var maxX: Double { x + width }
+    /// The bottom edge.
     public var maxY: Double { y + height }
     /// Whether the interiors of the two rectangles meet (touching edges do not).
     public func intersects(_ other: Rect) -> Bool {
@@ -19,17 +23,25 @@ public struct Rect: Sendable, Hashable, Codable {
 
 /// A laid-out segment: where it is packed and where it is drawn.
 public struct PlacedSegment: Sendable, Hashable {
+    /// The day's part of the event.
     public var segment: Segment
+    /// Its lane and span.
     public var placement: LanePacker.Placement
+    /// The day's index in the grid.
     public var dayIndex: Int
+    /// Its frame in content coordinates.
     public var frame: Rect
+    /// Whether it sits in the all-day lanes.
     public var isAllDay: Bool
 }
 
 /// A "+N" chip standing for segments hidden by a lane limit.
 public struct OverflowChip: Sendable, Hashable {
+    /// The events the chip stands for.
     public var group: LanePacker.OverflowGroup
+    /// The day's index in the grid.
     public var dayIndex: Int
+    /// The chip's frame in content coordinates.
     public var frame: Rect
 }
 
@@ -43,22 +55,33 @@ public enum Presentation: String, Sendable, Codable, CaseIterable {
 
 /// Geometry of the presentations.
 public struct LayoutMetrics: Sendable, Equatable {
+    /// Width of a day's timeline track, in points.
     public var trackWidth: Double = 1_000
+    /// Width of an hour with no event (compressed axis).
     public var collapsedHourWidth: Double = 12
+    /// Height of a timed lane.
     public var laneHeight: Double = 22
+    /// Height of an all-day lane.
     public var allDayLaneHeight: Double = 18
+    /// Smallest height of a day's row.
     public var minimumRowHeight: Double = 44
+    /// Width of a day's column in the week presentation.
     public var weekColumnWidth: Double = 140
+    /// Height of an hour in the week presentation.
     public var hourHeight: Double = 48
     /// The most lanes a cluster may use; beyond it the last lane holds "+N" chips. `nil`: no limit.
     public var maxLanes: Int? = nil
+    /// The default metrics.
     public init() {}
 }
 
 /// The layout of a window of days: split, packed, on the compressed axis, framed.
 public struct CalendarLayout: Sendable {
+    /// The days laid out.
     public let grid: DayGrid
+    /// The compressed hour axis (busy hours wide, empty ones narrow).
     public let axis: CompressedTimeAxis
+    /// Timeline or week.
     public let presentation: Presentation
     /// Timed segments per day with their frames.
     public let days: [[PlacedSegment]]
@@ -70,6 +93,7 @@ public struct CalendarLayout: Sendable {
     public let hasLaneLimit: Bool
     /// y of each day row's top (timeline) and total content height.
     public let rowTops: [Double]
+    /// Height of the whole content, in points.
     public let contentHeight: Double
 
     /// Lays out `events` over `grid`.

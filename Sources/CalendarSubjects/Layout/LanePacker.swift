@@ -19,7 +19,9 @@ public enum LanePacker {
     public struct OverflowGroup: Sendable, Hashable {
         /// The hidden segments, transitively overlapping.
         public var segments: [Segment]
+        /// Start, in minutes since the day's start.
         public var startMinute: Double
+        /// Exclusive end, in minutes since the day's start.
         public var endMinute: Double
         /// The lane the chip occupies (the last lane allowed).
         public var lane: Int

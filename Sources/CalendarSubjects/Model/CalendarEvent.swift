@@ -6,10 +6,13 @@ public struct CalendarEvent: Sendable, Hashable, Codable {
     public var sourceID: String
     /// The calendar the event belongs to.
     public var calendarID: String
+    /// The title shown.
     public var title: String
+    /// Inclusive start.
     public var start: Date
     /// Exclusive end: intervals are half-open.
     public var end: Date
+    /// Whether it is an all-day event (shown in the all-day lanes).
     public var isAllDay: Bool
 
     /// Creates an event.
@@ -28,14 +31,18 @@ public struct CalendarEvent: Sendable, Hashable, Codable {
 
 /// The stable identity of one occurrence of an event.
 public struct OccurrenceID: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    /// The provider's identifier of the event.
     public var sourceID: String
     /// Original start, seconds since 1970.
     public var originalStart: Double
+    /// An occurrence of `sourceID` originally starting at `originalStart` (seconds since 1970).
     public init(sourceID: String, originalStart: Double) {
         self.sourceID = sourceID
         self.originalStart = originalStart
     }
+    /// `source@start`.
     public var description: String { "\(sourceID)@\(Int64(originalStart))" }
+    /// Ordered by source id, then original start.
     public static func < (a: OccurrenceID, b: OccurrenceID) -> Bool {
         (a.sourceID, a.originalStart) < (b.sourceID, b.originalStart)
     }
@@ -43,17 +50,23 @@ public struct OccurrenceID: Sendable, Hashable, Codable, Comparable, CustomStrin
 
 /// A calendar day in a time zone, `yyyy-MM-dd`.
 public struct DayKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    /// The year.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
+    /// The day of the month.
     public var day: Int
+    /// A day.
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day
     }
+    /// `YYYY-MM-DD`.
     public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
     /// The month, `yyyy-MM`.
     public var monthKey: String { String(format: "%04d-%02d", year, month) }
+    /// Calendar order.
     public static func < (a: DayKey, b: DayKey) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
 }
 
@@ -67,7 +80,9 @@ public struct Segment: Sendable, Hashable {
     public var startMinute: Double
     /// Wall-clock minute where it ends (exclusive), `startMinute < endMinute ≤ 1440`.
     public var endMinute: Double
+    /// Whether the event began on an earlier day.
     public var continuesFromPreviousDay: Bool
+    /// Whether the event goes on into a later day.
     public var continuesToNextDay: Bool
     /// The occurrence actions act on.
     public var actionTarget: OccurrenceID { id.occurrence }
@@ -75,12 +90,17 @@ public struct Segment: Sendable, Hashable {
 
 /// A segment's identity: the occurrence and the day it is clipped to.
 public struct SegmentID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The occurrence this segment belongs to.
     public var occurrence: OccurrenceID
+    /// The day it lies on.
     public var day: DayKey
+    /// A segment's identity.
     public init(occurrence: OccurrenceID, day: DayKey) {
         self.occurrence = occurrence
         self.day = day
     }
+    /// `occurrence#day`.
     public var description: String { "\(occurrence)#\(day)" }
+    /// Ordered by occurrence, then day.
     public static func < (a: SegmentID, b: SegmentID) -> Bool { (a.occurrence, a.day) < (b.occurrence, b.day) }
 }

@@ -5,11 +5,15 @@ import Foundation
 /// The compressed axis belongs to the loaded window: it does not shift while scrolling inside
 /// it and is recomputed only when the window grows.
 public struct CalendarStore: Sendable {
+    /// Every loaded event.
     public let events: [CalendarEvent]
+    /// The zone days are split in.
     public let timeZone: TimeZone
     /// Days added on each side when the window must grow.
     public let chunkDays: Int
+    /// Timeline or week.
     public let presentation: Presentation
+    /// Sizes the layout uses.
     public let metrics: LayoutMetrics
     /// The current layout of the loaded window.
     public private(set) var layout: CalendarLayout

@@ -7,6 +7,7 @@ import Foundation
 public struct DayGrid: Sendable {
     /// One day of the window.
     public struct Day: Sendable {
+        /// The day.
         public var key: DayKey
         /// Midnight, seconds since 1970.
         public var start: Double
@@ -18,7 +19,9 @@ public struct DayGrid: Sendable {
         public var hours: Double { (end - start) / 3600 }
     }
 
+    /// The zone the days are in.
     public let timeZone: TimeZone
+    /// The days, in order.
     public let days: [Day]
 
     /// Builds the grid of `count` days starting on the day that contains `first`.

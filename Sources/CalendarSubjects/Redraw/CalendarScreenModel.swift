@@ -14,14 +14,18 @@ public final class CalendarScreenModel {
 
     /// One event view's state.
     public struct EventRow: Sendable, Hashable {
+        /// The row's title.
         public var title: String
+        /// The row's time text.
         public var timeText: String
+        /// A row.
         public init(title: String, timeText: String) {
             self.title = title
             self.timeText = timeText
         }
     }
 
+    /// A screen showing `events` on `selectedDay`.
     public init(events: [EventRow], selectedDay: DayKey) {
         self.events = events
         self.selectedDay = selectedDay
@@ -36,7 +40,9 @@ public protocol PlaybackTicker {
 
 /// Real time: sleeps until the tick.
 public struct SleepingTicker: PlaybackTicker {
+    /// A ticker that sleeps for real.
     public init() {}
+    /// Sleeps for `interval`.
     public mutating func waitForNextTick(interval: Duration) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: interval)
@@ -46,7 +52,10 @@ public struct SleepingTicker: PlaybackTicker {
 
 /// Test time: returns at once and counts the ticks.
 public struct ImmediateTicker: PlaybackTicker {
+    /// Ticks so far.
     public private(set) var ticks = 0
+    /// A ticker that never waits.
     public init() {}
+    /// Counts the tick and returns at once.
     public mutating func waitForNextTick(interval: Duration) { ticks += 1 }
 }

@@ -7,10 +7,13 @@ import PerfKit
 /// - warm: the same set again, all hits;
 /// - eviction: the cache is emptied first, so every image is rasterized again.
 public struct ArtworkPreparationSubject: MeasurableSubject {
+    /// The scene whose artwork is prepared.
     public let scene: CalendarScene
+    /// Which artwork the policy needs.
     public let policy: ViewportPolicy
     let needed: [Int]
 
+    /// The artwork `policy` needs for `scene`; the native policy's visible rect grows by `overscan` points each way.
     public init(scene: CalendarScene, policy: ViewportPolicy, overscan: Double = 200) {
         self.scene = scene
         self.policy = policy
@@ -20,14 +23,18 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
         }
     }
 
+    /// A cache and the leases of the last run.
     public struct State {
         let cache = ArtworkCache(limits: .init(maxBytes: 512 << 20, maxCount: 50_000))
         var leases: [ArtworkLease] = []
     }
 
+    /// Cold, warm and eviction.
     public var phases: [Phase] { Phase.allPhases }
+    /// An empty cache.
     public func makeState() -> State { State() }
 
+    /// Releases the last run's leases and leases every needed image; returns their bytes.
     public func run(_ state: inout State) -> Int {
         let start = TestSlowdown.start()
         defer { TestSlowdown.stretch(since: start) }  // test-only; a no-op unless PERFKIT_TEST_SLOWDOWN_PERCENT is set
@@ -42,8 +49,10 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
         return bytes
     }
 
+    /// Empties the cache.
     public func evict(_ state: inout State) { state.cache.removeAll() }
 
+    /// Images prepared (a running total) and bytes cached and owned (levels).
     public func counters(_ state: State) -> [CounterReading] {
         let c = state.cache.counters
         return [
@@ -56,17 +65,23 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
 
 /// Laying out a window of events (split, pack, axis, frames).
 public struct LayoutSubject: MeasurableSubject {
+    /// The events laid out.
     public let events: [CalendarEvent]
+    /// The days.
     public let grid: DayGrid
+    /// Timeline or week.
     public let presentation: Presentation
 
+    /// Lays `events` out over `grid`.
     public init(events: [CalendarEvent], grid: DayGrid, presentation: Presentation) {
         self.events = events
         self.grid = grid
         self.presentation = presentation
     }
 
+    /// Segments laid out by the last run.
     public func makeState() -> Int { 0 }
+    /// One layout; returns the segments laid out.
     public func run(_ state: inout Int) -> Int {
         let start = TestSlowdown.start()
         defer { TestSlowdown.stretch(since: start) }  // test-only; a no-op unless PERFKIT_TEST_SLOWDOWN_PERCENT is set
@@ -74,5 +89,6 @@ public struct LayoutSubject: MeasurableSubject {
         state = layout.days.reduce(0) { $0 + $1.count }
         return state
     }
+    /// Segments laid out (a level).
     public func counters(_ state: Int) -> [CounterReading] { [CounterReading(CalendarMetrics.segmentsLaidOut, Double(state))] }
 }

@@ -3,20 +3,31 @@ import PerfKit
 
 /// The calendar subjects' own counters, with unit, polarity, kind and determinism.
 public enum CalendarMetrics {
+    /// Views alive after a run (memory).
     public static let liveViews = Metric("liveViews", unit: .count, kind: .memory, isDeterministic: true)
+    /// Views created by a run.
     public static let viewsCreated = Metric("viewsCreated", unit: .count, isDeterministic: true)
+    /// Views reused by a run (larger is better).
     public static let viewsReused = Metric("viewsReused", unit: .count, polarity: .largerIsBetter, isDeterministic: true)
+    /// Content closures evaluated by a run.
     public static let contentEvaluations = Metric("contentEvaluations", unit: .count, isDeterministic: true)
+    /// Artwork bytes held by live leases after a run (memory).
     public static let consumerArtworkBytes = Metric("consumerArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
+    /// Artwork bytes the cache holds after a run (memory).
     public static let cachedArtworkBytes = Metric("cachedArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
+    /// Images rasterized by a run.
     public static let imagesPrepared = Metric("imagesPrepared", unit: .count, isDeterministic: true)
+    /// Segments a layout placed (correctness).
     public static let segmentsLaidOut = Metric("segmentsLaidOut", unit: .count, kind: .correctness, isDeterministic: true)
 }
 
 /// A prepared calendar workload: events, layout and descriptors, shared by the subjects' arms.
 public struct CalendarScene: Sendable {
+    /// The scene's events.
     public let events: [CalendarEvent]
+    /// Their layout.
     public let layout: CalendarLayout
+    /// The viewport index built from the layout.
     public let index: ViewportIndex
     /// A phone-sized viewport (390 × 844 pt) over the zoomed timeline (a 1,000 pt track), so part
     /// of each day is off screen horizontally as well as most days vertically.

@@ -8,17 +8,21 @@ import PerfKit
 ///   step down: query, diff, reuse, warm artwork lookups; wrapping at the end;
 /// - eviction: the artwork cache is emptied before the step.
 public struct ViewportScrollSubject: MeasurableSubject {
+    /// The scene scrolled.
     public let scene: CalendarScene
+    /// Reference or native.
     public let policy: ViewportPolicy
     /// Points scrolled per step.
     public let step: Double
 
+    /// Scrolls `scene` under `policy`, `step` points a run.
     public init(scene: CalendarScene, policy: ViewportPolicy, step: Double = 120) {
         self.scene = scene
         self.policy = policy
         self.step = step
     }
 
+    /// The viewport, its artwork cache and the scroll offset.
     public final class State {
         var viewport: Viewport?
         let cache = ArtworkCache(limits: .init(maxBytes: 256 << 20, maxCount: 20_000))
@@ -26,9 +30,12 @@ public struct ViewportScrollSubject: MeasurableSubject {
         init() {}
     }
 
+    /// Cold, warm and eviction.
     public var phases: [Phase] { Phase.allPhases }
+    /// No viewport yet, an empty cache, offset 0.
     public func makeState() -> State { State() }
 
+    /// Populates the viewport (first run) or scrolls one step; returns the live views.
     public func run(_ state: inout State) -> Int {
         if state.viewport == nil {
             var viewport = Viewport(index: scene.index, policy: policy)
@@ -45,6 +52,7 @@ public struct ViewportScrollSubject: MeasurableSubject {
         return state.viewport!.counters.liveViews
     }
 
+    /// Empties the artwork cache.
     public func evict(_ state: inout State) { state.cache.removeAll() }
 
     /// Scrolls once through the whole content, so every image a step can need is cached.
@@ -54,6 +62,7 @@ public struct ViewportScrollSubject: MeasurableSubject {
         repeat { blackHole(run(&state)) } while state.offset != start
     }
 
+    /// Live views and consumer bytes (levels); views created and reused and content evaluations (running totals).
     public func counters(_ state: State) -> [CounterReading] {
         let c = state.viewport?.counters ?? ViewportCounters()
         let cache = state.cache.counters

@@ -5,11 +5,13 @@
 public final class EventCell {
     /// Distinct per cell, for reuse checks.
     public let serial: Int
+    /// The view kind (reuse pools are per kind).
     public let kind: String
     /// The piece it currently shows.
     public private(set) var boundID: SegmentID?
     /// Index of the bound descriptor in the viewport's index.
     public private(set) var descriptorIndex: Int?
+    /// What the cell shows now; nil while unbound.
     public private(set) var content: ViewContent?
     /// Bumped on every bind and unbind: a late artwork result carrying an older generation is dropped.
     public private(set) var generation = 0
@@ -48,12 +50,17 @@ public enum ViewportPolicy: String, Sendable, CaseIterable, Codable {
 
 /// Counters a viewport keeps; all deterministic for a given workload and scroll path.
 public struct ViewportCounters: Sendable, Equatable {
+    /// Views alive now (bound or pooled).
     public var liveViews = 0
+    /// Views created so far (a running total).
     public var viewsCreated = 0
+    /// Views taken from a reuse pool so far (a running total).
     public var viewsReused = 0
+    /// Content closures evaluated so far (a running total).
     public var contentEvaluations = 0
     /// Artwork results dropped because their cell had been rebound since the request.
     public var lateResultsRejected = 0
+    /// Counters.
     public init(liveViews: Int = 0, viewsCreated: Int = 0, viewsReused: Int = 0, contentEvaluations: Int = 0, lateResultsRejected: Int = 0) {
         self.liveViews = liveViews
         self.viewsCreated = viewsCreated
@@ -65,10 +72,13 @@ public struct ViewportCounters: Sendable, Equatable {
 
 /// A scrolling viewport over indexed descriptors, under one policy.
 public struct Viewport {
+    /// The index queried for the visible rect.
     public let index: ViewportIndex
+    /// Reference (every view up front) or native (visible plus overscan, reused).
     public let policy: ViewportPolicy
     /// Margin added above and below the visible rect (native policy).
     public let overscan: Double
+    /// What the viewport has done so far.
     public internal(set) var counters = ViewportCounters()
     /// Cells by descriptor index; `nil` where no view exists.
     private(set) var cells: [EventCell?]

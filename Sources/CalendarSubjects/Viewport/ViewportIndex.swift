@@ -5,12 +5,14 @@ import Foundation
 public struct ViewDescriptor: Sendable {
     /// The piece's identity (a segment id: an overnight occurrence has one per day column).
     public var id: SegmentID
+    /// The view's frame in content coordinates.
     public var frame: Rect
     /// The kind of view, for per-kind reuse pools.
     public var kind: String
     /// Builds the view's content.
     public var content: @Sendable () -> ViewContent
 
+    /// A descriptor; `content` is evaluated only when a cell is bound.
     public init(id: SegmentID, frame: Rect, kind: String = "event", content: @escaping @Sendable () -> ViewContent) {
         self.id = id
         self.frame = frame
@@ -21,10 +23,15 @@ public struct ViewDescriptor: Sendable {
 
 /// What an event view shows.
 public struct ViewContent: Sendable, Hashable {
+    /// The title shown.
     public var title: String
+    /// The time text shown.
     public var timeText: String
+    /// The event's calendar.
     public var calendarID: String
+    /// The occurrence shown: a late result for another occurrence must not repaint the cell.
     public var occurrence: OccurrenceID
+    /// Content.
     public init(title: String, timeText: String, calendarID: String, occurrence: OccurrenceID) {
         self.title = title
         self.timeText = timeText

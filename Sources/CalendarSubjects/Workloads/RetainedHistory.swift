@@ -5,14 +5,22 @@ import PerfKit
 /// 1,000 notes and 10,000 podcast episodes, held in memory the way an app retains its history,
 /// so they weigh on process memory.
 public struct RetainedHistory: Sendable {
+    /// A retained email of the history.
     public struct Email: Sendable { var id: Int; var subject: String; var sender: String; var preview: String }
+    /// A retained note of the history.
     public struct Note: Sendable { var id: Int; var title: String; var body: String }
+    /// A retained podcast episode of the history.
     public struct Episode: Sendable { var id: Int; var show: String; var title: String; var duration: Int }
 
+    /// Days of history held.
     public let days: Int
+    /// The calendar events of those days.
     public let events: [CalendarEvent]
+    /// The emails of those days.
     public let emails: [Email]
+    /// The notes of those days.
     public let notes: [Note]
+    /// The episodes of those days.
     public let episodes: [Episode]
 
     /// Generates the history deterministically from `seed`.

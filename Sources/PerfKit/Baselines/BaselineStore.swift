@@ -38,13 +38,19 @@ public struct BaselineStore: Sendable {
 
     /// A loaded baseline.
     public struct Baseline: Sendable {
+        /// The baseline's name.
         public var name: String
+        /// Where and how it was measured.
         public var environment: Environment
+        /// When it was saved.
         public var savedAt: Date
+        /// Every test result it holds.
         public var tests: [TestResult]
     }
 
+    /// The folder holding one subfolder per baseline.
     public let root: String
+    /// A store in `root` (`Baselines` in the package by default).
     public init(root: String = "Baselines") { self.root = root }
 
     /// Names of stored baselines (hidden folders, such as a killed save's staging folder, are not baselines).

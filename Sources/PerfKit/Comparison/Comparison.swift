@@ -2,12 +2,19 @@ import Foundation
 
 /// One compared series: test, measurement, arm, phase and metric, both summaries and the verdict.
 public struct ComparisonRow: Sendable, Codable, Equatable {
+    /// The test's ID (`Module.Suite/test()`).
     public var test: String
+    /// The measurement's name within its test.
     public var measurement: String
+    /// The arm (or `second vs first` in an arm-against-arm comparison).
     public var arm: String
+    /// The phase.
     public var phase: Phase
+    /// The metric, with its unit, polarity and kind.
     public var metric: Metric
+    /// Summary of the baseline (or A) side; nil when the series was added.
     public var baseline: Summary?
+    /// Summary of the current (or B) side; nil when the series was removed.
     public var current: Summary?
     /// Ratio of medians, current over baseline, with its 95% CI (nil when the baseline median is
     /// zero or negative, or the row is exact).
@@ -17,9 +24,11 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     public var difference: Estimate? = nil
     /// Two-sided Mann–Whitney p-value, raw and Benjamini–Hochberg adjusted.
     public var pValue: Double?
+    /// The Benjamini–Hochberg adjusted p over the comparison's decisions.
     public var qValue: Double?
     /// Noise band applied (relative).
     public var noiseBand: Double
+    /// The verdict; ``note`` says why.
     public var verdict: Verdict
     /// Plain explanation (for example "could resolve ±12%").
     public var note: String
@@ -27,8 +36,11 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
 
 /// The comparison of two sets of results.
 public struct Comparison: Sendable, Codable, Equatable {
+    /// Every compared series, sorted.
     public var rows: [ComparisonRow]
+    /// Where the baseline (or A) side was measured.
     public var baselineEnvironment: Environment?
+    /// Where the current (or B) side was measured.
     public var currentEnvironment: Environment?
     /// The machine fields that differ between the two sides (empty when they match or are unknown);
     /// timing and OS-memory rows are then not judged unless the comparison was told to allow it.
@@ -282,6 +294,7 @@ public struct Comparison: Sendable, Codable, Equatable {
 /// Errors of comparisons.
 public enum ComparisonError: Error, Sendable, CustomStringConvertible {
     case mismatchedUnits(String, String, String)
+    /// A one-line reason naming the series.
     public var description: String {
         switch self {
         case .mismatchedUnits(let key, let a, let b): "mismatched units for \(key): baseline \(a), current \(b)"

@@ -2,13 +2,16 @@ import Foundation
 
 /// Noise bands measured on one machine by A/A comparisons (`perfkit calibrate`).
 public struct NoiseCalibration: Sendable, Codable, Equatable {
+    /// The schema version this code writes and reads.
     public static let schemaVersion = 1
 
     /// One calibrated series.
     public struct Entry: Sendable, Codable, Equatable {
+        /// The series' key (``NoiseBands/seriesKey(test:measurement:arm:phase:metric:)``).
         public var series: String
         /// A/A repeats that flagged a change (regressed or improved) under the default band.
         public var falseAlarms: Int
+        /// A/A repeats that measured the series.
         public var repeats: Int
         /// The band stored for the series (relative).
         public var band: Double
@@ -16,13 +19,19 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
         public var resolvableChange: Double
     }
 
+    /// The file's schema version.
     public var schemaVersion: Int
+    /// When it was calibrated.
     public var date: Date
+    /// The machine it was calibrated on; bands apply to that machine only.
     public var machine: MachineFingerprint
     /// Rounds per A/A comparison the bands were measured with.
     public var rounds: Int
+    /// A/A repeats.
     public var repeats: Int
+    /// The bands to compare with.
     public var bands: NoiseBands
+    /// One entry per calibrated series.
     public var entries: [Entry]
 
     /// Calibrates from A/A comparisons of the same build.

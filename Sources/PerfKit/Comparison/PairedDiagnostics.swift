@@ -10,6 +10,7 @@ public struct PairedDiagnostics: Sendable, Codable, Equatable {
     public var orderEffectDetected: Bool
     /// Relative change of the paired ratio per round (trend), and its Spearman p-value.
     public var driftPerRound: Double
+    /// p of the drift test (Spearman's rank correlation of the log ratios with the round).
     public var driftP: Double
     /// Relative change of arm A's own values per round: the machine's drift.
     public var machineDriftPerRound: Double

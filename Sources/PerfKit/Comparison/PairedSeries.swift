@@ -9,18 +9,25 @@
 public struct PairedSeries: Sendable, Codable, Equatable {
     /// Identifies the series: test, measurement, arm, phase, metric.
     public var test: String
+    /// The measurement's name within its test.
     public var measurement: String
+    /// The arm within the measurement.
     public var arm: String
+    /// The phase.
     public var phase: Phase
+    /// The metric.
     public var metric: Metric
     /// Per round: arm A's value, arm B's value, and whether B ran second in that round.
     public var a: [Double]
+    /// Revision B's per-round medians, in round order.
     public var b: [Double]
+    /// Whether B's process ran second in each round.
     public var bRanSecond: [Bool]
     /// The fewest calls any sample of either side was timed over (nil: one call a sample); the
     /// resolution gates multiply the per-call median by it.
     public var callsPerSample: Int? = nil
 
+    /// A paired series; values are added round by round.
     public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, a: [Double] = [], b: [Double] = [], bRanSecond: [Bool] = []) {
         self.test = test
         self.measurement = measurement
@@ -34,9 +41,13 @@ public struct PairedSeries: Sendable, Codable, Equatable {
 
     /// One paired round: every test result of arm A's process and of arm B's, and whether B ran second.
     public struct Round: Sendable {
+        /// Revision A's process results in this round.
         public var a: [TestResult]
+        /// Revision B's process results in this round.
         public var b: [TestResult]
+        /// Whether B's process ran second.
         public var bRanSecond: Bool
+        /// One round.
         public init(a: [TestResult], b: [TestResult], bRanSecond: Bool) {
             self.a = a
             self.b = b
@@ -99,6 +110,7 @@ public struct Pairing: Sendable, Equatable {
     /// Series present on one side only, or missing from some rounds.
     public var unpaired: [UnpairedSeries]
 
+    /// A pairing.
     public init(paired: [PairedSeries], unpaired: [UnpairedSeries]) {
         self.paired = paired
         self.unpaired = unpaired
@@ -108,17 +120,24 @@ public struct Pairing: Sendable, Equatable {
 /// A series that could not be paired: it is missing from one side, or from some rounds
 /// (for example a test added in B, removed in B, or failing in some processes).
 public struct UnpairedSeries: Sendable, Codable, Equatable {
+    /// The test's ID.
     public var test: String
+    /// The measurement's name within its test.
     public var measurement: String
+    /// The arm within the measurement.
     public var arm: String
+    /// The phase.
     public var phase: Phase
+    /// The metric.
     public var metric: Metric
     /// Per-round medians of the rounds in which each side had the series.
     public var a: [Double]
+    /// B's per-round medians, in the rounds where B had the series.
     public var b: [Double]
     /// Rounds in the session.
     public var rounds: Int
 
+    /// An unpaired series.
     public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, a: [Double], b: [Double], rounds: Int) {
         self.test = test
         self.measurement = measurement

@@ -30,6 +30,7 @@ public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvert
         self.value = value
     }
 
+    /// The stored identifier.
     public var description: String {
         switch value {
         case .regressed: "regressed"
@@ -64,6 +65,7 @@ public struct NoiseBands: Sendable, Codable, Equatable {
     /// Calibrated bands per series, keyed by ``seriesKey(test:measurement:arm:phase:metric:)``.
     public var perSeries: [String: Double]
 
+    /// Bands; every argument defaults to none, and the default band to ±5%.
     public init(relative: [String: Double] = [:], absolute: [String: Double] = [:], defaultRelative: Double = 0.05, perSeries: [String: Double] = [:]) {
         self.relative = relative
         self.absolute = absolute

@@ -51,6 +51,7 @@ public struct InstructionCounter: ~Copyable {
 public enum ProbeError: Error, Sendable, CustomStringConvertible {
     /// The probe cannot work on this machine; the string says why.
     case unavailable(String)
+    /// A one-line reason.
     public var description: String {
         switch self {
         case .unavailable(let reason): reason

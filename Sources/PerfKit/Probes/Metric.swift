@@ -37,9 +37,12 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
         self.scope = scope
     }
 
+    /// The metric's name.
     public var description: String { name }
 
+    /// Metrics are the same when their names are: the name is the identity stored in files.
     public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.name == rhs.name }
+    /// Hashes the name, the metric's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
@@ -65,15 +68,21 @@ public struct MetricUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     public var symbol: String
     /// Creates a unit from its stored symbol.
     public init(_ symbol: String) { self.symbol = symbol }
+    /// Reads the unit's symbol.
     public init(from decoder: any Decoder) throws { symbol = try decoder.singleValueContainer().decode(String.self) }
+    /// Writes the unit's symbol.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(symbol)
     }
+    /// The unit's symbol (`ns`, `B`, `count`).
     public var description: String { symbol }
 
+    /// Time, in nanoseconds.
     public static let nanoseconds = MetricUnit("ns")
+    /// Memory, in bytes.
     public static let bytes = MetricUnit("B")
+    /// A count of events or objects.
     public static let count = MetricUnit("count")
 }
 
@@ -110,8 +119,10 @@ public struct MetricKind: Hashable, Sendable, StoredIdentifier, Comparable, Cust
         case .frameInput: "Frame and input"
         }
     }
+    /// The stored identifier.
     public var description: String { identifier }
 
+    /// Report order: component cost, memory, correctness, frame and input.
     public static func < (lhs: MetricKind, rhs: MetricKind) -> Bool {
         Value.allCases.firstIndex(of: lhs.value)! < Value.allCases.firstIndex(of: rhs.value)!
     }

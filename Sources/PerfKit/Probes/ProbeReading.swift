@@ -20,10 +20,13 @@ public protocol ProbeReading {
 
 /// The operating system's clocks and `getrusage`.
 public enum SystemReads: ProbeReading {
+    /// The monotonic clock, in nanoseconds.
     @inline(__always)
     public static func monotonicNanoseconds() -> UInt64 { SystemClock.monotonicNanoseconds() }
+    /// The calling thread's CPU time, in nanoseconds.
     @inline(__always)
     public static func threadCPUNanoseconds() -> UInt64 { SystemClock.threadCPUNanoseconds() }
+    /// The process's `getrusage` figures now.
     @inline(__always)
     public static func resourceUsage() -> ResourceUsage { ResourceUsage.current() }
 }

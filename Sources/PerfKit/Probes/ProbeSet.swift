@@ -101,14 +101,23 @@ public struct ProbeSet: ~Copyable {
 
 /// The raw values of one timed sample, kept in a plain struct so that taking a sample never allocates.
 public struct TimedValues: Sendable {
+    /// Nanoseconds between the two monotonic clock reads.
     public var wallClock: UInt64 = 0
+    /// Nanoseconds of the calling thread's CPU time.
     public var threadCPU: UInt64 = 0
+    /// Nanoseconds of user CPU time of the whole process.
     public var processUserCPU: UInt64 = 0
+    /// Nanoseconds of system CPU time of the whole process.
     public var processSystemCPU: UInt64 = 0
+    /// Voluntary and involuntary context switches of the process.
     public var contextSwitches: UInt64 = 0
+    /// Minor and major page faults of the process.
     public var pageFaults: UInt64 = 0
+    /// Bytes the calling thread allocated (jemalloc), nil without jemalloc.
     public var bytesAllocated: UInt64? = nil
+    /// Bytes the calling thread freed (jemalloc), nil without jemalloc.
     public var bytesFreed: UInt64? = nil
+    /// Retired instructions, nil without hardware counters.
     public var instructions: UInt64? = nil
 
     /// The values as metric-keyed doubles, leaving out unavailable ones and those not in `metrics`.

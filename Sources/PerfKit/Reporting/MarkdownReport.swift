@@ -13,9 +13,11 @@ public struct MarkdownReport: Sendable {
     /// GitHub refuses pull-request comments over 65,536 characters; the main report stays under this.
     public static let pullRequestLimit = 60_000
 
+    /// The report's title (first heading).
     public var title: String
     /// The command that produced the report, written at its top.
     public var command: String
+    /// The comparison the report is about.
     public var comparison: Comparison
     /// An optional within-run comparison of arms (for example one policy against another).
     public var armComparison: ArmSection?
@@ -36,9 +38,13 @@ public struct MarkdownReport: Sendable {
 
     /// A comparison of arms inside one run: its title and the names of its two arms.
     public struct ArmSection: Sendable {
+        /// The section's heading.
         public var title: String
+        /// The arm-against-arm comparison.
         public var comparison: Comparison
+        /// The reference arm's name.
         public var first: String
+        /// The compared arm's name.
         public var second: String
         /// Creates a section comparing `second` against `first`.
         public init(title: String, comparison: Comparison, first: String, second: String) {
@@ -51,13 +57,17 @@ public struct MarkdownReport: Sendable {
 
     /// How the two compared sides are named.
     public struct Sides: Sendable {
+        /// The comparison section's heading.
         public var heading: String
         /// The direction, second against first, used in every headline (for example "B against A").
         public var against: String
+        /// Column label of the first side (for example `base` or `A`).
         public var first: String
+        /// Column label of the second side (for example `cur` or `B`).
         public var second: String
         /// One sentence under the heading on what kind of comparison this is.
         public var lead: String
+        /// Names the sides.
         public init(heading: String, against: String, first: String, second: String, lead: String = "") {
             self.heading = heading
             self.against = against
@@ -77,6 +87,7 @@ public struct MarkdownReport: Sendable {
             lead: "Each round pairs one process of A with one of B, in alternating order, so drift between rounds cancels in the pairs.")
     }
 
+    /// A report; everything but the title, command and comparison is optional.
     public init(
         title: String, command: String, comparison: Comparison, armComparison: ArmSection? = nil,
         charts: [Phase: String] = [:], extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [], sides: Sides = .baseline,

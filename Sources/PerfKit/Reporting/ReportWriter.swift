@@ -6,7 +6,9 @@ import Foundation
 public struct ReportWriter: Sendable {
     /// Where each file goes; nil leaves a format out.
     public var markdown: String?
+    /// Where the CSV goes, if anywhere.
     public var csv: String?
+    /// Where the JSON document goes, if anywhere.
     public var json: String?
 
     /// Creates a writer.
@@ -68,7 +70,10 @@ public struct ReportWriter: Sendable {
 public struct ComparisonDocument: Sendable, Codable, Equatable {
     /// Version 1: `comparison` (rows with verdicts and notes) and optional `arms`.
     public static let schemaVersion = 1
+    /// The document's schema version, read first.
     public var schemaVersion = Self.schemaVersion
+    /// The comparison the report is about.
     public var comparison: Comparison
+    /// Arm-against-arm comparisons of the current side, if any measurement has two arms.
     public var arms: Comparison?
 }

@@ -57,7 +57,9 @@ public struct TestResult: Sendable, Codable, Equatable {
 public struct BudgetOutcome: Sendable, Codable, Equatable {
     /// The measurement and arm the budget applied to.
     public var measurement: String
+    /// The arm the budget applied to.
     public var arm: String
+    /// The phase the budget applied to.
     public var phase: Phase
     /// The metric judged.
     public var metric: String

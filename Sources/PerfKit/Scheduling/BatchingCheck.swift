@@ -12,6 +12,7 @@ public enum BatchingCheck {
     public struct Outcome: Sendable {
         /// Multiply-add steps of the base body and of the changed one.
         public var steps: Int
+        /// Steps of the changed body.
         public var changedSteps: Int
         /// Calls per sample the runner calibrated for the base body.
         public var callsPerSample: Int

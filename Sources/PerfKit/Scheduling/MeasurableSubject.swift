@@ -41,10 +41,15 @@ public protocol MeasurableSubject<Output>: Sendable {
 }
 
 extension MeasurableSubject {
+    /// Warm only, unless the subject says otherwise.
     public var phases: [Phase] { [.warm] }
+    /// Nothing to evict, unless the subject says otherwise.
     public func evict(_ state: inout State) throws {}
+    /// No warm-up beyond the runner's iterations, unless the subject says otherwise.
     public func warmUp(_ state: inout State) throws {}
+    /// No counters of its own, unless the subject reports some.
     public func counters(_ state: State) -> [CounterReading] { [] }
+    /// Runs may be batched, unless the subject says otherwise.
     public var allowsBatching: Bool { true }
 }
 
@@ -94,6 +99,8 @@ public struct ClosureSubject<Output>: MeasurableSubject, @unchecked Sendable {
     private let body: () throws -> Output
     /// Wraps `body`; its only phase is warm.
     public init(_ body: @escaping () throws -> Output) { self.body = body }
+    /// No state.
     public func makeState() throws {}
+    /// Calls the closure once.
     public func run(_ state: inout Void) throws -> Output { try body() }
 }

@@ -17,6 +17,7 @@ public struct Phase: Hashable, Sendable, StoredIdentifier, Comparable, CustomStr
 
     /// The stored identifier (`cold`, `warm`, `eviction`).
     public var identifier: String { value.rawValue }
+    /// The stored identifier (`cold`, `warm`, `eviction`).
     public var description: String { value.rawValue }
 
     /// Parses a stored identifier.
@@ -25,6 +26,7 @@ public struct Phase: Hashable, Sendable, StoredIdentifier, Comparable, CustomStr
         guard let value = Value(rawValue: identifier) else { return nil }
         self.value = value
     }
+    /// Report order: cold, warm, eviction.
     public static func < (lhs: Phase, rhs: Phase) -> Bool {
         Value.allCases.firstIndex(of: lhs.value)! < Value.allCases.firstIndex(of: rhs.value)!
     }

@@ -11,6 +11,7 @@ public enum StatisticsError: Error, Sendable, Equatable, CustomStringConvertible
     /// A probability outside 0...1 or a percentile outside 0...100.
     case outOfRange(Double)
 
+    /// A one-line reason.
     public var description: String {
         switch self {
         case .empty: "empty sample"

@@ -4,20 +4,29 @@
 public struct Summary: Sendable, Codable, Equatable {
     /// Number of values.
     public var count: Int
+    /// Smallest value.
     public var min: Double
+    /// Largest value.
     public var max: Double
+    /// Arithmetic mean (scaled sums, finite for values near the largest double).
     public var mean: Double
     /// Sample standard deviation (divisor n − 1; 0 for a single value).
     public var standardDeviation: Double
+    /// The 50th percentile.
     public var median: Double
     /// Median absolute deviation from the median, unscaled.
     public var medianAbsoluteDeviation: Double
     /// Interquartile range, p75 − p25.
     public var interquartileRange: Double
+    /// The 25th percentile (linear interpolation, numpy's default).
     public var p25: Double
+    /// The 75th percentile.
     public var p75: Double
+    /// The 90th percentile.
     public var p90: Double
+    /// The 95th percentile.
     public var p95: Double
+    /// The 99th percentile.
     public var p99: Double
     /// Tukey outlier counts (fences at 1.5 and 3 IQR beyond the quartiles).
     public var outliers: OutlierCounts

@@ -11,6 +11,7 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         self.path = path
         self.problem = problem
     }
+    /// One line: the file, then the problem.
     public var description: String { "\(path): \(problem)" }
 }
 

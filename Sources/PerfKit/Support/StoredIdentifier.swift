@@ -9,6 +9,7 @@ public protocol StoredIdentifier: Codable {
 }
 
 extension StoredIdentifier {
+    /// Reads a stored identifier; an unknown one is a decoding error.
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(String.self)
         guard let value = Self(identifier: raw) else {
@@ -17,6 +18,7 @@ extension StoredIdentifier {
         self = value
     }
 
+    /// Writes the stored identifier.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(identifier)

@@ -3,7 +3,9 @@ import PerfKit
 extension Budget {
     /// The verdict on one series, with the message a test failure or warning shows.
     public struct Judgement: Sendable {
+        /// The outcome recorded in the run file.
         public var outcome: BudgetOutcome
+        /// The message of the test issue or warning.
         public var message: String
     }
 

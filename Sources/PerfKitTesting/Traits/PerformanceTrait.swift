@@ -18,6 +18,7 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
     /// The measurement configuration in measure mode.
     public var configuration: RunConfiguration
 
+    /// On a suite, every test in it is measured.
     public var isRecursive: Bool { true }
 
     /// Runs the test with a measurement context, then judges its budgets and records its results.
