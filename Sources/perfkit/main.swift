@@ -33,9 +33,9 @@ do {
 } catch let request as HelpRequested {
     Output.line(request.verb.help)
     status = 0
-} catch let error as ChildFailure {
+} catch let error as OrchestrationError {
     Output.progress("perfkit: \(error)")
-    status = 3
+    status = error.isChildFailure ? 3 : 2
 } catch {
     Output.progress("perfkit: \(error)")
     status = 2

@@ -4,12 +4,6 @@ struct UsageError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A build or a measured child process failed: exit status 3 and a one-line message.
-struct ChildFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Command-line arguments parsed into plain values against a declared set of options.
 ///
 /// Options take a value (`--output FILE` or `--output=FILE`); flags take none. An option or

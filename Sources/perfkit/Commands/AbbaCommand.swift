@@ -24,43 +24,46 @@ enum AbbaCommand {
         let envA = try environment(parsed.options["env-a"]), envB = try environment(parsed.options["env-b"])
         let started = Date()
         // Both revisions are resolved before anything is created: a bad B leaves no worktree of A behind.
-        for revision in parsed.positionals { _ = try Worktrees.resolve(revision) }
+        for revision in parsed.positionals { _ = try Revision.resolve(revision) }
         if rounds < 6 {
             throw UsageError(
                 "--rounds \(rounds) can never reach significance: the smallest two-sided Wilcoxon p with \(rounds) pairs is \(Format.pValue(2 / pow(2, Double(rounds)))); use at least 6 (10 or more to survive Benjamini–Hochberg across a suite)"
             )
         }
-        let a = try Worktrees.prepare(parsed.positionals[0])
-        let b = try Worktrees.prepare(parsed.positionals[1])
-        let bundleA = try Worktrees.build(a, pinnedLayout: true)
-        let bundleB = a.directory == b.directory ? bundleA : try Worktrees.build(b, pinnedLayout: true)
-        let session = try AbbaSession.run(arms: [(a, bundleA, envA), (b, bundleB, envB)], rounds: rounds, filter: filter, iterations: iterations, seed: seed)
+        let a = try Revision.prepare(parsed.positionals[0], progress: Output.progress)
+        let b = try Revision.prepare(parsed.positionals[1], progress: Output.progress)
+        let bundleA = try a.build(pinnedLayout: true, progress: Output.progress)
+        let bundleB = a.directory == b.directory ? bundleA : try b.build(pinnedLayout: true, progress: Output.progress)
+        let session = try AbbaSession.run(
+            a: .init(revision: a, bundle: bundleA, environment: envA), b: .init(revision: b, bundle: bundleB, environment: envB), rounds: rounds,
+            filter: filter, iterations: iterations, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
         let machine = EnvironmentReader.machine()
         let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: machine, default: NoiseBandsFile.pairedDefault)
         let comparison = try Comparison(
-            paired: session.pairing, bands: bands, environmentA: session.environment(for: a), environmentB: session.environment(for: b))
+            paired: session.pairing, bands: bands, environmentA: a.environment(machine: machine), environmentB: b.environment(machine: machine))
         let diagnostics = try AbbaSession.diagnosticsSection(session.pairing.paired)
         let command = Arguments.commandLine(["perfkit", "abba"] + arguments)
         let elapsed = Int(Date().timeIntervalSince(started))
         let report = MarkdownReport(
             title: "ABBA comparison: \(b.name) (B) against \(a.name) (A)", command: command, comparison: comparison,
-            extraSections: [session.summarySection(a: a, b: b, elapsedSeconds: elapsed), diagnostics], runOrder: session.runOrderLines(a: a, b: b),
+            extraSections: [session.designSection(a: a, b: b, elapsedSeconds: elapsed), diagnostics], runOrder: session.runOrderLines(a: a, b: b),
             limitations: [
                 "Each figure is the median of one process's samples, paired with the other arm's process in the same round; it is host-side cost on this machine, not frame delivery on a device."
             ],
             sides: .abba)
         let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
-            .write(report, rawTests: session.rawTests.map { (side: $0.0, tests: $0.1) })
+            .write(report, rawTests: session.rawTests)
         for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").lines where !line.isEmpty {
             Output.line(line.replacingOccurrences(of: "**", with: ""))
         }
         Output.line("\(rounds) rounds, \(elapsed) s" + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
+        for failure in session.failedProcesses.prefix(5) { Output.progress("warning: \(failure)") }
         for warning in Set(session.pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(\.warnings)).sorted()
             .prefix(5)
         {
             Output.progress("warning: \(warning)")
         }
-        return comparison.hasRegression && parsed.options["fail-on"] != nil ? 1 : 0
+        return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
     }
 
     /// Parses `KEY=VALUE[,KEY=VALUE]` (test-only: extra environment for one arm, for example an injected slowdown).
@@ -73,93 +76,5 @@ enum AbbaCommand {
             result[String(parts[0])] = String(parts[1])
         }
         return result
-    }
-}
-
-/// The measured processes of one ABBA comparison, paired round by round.
-struct AbbaSession {
-    var order: RunOrder
-    var rounds: [PairedSeries.Round]
-    var pairing: Pairing
-    var rawTests: [(String, [TestResult])]
-    var environments: [String: Environment]
-
-    /// Runs every round: each arm's tests in a fresh process, in the round's order.
-    static func run(arms: [(PreparedRevision, String, [String: String])], rounds: Int, filter: String, iterations: Int?, seed: UInt64) throws -> AbbaSession {
-        let order = RunOrder(armCount: 2, roundCount: rounds, seed: seed)
-        var pairedRounds: [PairedSeries.Round] = []
-        var raw: [(String, [TestResult])] = [("A", []), ("B", [])]
-        for (round, armOrder) in order.rounds.enumerated() {
-            var results: [[TestResult]] = [[], []]
-            for (position, arm) in armOrder.enumerated() {
-                let (revision, bundle, environment) = arms[arm]
-                Output.progress("perfkit abba: round \(round + 1)/\(rounds), \(arm == 0 ? "A" : "B") (\(revision.name)), position \(position + 1)")
-                let (tests, _) = try MeasuredProcess.run(
-                    bundle: bundle, in: revision.directory, filter: filter, iterations: iterations, environment: environment)
-                results[arm] = tests
-                raw[arm].1 += relabel(tests, round: round, position: position)
-            }
-            pairedRounds.append(PairedSeries.Round(a: results[0], b: results[1], bRanSecond: armOrder == [0, 1]))
-        }
-        let machine = EnvironmentReader.machine()
-        var environments: [String: Environment] = [:]
-        for (revision, _, _) in arms {
-            var env = EnvironmentReader.current(buildConfiguration: "release", directory: revision.directory)
-            env.commit = revision.commit
-            env.machine = machine
-            environments[revision.name] = env
-        }
-        return AbbaSession(order: order, rounds: pairedRounds, pairing: try PairedSeries.pair(pairedRounds), rawTests: raw, environments: environments)
-    }
-
-    /// Labels every sample with the process round and position instead of the in-process ones.
-    static func relabel(_ tests: [TestResult], round: Int, position: Int) -> [TestResult] {
-        tests.map { test in
-            var t = test
-            for m in t.measurements.indices {
-                for s in t.measurements[m].series.indices {
-                    let n = t.measurements[m].series[s].values.count
-                    t.measurements[m].series[s].rounds = Array(repeating: round, count: n)
-                    t.measurements[m].series[s].positions = Array(repeating: position, count: n)
-                }
-            }
-            return t
-        }
-    }
-
-    func environment(for revision: PreparedRevision) -> Environment? { environments[revision.name] }
-
-    func runOrderLines(a: PreparedRevision, b: PreparedRevision) -> [String] {
-        order.rounds.enumerated().map { round, arms in
-            "round \(round + 1): " + arms.map { $0 == 0 ? "A (\(a.name))" : "B (\(b.name))" }.joined(separator: ", ")
-        }
-    }
-
-    func summarySection(a: PreparedRevision, b: PreparedRevision, elapsedSeconds: Int) -> String {
-        """
-        ## Design
-
-        A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in release with pinned code alignment (functions and blocks on 64-byte boundaries). \
-        \(order.rounds.count) rounds; in every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase. \
-        Each round pairs the two processes: the per-round figure is the median of that process's samples. Change is the Hodges–Lehmann estimate of the per-round ratios B/A (on their logarithms) \
-        with its exact signed-rank 95% CI; p is the Wilcoxon signed-rank test of the log ratios against the noise band's edge, adjusted with Benjamini–Hochberg across the decisions. Took \(elapsedSeconds) s.
-        """
-    }
-
-    /// A table of diagnostics for the wall-clock series: order effect, drift, warnings.
-    static func diagnosticsSection(_ paired: [PairedSeries]) throws -> String {
-        var lines = [
-            "## Diagnostics (wall clock)", "",
-            "| test / measurement [arm, phase] | order effect (2nd vs 1st) | p | paired drift / round | machine drift / round | warnings |",
-            "|---|--:|--:|--:|--:|---|",
-        ]
-        for series in paired where series.metric == .wallClock {
-            let d = try PairedDiagnostics(series)
-            let name = MarkdownReport.shortName(series.test)
-            lines.append(
-                "| \(name) / \(series.measurement) [\(series.arm), \(series.phase)] | \(MarkdownReport.percent(1 + d.orderEffect)) | \(Format.pValue(d.orderEffectP)) | \(MarkdownReport.percent(1 + d.driftPerRound)) | \(MarkdownReport.percent(1 + d.machineDriftPerRound)) | \(d.warnings.isEmpty ? "none" : d.warnings.joined(separator: "; ")) |"
-            )
-        }
-        return lines.joined(separator: "\n")
     }
 }

@@ -28,7 +28,7 @@ enum CalendarCommand {
         guard let zone = TimeZone(identifier: zoneName) else { throw UsageError("unknown time zone '\(zoneName)'") }
         let events =
             kind == "varied" ? Workloads.variedEvents(days: days, seed: seed, timeZone: zone) : Workloads.historyEvents(days: days, seed: seed, timeZone: zone)
-        try Output.write(String(decoding: try EventFile.encode(events, timeZone: zone), as: UTF8.self), to: parsed.options["output"])
+        try Output.write(String(decoding: try CalendarEventFile.encode(events, timeZone: zone), as: UTF8.self), to: parsed.options["output"])
         return 0
     }
 
@@ -40,7 +40,7 @@ enum CalendarCommand {
             )
         }
         let format = try parsed.choice("format", ["json", "svg"], default: "json")
-        let file = try EventFile.read(path, timeZoneOverride: parsed.options["time-zone"])
+        let file = try CalendarEventFile.read(path, timeZoneOverride: parsed.options["time-zone"])
         var metrics = LayoutMetrics()
         metrics.trackWidth = try parsed.double("width", default: 1_000)
         metrics.collapsedHourWidth = try parsed.double("collapsed-hour-width", default: 12)
@@ -48,7 +48,7 @@ enum CalendarCommand {
         guard metrics.trackWidth > 0 else { throw UsageError("--width must be positive") }
         let first: Date
         if let from = parsed.options["from"] {
-            guard let date = EventFile.parseDate(from + (from.count == 10 ? "T00:00:00" : ""), zone: file.timeZone) else {
+            guard let date = CalendarEventFile.parseDate(from + (from.count == 10 ? "T00:00:00" : ""), zone: file.timeZone) else {
                 throw UsageError("--from: '\(from)' is not a date (yyyy-MM-dd)")
             }
             first = date
@@ -68,10 +68,12 @@ enum CalendarCommand {
         let layout = CalendarLayout(events: file.events, grid: DayGrid(timeZone: file.timeZone, from: first, count: days), metrics: metrics)
         var now: Date?
         if let text = parsed.options["now"] {
-            guard let date = EventFile.parseDate(text, zone: file.timeZone) else { throw UsageError("--now: '\(text)' is not a date-time (yyyy-MM-ddTHH:mm)") }
+            guard let date = CalendarEventFile.parseDate(text, zone: file.timeZone) else {
+                throw UsageError("--now: '\(text)' is not a date-time (yyyy-MM-ddTHH:mm)")
+            }
             now = date
         }
-        let text = format == "json" ? LayoutOutput.json(layout, events: file.events) : LayoutOutput.svg(layout, events: file.events, now: now)
+        let text = format == "json" ? LayoutRendering.json(layout, events: file.events) : LayoutRendering.svg(layout, events: file.events, now: now)
         try Output.write(text, to: parsed.options["output"])
         return 0
     }

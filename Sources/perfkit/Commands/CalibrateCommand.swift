@@ -12,14 +12,16 @@ enum CalibrateCommand {
         let repeats = try parsed.integer("repeats", default: 5, range: 1...1_000)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let filter = parsed.options["filter"] ?? RunCommand.defaultFilter
-        let current = try Worktrees.prepare(".")
-        let bundle = try Worktrees.build(current, pinnedLayout: true)
+        let current = try Revision.prepare(".", progress: Output.progress)
+        let bundle = try current.build(pinnedLayout: true, progress: Output.progress)
         let machine = EnvironmentReader.machine()
         var comparisons: [Comparison] = []
         for k in 0..<repeats {
             Output.progress("perfkit calibrate: A/A repeat \(k + 1)/\(repeats)")
+            let arm = AbbaSession.Arm(revision: current, bundle: bundle)
             let session = try AbbaSession.run(
-                arms: [(current, bundle, [:]), (current, bundle, [:])], rounds: rounds, filter: filter, iterations: iterations, seed: 0xCA1B + UInt64(k))
+                a: arm, b: arm, rounds: rounds, filter: filter, iterations: iterations, seed: 0xCA1B + UInt64(k), launcher: TestBundleLauncher(),
+                progress: Output.progress)
             comparisons.append(try Comparison(paired: session.pairing, bands: NoiseBandsFile.pairedDefault, environmentA: nil, environmentB: nil))
         }
         let calibration = NoiseCalibration(comparisons: comparisons, machine: machine, rounds: rounds)

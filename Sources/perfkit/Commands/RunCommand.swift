@@ -65,19 +65,20 @@ enum RunCommand {
     /// - Returns: The merged run file (every value labelled with its process) and the worst exit status.
     static func measure(filter: String, iterations: Int?, processes: Int) throws -> (RunFile, Int32) {
         let packageDirectory = "."
-        let revision = try Worktrees.prepare(".")
-        let bundle = try Worktrees.build(revision)
+        let revision = try Revision.prepare(".", progress: Output.progress)
+        let bundle = try revision.build(progress: Output.progress)
         let perProcess = iterations.map { max(1, ($0 + processes - 1) / processes) } ?? nil
         var results: [[TestResult]] = []
         var status: Int32 = 0
         for process in 0..<processes {
             Output.progress("perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
-            let (tests, exit) = try MeasuredProcess.run(
-                bundle: bundle, in: packageDirectory, filter: filter, iterations: perProcess,
-                environment: processes > 1 ? ["PERFKIT_PROCESSES": String(processes), "PERFKIT_PROCESS_INDEX": String(process)] : [:],
-                forwardOutput: process == 0)
-            results.append(tests)
-            status = max(status, exit)
+            let outcome = try TestBundleLauncher().measure(
+                MeasuredProcessRequest(
+                    bundle: bundle, directory: packageDirectory, filter: filter, iterations: perProcess,
+                    environment: processes > 1 ? ["PERFKIT_PROCESSES": String(processes), "PERFKIT_PROCESS_INDEX": String(process)] : [:],
+                    forwardOutput: process == 0))
+            results.append(outcome.tests)
+            status = max(status, outcome.status)
         }
         let environmentRecord = EnvironmentReader.current(buildConfiguration: "release", directory: packageDirectory)
         let tests = processes > 1 ? [TestResult].merging(processes: results) : results[0]

@@ -1,10 +1,9 @@
-import CalendarSubjects
 import Foundation
 import PerfKit
 
 /// The events JSON format of `perfkit calendar`: `{"timeZone": ..., "events": [{"id", "calendar", "title", "start", "end", "allDay"}]}`.
 /// A time without an offset is local to the time zone; one with `Z` or an offset is absolute.
-enum EventFile {
+public enum CalendarEventFile {
     struct Item: Codable {
         var id: String?
         var calendar: String?
@@ -18,7 +17,13 @@ enum EventFile {
         var events: [Item]?
     }
 
-    static func encode(_ events: [CalendarEvent], timeZone: TimeZone) throws -> Data {
+    /// Encodes events as an events file, times local to `timeZone`.
+    /// - Parameters:
+    ///   - events: The events.
+    ///   - timeZone: The file's time zone.
+    /// - Returns: The file's JSON.
+    /// - Throws: An encoding error.
+    public static func encode(_ events: [CalendarEvent], timeZone: TimeZone) throws -> Data {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
         formatter.timeZone = timeZone
@@ -99,10 +104,20 @@ enum EventFile {
     static let earliest = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01T00:00:00Z
     static let latest = Date(timeIntervalSince1970: 7_258_118_400)  // 2200-01-01T00:00:00Z
 
-    static func parseDate(_ text: String, zone: TimeZone) -> Date? { DateParser(zone: zone).date(text) }
+    /// Parses one date of an events file (`YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]`, with `Z` or an offset, or local to `zone`).
+    /// - Parameters:
+    ///   - text: The date.
+    ///   - zone: The zone a local time is in.
+    /// - Returns: The date, or nil when it cannot be parsed.
+    public static func parseDate(_ text: String, zone: TimeZone) -> Date? { DateParser(zone: zone).date(text) }
 
     /// Reads and validates an events file; errors name the file and the event.
-    static func read(_ path: String, timeZoneOverride: String?) throws -> (timeZone: TimeZone, events: [CalendarEvent]) {
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - timeZoneOverride: A zone that replaces the file's own.
+    /// - Returns: The zone and the events.
+    /// - Throws: ``FileError`` naming the file and the event.
+    public static func read(_ path: String, timeZoneOverride: String?) throws -> (timeZone: TimeZone, events: [CalendarEvent]) {
         guard let data = FileManager.default.contents(atPath: path) else { throw FileError(path, "no such file or not readable") }
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: data) } catch { throw FileError(path, "bad JSON: \(StoredFile.describe(error))") }

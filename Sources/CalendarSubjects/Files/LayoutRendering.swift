@@ -1,9 +1,8 @@
-import CalendarSubjects
 import Foundation
 import PerfKit
 
 /// JSON and SVG renderings of a calendar layout.
-enum LayoutOutput {
+public enum LayoutRendering {
     struct JSONSegment: Encodable {
         var id: String, event: String
         var startMinute, endMinute: Double
@@ -27,7 +26,12 @@ enum LayoutOutput {
     struct JSONAxis: Encodable { var totalWidth: Double; var hourStarts: [Double]; var busyHours: [Int] }
     struct JSONLayout: Encodable { var timeZone: String; var axis: JSONAxis; var days: [JSONDay] }
 
-    static func json(_ layout: CalendarLayout, events: [CalendarEvent]) -> String {
+    /// The layout as JSON: days, their timed and all-day segments with lanes and spans, and overflow chips.
+    /// - Parameters:
+    ///   - layout: The layout.
+    ///   - events: The events it was made from.
+    /// - Returns: Pretty-printed JSON with sorted keys.
+    public static func json(_ layout: CalendarLayout, events: [CalendarEvent]) -> String {
         func segment(_ p: PlacedSegment) -> JSONSegment {
             JSONSegment(
                 id: p.segment.id.description, event: events[p.segment.eventIndex].sourceID, startMinute: p.segment.startMinute, endMinute: p.segment.endMinute,
@@ -57,7 +61,13 @@ enum LayoutOutput {
 
     /// Hairline rules, no cards or shadows; pale tinted fills with a 2 pt edge bar; collapsed hours
     /// darker; one warm orange accent, reserved for today's label and the now line.
-    static func svg(_ layout: CalendarLayout, events: [CalendarEvent], now: Date? = nil) -> String {
+    /// The layout as an SVG picture.
+    /// - Parameters:
+    ///   - layout: The layout.
+    ///   - events: The events it was made from.
+    ///   - now: A time to mark with a line, if any.
+    /// - Returns: The SVG document.
+    public static func svg(_ layout: CalendarLayout, events: [CalendarEvent], now: Date? = nil) -> String {
         let accent = "#E8710A"
         let label = 80.0, width = layout.axis.totalWidth + label + 10, height = layout.contentHeight + 30
         var out = [

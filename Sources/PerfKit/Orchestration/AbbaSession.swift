@@ -1,0 +1,145 @@
+import Foundation
+
+/// The measured processes of one ABBA comparison of two revisions, paired round by round.
+///
+/// Each round runs each arm's measured tests in one fresh process, in the round's order (A B or
+/// B A, counterbalanced in blocks with a seeded phase); the round's figure of a series is the
+/// median of that process's samples, paired with the other arm's process of the same round.
+public struct AbbaSession {
+    /// One side of the comparison: a built revision, and extra environment for its processes.
+    public struct Arm: Sendable {
+        /// The revision.
+        public var revision: Revision
+        /// Its test bundle.
+        public var bundle: String
+        /// Variables added to its processes' environment (test-only: an injected slowdown).
+        public var environment: [String: String]
+        /// An arm.
+        public init(revision: Revision, bundle: String, environment: [String: String] = [:]) {
+            self.revision = revision
+            self.bundle = bundle
+            self.environment = environment
+        }
+    }
+
+    /// The run order (arm indices per round).
+    public var order: RunOrder
+    /// Every round's results, A and B.
+    public var rounds: [PairedSeries.Round]
+    /// The series paired across rounds, and those that could not be.
+    public var pairing: Pairing
+    /// Raw results per side (`A`, `B`), every sample labelled with its process round and position.
+    public var rawTests: [(side: String, tests: [TestResult])]
+    /// One line per measured process that exited 1 (a test failed in it: a budget, an expectation);
+    /// its results are kept, and the failure is in them.
+    public var failedProcesses: [String]
+
+    /// Runs every round.
+    /// - Parameters:
+    ///   - a: Arm A (the reference).
+    ///   - b: Arm B.
+    ///   - rounds: ABBA rounds.
+    ///   - filter: Test filter.
+    ///   - iterations: Rounds forced on each measured test inside a process, if any.
+    ///   - seed: Seed of the block phase of the run order.
+    ///   - launcher: Launches the measured processes.
+    ///   - progress: Receives one line per process.
+    /// - Returns: The session.
+    /// - Throws: ``OrchestrationError`` when a process fails or matches no test; ``StatisticsError`` for non-finite samples.
+    public static func run(
+        a: Arm, b: Arm, rounds: Int, filter: String, iterations: Int?, seed: UInt64, launcher: some MeasuredProcessLauncher,
+        progress: (String) -> Void = { _ in }
+    ) throws -> AbbaSession {
+        let arms = [a, b], names = ["A", "B"]
+        let order = RunOrder(armCount: 2, roundCount: rounds, seed: seed)
+        var pairedRounds: [PairedSeries.Round] = []
+        var raw: [(side: String, tests: [TestResult])] = [("A", []), ("B", [])]
+        var failed: [String] = []
+        for (round, armOrder) in order.rounds.enumerated() {
+            var results: [[TestResult]] = [[], []]
+            for (position, index) in armOrder.enumerated() {
+                let arm = arms[index]
+                progress("perfkit abba: round \(round + 1)/\(rounds), \(names[index]) (\(arm.revision.name)), position \(position + 1)")
+                let outcome = try launcher.measure(
+                    MeasuredProcessRequest(
+                        bundle: arm.bundle, directory: arm.revision.directory, filter: filter, iterations: iterations, environment: arm.environment))
+                if outcome.status != 0 {
+                    failed.append("round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit \(outcome.status))")
+                }
+                results[index] = outcome.tests
+                raw[index].tests += relabel(outcome.tests, round: round, position: position)
+            }
+            pairedRounds.append(PairedSeries.Round(a: results[0], b: results[1], bRanSecond: armOrder == [0, 1]))
+        }
+        return AbbaSession(order: order, rounds: pairedRounds, pairing: try PairedSeries.pair(pairedRounds), rawTests: raw, failedProcesses: failed)
+    }
+
+    /// Labels every sample with the process round and position instead of the in-process ones.
+    static func relabel(_ tests: [TestResult], round: Int, position: Int) -> [TestResult] {
+        tests.map { test in
+            var t = test
+            for m in t.measurements.indices {
+                for s in t.measurements[m].series.indices {
+                    let n = t.measurements[m].series[s].values.count
+                    t.measurements[m].series[s].rounds = Array(repeating: round, count: n)
+                    t.measurements[m].series[s].positions = Array(repeating: position, count: n)
+                }
+            }
+            return t
+        }
+    }
+
+    /// One line per round: which arm ran first.
+    /// - Parameters:
+    ///   - a: Arm A's revision.
+    ///   - b: Arm B's revision.
+    /// - Returns: `round 1: A (main), B (.)`, …
+    public func runOrderLines(a: Revision, b: Revision) -> [String] {
+        order.rounds.enumerated().map { round, arms in
+            "round \(round + 1): " + arms.map { $0 == 0 ? "A (\(a.name))" : "B (\(b.name))" }.joined(separator: ", ")
+        }
+    }
+
+    /// The report's design section: revisions, rounds, statistics, failed processes, time taken.
+    /// - Parameters:
+    ///   - a: Arm A's revision.
+    ///   - b: Arm B's revision.
+    ///   - elapsedSeconds: Wall time of the whole comparison.
+    /// - Returns: Markdown.
+    public func designSection(a: Revision, b: Revision, elapsedSeconds: Int) -> String {
+        var text = """
+            ## Design
+
+            A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in release with pinned code alignment (functions and blocks on 64-byte boundaries). \
+            \(order.rounds.count) rounds; in every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase. \
+            Each round pairs the two processes: the per-round figure is the median of that process's samples. Change is the Hodges–Lehmann estimate of the per-round ratios B/A (on their logarithms) \
+            with its exact signed-rank 95% CI; p is the Wilcoxon signed-rank test of the log ratios against the noise band's edge, adjusted with Benjamini–Hochberg across the decisions. Took \(elapsedSeconds) s.
+            """
+        if !failedProcesses.isEmpty {
+            text +=
+                "\n\nProcesses in which a measured test failed (their results are kept; the failures are in the full report's budgets and the test output):\n"
+            text += failedProcesses.map { "- \($0)" }.joined(separator: "\n")
+        }
+        return text
+    }
+
+    /// A table of diagnostics for the wall-clock series: order effect, drift, warnings.
+    /// - Parameter paired: The paired series.
+    /// - Returns: Markdown.
+    /// - Throws: ``StatisticsError`` for non-finite values.
+    public static func diagnosticsSection(_ paired: [PairedSeries]) throws -> String {
+        var lines = [
+            "## Diagnostics (wall clock)", "",
+            "| test / measurement [arm, phase] | order effect (2nd vs 1st) | p | paired drift / round | machine drift / round | warnings |",
+            "|---|--:|--:|--:|--:|---|",
+        ]
+        for series in paired where series.metric == .wallClock {
+            let d = try PairedDiagnostics(series)
+            let name = MarkdownReport.shortName(series.test)
+            lines.append(
+                "| \(name) / \(series.measurement) [\(series.arm), \(series.phase)] | \(MarkdownReport.percent(1 + d.orderEffect)) | \(Format.pValue(d.orderEffectP)) | \(MarkdownReport.percent(1 + d.driftPerRound)) | \(MarkdownReport.percent(1 + d.machineDriftPerRound)) | \(d.warnings.isEmpty ? "none" : d.warnings.joined(separator: "; ")) |"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+}

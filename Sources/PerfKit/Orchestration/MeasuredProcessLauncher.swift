@@ -1,0 +1,84 @@
+import Foundation
+
+/// One fresh process of measured tests: which bundle, where, which tests, how many rounds.
+public struct MeasuredProcessRequest: Sendable, Equatable {
+    /// The test bundle (absolute, or relative to the current directory).
+    public var bundle: String
+    /// The package directory the process runs in.
+    public var directory: String
+    /// The test filter (a regular expression over test IDs).
+    public var filter: String
+    /// Rounds forced on every measured test, if any.
+    public var iterations: Int?
+    /// Variables added to the process's environment (for example `PERFKIT_PROCESSES`).
+    public var environment: [String: String]
+    /// Whether the process's output is shown (on standard error).
+    public var forwardOutput: Bool
+
+    /// A request.
+    public init(bundle: String, directory: String, filter: String, iterations: Int?, environment: [String: String] = [:], forwardOutput: Bool = false) {
+        self.bundle = bundle
+        self.directory = directory
+        self.filter = filter
+        self.iterations = iterations
+        self.environment = environment
+        self.forwardOutput = forwardOutput
+    }
+}
+
+/// What one measured process produced.
+public struct MeasuredProcessOutcome: Sendable, Equatable {
+    /// The results of its measured tests, test cases merged by test ID.
+    public var tests: [TestResult]
+    /// Its exit status: 0, or 1 when a test failed (a budget, an expectation); results are kept either way.
+    public var status: Int32
+
+    /// An outcome.
+    public init(tests: [TestResult], status: Int32) {
+        self.tests = tests
+        self.status = status
+    }
+}
+
+/// Launches measured processes. ``TestBundleLauncher`` runs real test bundles; tests pass a fake
+/// that returns prepared results, so run ordering, pairing and failure handling are tested
+/// without building anything.
+public protocol MeasuredProcessLauncher {
+    /// Runs one fresh process and collects its results.
+    /// - Parameter request: What to run.
+    /// - Returns: Its results and exit status.
+    /// - Throws: ``OrchestrationError`` when nothing matched or the process ended abnormally.
+    func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome
+}
+
+/// Runs a release test bundle in measure mode and reads the result fragments its tests write.
+public struct TestBundleLauncher: MeasuredProcessLauncher {
+    /// A launcher.
+    public init() {}
+
+    /// Runs `request.bundle` with Swift Testing, one test at a time, in measure mode.
+    /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no fragment
+    ///   was written; ``OrchestrationError/measuredProcessFailed(description:status:)`` when the
+    ///   process was killed or exited with a status other than 0 or 1; ``FileError`` for a corrupt fragment.
+    public func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome {
+        let results = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-measured-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: results) }
+        var environment = request.environment
+        environment["PERFKIT_MODE"] = "measure"
+        environment["PERFKIT_RESULTS_DIR"] = results
+        if let iterations = request.iterations { environment["PERFKIT_ITERATIONS"] = String(iterations) }
+        let bundle = request.bundle.hasPrefix("/") ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
+        let (status, _) = try ChildProcess.run(
+            [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter], in: request.directory,
+            environment: environment, output: request.forwardOutput ? .standardError : .discard, showErrors: request.forwardOutput)
+        let tests = try ResultFragments.readAll(from: results)
+        // 0: every test passed; 1: a test failed (its results stand, the failure is in them). Anything
+        // else (a crash, a signal) may have cut a measurement short.
+        guard status == 0 || status == 1 else {
+            throw OrchestrationError.measuredProcessFailed(description: "the measured process of \(request.directory)", status: status)
+        }
+        guard !tests.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: request.filter, directory: request.directory, status: status) }
+        return MeasuredProcessOutcome(tests: tests, status: status)
+    }
+}
