@@ -48,7 +48,7 @@ import Testing
 
 @Suite struct CalibrationDiagnosticsTests {
     static let machine = MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34)
-    static let key = NoiseBands.seriesKey(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock")
+    static let key = SeriesID(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock").storageKey
 
     /// A/A repeats with an injected effect in some of them: the entry counts false alarms in both
     /// directions, the band is the 95th percentile of |change − 1| (at least the floor), and the
@@ -64,7 +64,7 @@ import Testing
         let flagged = verdicts.filter { $0 == .regressed || $0 == .improved }
         #expect(flagged.count == 2)
         let calibration = NoiseCalibration(comparisons: comparisons, machine: Self.machine, rounds: 10)
-        let entry = try #require(calibration.entries.first { $0.series == Self.key })
+        let entry = try #require(calibration.entries.first { $0.id.storageKey == Self.key })
         #expect(entry.repeats == 10)
         #expect(entry.falseAlarms == 2, "one regressed and one improved repeat both count")
         let changes: [Estimate] = comparisons.map { $0.rows[0].change! }
@@ -87,6 +87,6 @@ import Testing
                 bands: NoiseBands(defaultRelative: 0.01), environmentA: nil, environmentB: nil)
         }
         let calibration = NoiseCalibration(comparisons: comparisons, machine: Self.machine, rounds: 10, floor: 0.005)
-        #expect(calibration.entries.first { $0.series == Self.key }?.band == 0.005)
+        #expect(calibration.entries.first { $0.id.storageKey == Self.key }?.band == 0.005)
     }
 }

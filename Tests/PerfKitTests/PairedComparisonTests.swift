@@ -100,23 +100,23 @@ import Testing
         }
         let machine = MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34)
         let calibration = NoiseCalibration(comparisons: comparisons, machine: machine, rounds: 10)
-        let key = NoiseBands.seriesKey(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock")
+        let key = SeriesID(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock").storageKey
         let band = try #require(calibration.bands.perSeries[key])
         #expect(band >= 0.005 && band < 0.02)
-        #expect(calibration.entries.first { $0.series == key }?.repeats == 5)
+        #expect(calibration.entries.first { $0.id.storageKey == key }?.repeats == 5)
     }
 
     @Test func calibratedBandsOnlyWidenTheCrossRunDefault() {
         var series = PairedSeries(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
-        let key = NoiseBands.seriesKey(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock")
+        let key = SeriesID(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock").storageKey
         let calibrated = NoiseBands(defaultRelative: 0.02, perSeries: [key: 0.005])
-        #expect(calibrated.band(for: series) == 0.005)
-        #expect(calibrated.withCrossRunDefault.band(for: series) == 0.05)
+        #expect(calibrated.band(for: series.id, metric: series.metric) == 0.005)
+        #expect(calibrated.withCrossRunDefault.band(for: series.id, metric: series.metric) == 0.05)
         #expect(calibrated.withCrossRunDefault.band(for: .threadCPU) == 0.05)
         series.arm = "wide"
         let wide = NoiseBands(
-            defaultRelative: 0.02, perSeries: [NoiseBands.seriesKey(test: "S/t()", measurement: "m", arm: "wide", phase: .warm, metric: "wallClock"): 0.08])
-        #expect(wide.withCrossRunDefault.band(for: series) == 0.08)
+            defaultRelative: 0.02, perSeries: [SeriesID(test: "S/t()", measurement: "m", arm: "wide", phase: .warm, metric: "wallClock").storageKey: 0.08])
+        #expect(wide.withCrossRunDefault.band(for: series.id, metric: series.metric) == 0.08)
     }
 
     @Test func tooFewFiniteRatiosAreInconclusive() throws {

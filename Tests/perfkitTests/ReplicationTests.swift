@@ -106,6 +106,19 @@ import Testing
         #expect(comparison.rows[0].verdict == .regressed)
     }
 
+    @Test func eachSideIsJudgedByItsOwnSampleDuration() throws {
+        // A batched 90 ns body (550 calls a sample: 50 µs) against a 130 µs one timed one call a sample:
+        // both samples are far above the clock's resolution, so the row is judged, whatever the per-call figure.
+        var fast = V.tests(V.noisy(0.09, seed: 1))
+        fast[0].measurements[0].series[0].callsPerSample = Array(repeating: 550, count: fast[0].measurements[0].series[0].values.count)
+        let slow = V.tests(V.noisy(130, seed: 2))
+        let comparison = try Comparison(baseline: fast, current: slow)
+        #expect(comparison.rows[0].verdict == .regressed)
+        // Unbatched, the same 90 ns samples are at the clock's resolution.
+        let unbatched = try Comparison(baseline: V.tests(V.noisy(0.09, seed: 1)), current: slow)
+        #expect(unbatched.rows[0].verdict == .notJudged && unbatched.rows[0].note.hasPrefix("at clock resolution"))
+    }
+
     @Test func aVersionOneRunFileIsStillRead() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-v1-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

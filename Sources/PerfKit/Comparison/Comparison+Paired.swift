@@ -17,19 +17,21 @@ extension Comparison {
     /// - Complexity: O(S · r³) for S series and r ≤ 50 rounds (the exact signed-rank distribution).
     public init(paired: Pairing, bands: NoiseBands, alpha: Double = 0.05, environmentA: Environment?, environmentB: Environment?) throws {
         var rows: [ComparisonRow] = []
-        let wallSeries = Set(paired.paired.filter { $0.metric == .wallClock }.map { "\($0.test)|\($0.measurement)|\($0.arm)|\($0.phase.identifier)" })
+        let wallSeries = Set(paired.paired.filter { $0.metric == .wallClock }.map(\.id))
         for series in paired.paired {
             var row = ComparisonRow(
                 test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
                 baseline: try Summary(series.a), current: try Summary(series.b), change: nil, pValue: nil, qValue: nil,
-                noiseBand: bands.band(for: series), verdict: .withinNoise, note: "")
+                noiseBand: bands.band(for: series.id, metric: series.metric), verdict: .withinNoise, note: "")
             if series.metric.isDeterministic && Self.isConstant(series.a) && Self.isConstant(series.b) {
                 Self.judgeExactly(&row, baseline: series.a[0], current: series.b[0], threshold: bands.absolute[series.metric.name] ?? 0)
                 rows.append(row)
                 continue
             }
-            let supporting = series.metric == .threadCPU && wallSeries.contains("\(series.test)|\(series.measurement)|\(series.arm)|\(series.phase.identifier)")
-            if let reason = Self.notJudgedReason(series.metric, row: row, otherMachine: [], supporting: supporting, calls: series.callsPerSample ?? 1) {
+            let supporting = series.metric == .threadCPU && wallSeries.contains(series.id.with(metric: .wallClock))
+            if let reason = Self.notJudgedReason(
+                series.metric, row: row, otherMachine: [], supporting: supporting, calls: (series.callsPerSample ?? 1, series.callsPerSample ?? 1))
+            {
                 row.verdict = .notJudged
                 row.note = reason
                 rows.append(row)
@@ -59,9 +61,7 @@ extension Comparison {
         }
         try Self.judgeStatistically(&rows, alpha: alpha)
         for series in paired.unpaired { rows.append(try Self.unpairedRow(series, bands: bands)) }
-        self.rows = rows.sorted {
-            ($0.test, $0.measurement, $0.metric.name, $0.arm, $0.phase.identifier) < ($1.test, $1.measurement, $1.metric.name, $1.arm, $1.phase.identifier)
-        }
+        self.rows = rows.sorted { $0.id < $1.id }
         baselineEnvironment = environmentA
         currentEnvironment = environmentB
     }
@@ -73,7 +73,7 @@ extension Comparison {
             test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
             baseline: series.a.isEmpty ? nil : try Summary(series.a), current: series.b.isEmpty ? nil : try Summary(series.b),
             change: nil, pValue: nil, qValue: nil,
-            noiseBand: bands.band(test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric),
+            noiseBand: bands.band(for: series.id, metric: series.metric),
             verdict: .inconclusive, note: "")
         if series.a.isEmpty {
             row.verdict = .added

@@ -2,6 +2,8 @@ import Foundation
 
 /// One compared series: test, measurement, arm, phase and metric, both summaries and the verdict.
 public struct ComparisonRow: Sendable, Codable, Equatable {
+    /// The series' identity.
+    public var id: SeriesID { SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name) }
     /// The test's ID (`Module.Suite/test()`).
     public var test: String
     /// The measurement's name within its test.
@@ -115,7 +117,7 @@ public struct Comparison: Sendable, Codable, Equatable {
                 test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: metric,
                 baseline: try b.map { try Summary($0.values) }, current: try c.map { try Summary($0.values) },
                 change: nil, pValue: nil, qValue: nil,
-                noiseBand: bands.band(test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: metric),
+                noiseBand: bands.band(for: key, metric: metric),
                 verdict: .withinNoise, note: "")
             guard let b, let c else {
                 row.verdict = b == nil ? .added : .removed
@@ -132,7 +134,7 @@ public struct Comparison: Sendable, Codable, Equatable {
                 continue
             }
             let hasWallClock = metric == .threadCPU && base.series[key.with(metric: .wallClock)] != nil
-            let calls = min(b.minimumCallsPerSample, c.minimumCallsPerSample)
+            let calls = (baseline: b.minimumCallsPerSample, current: c.minimumCallsPerSample)
             if let reason = Self.notJudgedReason(metric, row: row, otherMachine: otherMachine, supporting: hasWallClock, calls: calls) {
                 row.verdict = .notJudged
                 row.note = reason
@@ -165,16 +167,20 @@ public struct Comparison: Sendable, Codable, Equatable {
     }
 
     /// Why a statistical row is shown but not judged, or nil when it is judged.
-    /// `calls` is the fewest calls a sample of the row was timed over: the resolution gates look
-    /// at a sample's duration (per-call median × calls), not at the per-call figure.
-    static func notJudgedReason(_ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool, calls: Int = 1) -> String? {
+    /// `calls` are the fewest calls a sample of each side was timed over: the resolution gates look
+    /// at a sample's duration (per-call median × calls) on each side and judge by the shorter, never
+    /// at the per-call figure (a batched 90 ns body is a 50 µs sample).
+    static func notJudgedReason(
+        _ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool, calls: (baseline: Int, current: Int) = (1, 1)
+    ) -> String? {
         if supporting { return "thread CPU of a series decided by its wall clock: shown beside it, not a separate decision" }
         if !otherMachine.isEmpty {
             return
                 "recorded on another machine (\(otherMachine.joined(separator: ", ")) differ): timing and OS memory are not comparable; use perfkit abba on one machine, or --allow-other-machine"
         }
-        guard metric.unit == .nanoseconds, let perCall = row.baseline?.median else { return nil }
-        let median = perCall * Double(calls)
+        guard metric.unit == .nanoseconds, let baseline = row.baseline?.median else { return nil }
+        let durations = [(baseline, calls.baseline)] + (row.current.map { [($0.median, calls.current)] } ?? [])
+        let median = durations.map { perCall, calls in perCall * Double(calls) }.min() ?? baseline
         if metric == .threadCPU && median < ClockResolution.cpuJudgeable {
             return
                 "below the CPU clock's resolution: \(Format.duration(median)) a sample is under \(Format.duration(ClockResolution.cpuJudgeable)) (a CPU-time read costs about 1 µs here)"
@@ -304,19 +310,7 @@ public enum ComparisonError: Error, Sendable, CustomStringConvertible {
 
 /// Series of many tests keyed by test, measurement, arm, phase and metric.
 struct SeriesTable {
-    struct Key: Hashable, Comparable, CustomStringConvertible {
-        var test: String
-        var measurement: String
-        var arm: String
-        var phase: Phase
-        var metricName: String
-        static func < (a: Key, b: Key) -> Bool {
-            (a.test, a.measurement, a.metricName, a.arm, a.phase.identifier) < (b.test, b.measurement, b.metricName, b.arm, b.phase.identifier)
-        }
-        var description: String { "\(test) \(measurement) [\(arm), \(phase)] \(metricName)" }
-        /// The same series' key for another metric.
-        func with(metric: Metric) -> Key { Key(test: test, measurement: measurement, arm: arm, phase: phase, metricName: metric.name) }
-    }
+    typealias Key = SeriesID
     var series: [Key: SampleSeries] = [:]
     var keys: [Key] { Array(series.keys) }
 
@@ -324,7 +318,7 @@ struct SeriesTable {
         for test in tests {
             for measurement in test.measurements {
                 for s in measurement.series {
-                    series[Key(test: test.id, measurement: measurement.name, arm: s.arm, phase: s.phase, metricName: s.metric.name)] = s
+                    series[SeriesID(test: test.id, measurement: measurement.name, arm: s.arm, phase: s.phase, metric: s.metric.name)] = s
                 }
             }
         }

@@ -24,11 +24,20 @@ public enum NoiseBandsFile {
             if path != nil { throw FileError(file, "no such noise-band file") }
             return fallback
         }
-        return try StoredFile.read(NoiseCalibration.self, from: file, supportedVersion: NoiseCalibration.schemaVersion).bands
+        return try StoredFile.read(StoredBands.self, from: file, supportedVersions: 1...NoiseCalibration.schemaVersion).bands
     }
 
     /// Where `perfkit calibrate` writes this machine's bands.
     /// - Parameter machine: The machine's fingerprint.
     /// - Returns: `.perfkit/noise/<fingerprint>.json`.
     public static func defaultPath(_ machine: MachineFingerprint) -> String { ".perfkit/noise/\(machine.identifier).json" }
+
+    /// The part of a calibration file a comparison needs: its bands (the same in versions 1 and 2).
+    struct StoredBands: Decodable, ValidatedOnLoad {
+        var bands: NoiseBands
+        func validationProblem() -> String? {
+            let all = [bands.defaultRelative] + Array(bands.relative.values) + Array(bands.perSeries.values)
+            return all.first { !$0.isFinite || $0 < 0 }.map { "band \($0) is not a finite, non-negative number" }
+        }
+    }
 }

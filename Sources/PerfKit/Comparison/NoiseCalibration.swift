@@ -2,13 +2,14 @@ import Foundation
 
 /// Noise bands measured on one machine by A/A comparisons (`perfkit calibrate`).
 public struct NoiseCalibration: Sendable, Codable, Equatable {
-    /// The schema version this code writes and reads.
-    public static let schemaVersion = 1
+    /// The schema version this code writes: 2 since entries carry a structured ``SeriesID``
+    /// (version 1 held a joined string). Bands are read from both.
+    public static let schemaVersion = 2
 
     /// One calibrated series.
     public struct Entry: Sendable, Codable, Equatable {
-        /// The series' key (``NoiseBands/seriesKey(test:measurement:arm:phase:metric:)``).
-        public var series: String
+        /// The series.
+        public var id: SeriesID
         /// A/A repeats that flagged a change (regressed or improved) under the default band.
         public var falseAlarms: Int
         /// A/A repeats that measured the series.
@@ -49,25 +50,22 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
         self.machine = machine
         self.rounds = rounds
         repeats = comparisons.count
-        var grouped: [String: [ComparisonRow]] = [:]
+        var grouped: [SeriesID: [ComparisonRow]] = [:]
         for comparison in comparisons {
-            for row in comparison.rows where row.change != nil {
-                grouped[
-                    NoiseBands.seriesKey(test: row.test, measurement: row.measurement, arm: row.arm, phase: row.phase, metric: row.metric.name), default: []
-                ].append(row)
-            }
+            for row in comparison.rows where row.change != nil { grouped[row.id, default: []].append(row) }
         }
         var perSeries: [String: Double] = [:]
         var entries: [Entry] = []
-        for (key, rows) in grouped.sorted(by: { $0.key < $1.key }) {
+        for (id, rows) in grouped.sorted(by: { $0.key < $1.key }) {
             let offsets = rows.map { abs($0.change!.value - 1) }.sorted()
             let band = max(floor, Quantile.percentile(sorted: offsets, 95))
             let halfWidths = rows.map { ($0.change!.upper - $0.change!.lower) / 2 }.sorted()
-            perSeries[key] = (band * 1_000).rounded(.up) / 1_000
+            perSeries[id.storageKey] = (band * 1_000).rounded(.up) / 1_000
             entries.append(
                 Entry(
-                    series: key, falseAlarms: rows.filter { $0.verdict == .regressed || $0.verdict == .improved }.count,
-                    repeats: rows.count, band: perSeries[key]!, resolvableChange: Quantile.percentile(sorted: halfWidths, 50) + perSeries[key]!))
+                    id: id, falseAlarms: rows.filter { $0.verdict == .regressed || $0.verdict == .improved }.count,
+                    repeats: rows.count, band: perSeries[id.storageKey]!,
+                    resolvableChange: Quantile.percentile(sorted: halfWidths, 50) + perSeries[id.storageKey]!))
         }
         bands = NoiseBands(defaultRelative: defaultBand, perSeries: perSeries)
         self.entries = entries

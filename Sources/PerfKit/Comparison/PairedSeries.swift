@@ -7,6 +7,8 @@
 /// Wilcoxon signed-rank test on the pairs (Benjamini–Hochberg across the comparison) and the same
 /// two gates as ``Comparison``.
 public struct PairedSeries: Sendable, Codable, Equatable {
+    /// The series' identity.
+    public var id: SeriesID { SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name) }
     /// Identifies the series: test, measurement, arm, phase, metric.
     public var test: String
     /// The measurement's name within its test.
@@ -60,9 +62,9 @@ public struct PairedSeries: Sendable, Codable, Equatable {
     /// ``Pairing/unpaired`` so the comparison can list it as added, removed or incomplete.
     /// - Complexity: O(R · S · n) for R rounds, S series, n samples per series.
     public static func pair(_ rounds: [Round]) throws -> Pairing {
-        var medians: [SeriesTable.Key: (metric: Metric, a: [Double], b: [Double], bRanSecond: [Bool])] = [:]
-        var complete: [SeriesTable.Key: Int] = [:]
-        var calls: [SeriesTable.Key: Int] = [:]
+        var medians: [SeriesID: (metric: Metric, a: [Double], b: [Double], bRanSecond: [Bool])] = [:]
+        var complete: [SeriesID: Int] = [:]
+        var calls: [SeriesID: Int] = [:]
         for round in rounds {
             let a = SeriesTable(round.a), b = SeriesTable(round.b)
             for key in Set(a.keys).union(b.keys) {
@@ -120,6 +122,8 @@ public struct Pairing: Sendable, Equatable {
 /// A series that could not be paired: it is missing from one side, or from some rounds
 /// (for example a test added in B, removed in B, or failing in some processes).
 public struct UnpairedSeries: Sendable, Codable, Equatable {
+    /// The series' identity.
+    public var id: SeriesID { SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name) }
     /// The test's ID.
     public var test: String
     /// The measurement's name within its test.

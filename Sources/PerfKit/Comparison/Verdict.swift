@@ -62,7 +62,7 @@ public struct NoiseBands: Sendable, Codable, Equatable {
     public var absolute: [String: Double]
     /// Band for statistical metrics not listed.
     public var defaultRelative: Double
-    /// Calibrated bands per series, keyed by ``seriesKey(test:measurement:arm:phase:metric:)``.
+    /// Calibrated bands per series, keyed by ``SeriesID/storageKey``.
     public var perSeries: [String: Double]
 
     /// Bands; every argument defaults to none, and the default band to ±5%.
@@ -78,14 +78,11 @@ public struct NoiseBands: Sendable, Codable, Equatable {
 
     /// The band for one series: its calibrated band if there is one, else the metric's.
     /// The one lookup every comparison (unpaired, paired, unpaired rows of a pairing) goes through.
-    public func band(test: String, measurement: String, arm: String, phase: Phase, metric: Metric) -> Double {
-        perSeries[Self.seriesKey(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name)] ?? band(for: metric)
-    }
-
-    /// The band for one paired series (see ``band(test:measurement:arm:phase:metric:)``).
-    public func band(for series: PairedSeries) -> Double {
-        band(test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric)
-    }
+    /// - Parameters:
+    ///   - id: The series.
+    ///   - metric: Its metric (for the per-metric band).
+    /// - Returns: The relative half-width.
+    public func band(for id: SeriesID, metric: Metric) -> Double { perSeries[id.storageKey] ?? band(for: metric) }
 
     /// The bands for comparing against a stored baseline: never narrower than the cross-run
     /// default (±5%). Calibration measures A/A noise within one session; a stored baseline also
@@ -100,8 +97,4 @@ public struct NoiseBands: Sendable, Codable, Equatable {
         return copy
     }
 
-    /// The key of a series in ``perSeries``.
-    public static func seriesKey(test: String, measurement: String, arm: String, phase: Phase, metric: String) -> String {
-        "\(test)|\(measurement)|\(arm)|\(phase.identifier)|\(metric)"
-    }
 }

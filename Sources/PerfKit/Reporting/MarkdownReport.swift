@@ -261,11 +261,7 @@ public struct MarkdownReport: Sendable {
     }
 
     /// `Suite/test()` without its module prefix.
-    public static func shortName(_ id: String) -> String {
-        let parts = id.split(separator: "/", maxSplits: 1)
-        guard parts.count == 2 else { return id }
-        return (parts[0].split(separator: ".").last.map(String.init) ?? String(parts[0])) + "/" + parts[1]
-    }
+    public static func shortName(_ id: String) -> String { SeriesID.shortTest(id) }
 
     /// A ratio as a signed percentage change, for example `+3.2%`.
     public static func percent(_ ratio: Double) -> String {

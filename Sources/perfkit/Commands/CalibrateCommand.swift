@@ -31,9 +31,9 @@ enum CalibrateCommand {
         Output.line(
             "A/A: \(flagged) of \(repeats) repeats flagged a change under the default ±\(Format.trim(NoiseBandsFile.pairedDefault.defaultRelative * 100))% band"
         )
-        for entry in calibration.entries where entry.series.hasSuffix("|wallClock") {
+        for entry in calibration.entries where entry.id.metric == Metric.wallClock.name {
             Output.line(
-                "  \(entry.series): band ±\(Format.trim(entry.band * 100))%, resolves about \(Format.trim(entry.resolvableChange * 100))% with \(rounds) rounds, false alarms \(entry.falseAlarms)/\(entry.repeats)"
+                "  \(entry.id): band ±\(Format.trim(entry.band * 100))%, resolves about \(Format.trim(entry.resolvableChange * 100))% with \(rounds) rounds, false alarms \(entry.falseAlarms)/\(entry.repeats)"
             )
         }
         Output.line("noise bands: \(path)")
