@@ -106,3 +106,12 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         }
     }
 }
+
+@Suite struct AbbaRulesTests {
+    @Test(arguments: [(rounds: 2, refused: true), (rounds: 5, refused: true), (rounds: 6, refused: false), (rounds: 30, refused: false)])
+    func roundsThatCanNeverReachSignificanceAreRefusedWithTheReason(rounds: Int, refused: Bool) {
+        let problem = AbbaSession.roundsProblem(rounds)
+        #expect((problem != nil) == refused)
+        if let problem { #expect(problem.contains("can never reach significance") && problem.contains("at least 6")) }
+    }
+}

@@ -65,4 +65,45 @@ public enum CalendarDemo {
             This is a stress fixture, not typical usage; its purpose is to weigh on process memory while the renderer is measured.
             """
     }
+
+    /// What `perfkit calendar history` prints: generates the retained history in this (fresh)
+    /// process and measures how long it took and how much resident memory it holds.
+    /// - Parameters:
+    ///   - days: Days of history.
+    ///   - seed: The generator's seed.
+    /// - Returns: `days`, `items`, `calendarEvents`, `generationNanoseconds`, `residentBefore`, `residentAfter`.
+    public static func historyFigures(days: Int, seed: UInt64) -> [String: Double] {
+        let before = ResidentMemory.currentBytes() ?? 0
+        let start = SystemClock.monotonicNanoseconds()
+        let history = RetainedHistory(days: days, seed: seed)
+        let elapsed = SystemClock.monotonicNanoseconds() - start
+        let after = ResidentMemory.currentBytes() ?? 0
+        blackHole(history)
+        return [
+            "days": Double(days), "items": Double(history.itemCount), "calendarEvents": Double(history.events.count),
+            "generationNanoseconds": Double(elapsed), "residentBefore": Double(before), "residentAfter": Double(after),
+        ]
+    }
+
+    /// What `perfkit calendar memory` prints: builds the stress workload (the retained history and
+    /// 200 scroll steps of a `days`-day scene under `policy`) in this (fresh) process and reads its memory.
+    /// - Parameters:
+    ///   - policy: The viewport policy.
+    ///   - days: Days of the scene and the history.
+    /// - Returns: `residentMemory`, `peakResidentMemory`, `allocatorResident`, `retainedItems` and the scroll subject's counters.
+    public static func policyMemoryFigures(policy: ViewportPolicy, days: Int) -> [String: Double] {
+        let history = RetainedHistory(days: days, seed: 42)
+        let subject = ViewportScrollSubject(scene: CalendarScene(days: days), policy: policy)
+        var state = subject.makeState()
+        for _ in 0..<200 { blackHole(subject.run(&state)) }
+        let values: [String: Double] = [
+            "residentMemory": Double(ResidentMemory.currentBytes() ?? 0),
+            "peakResidentMemory": Double(ResourceUsage.current().peakResidentBytes),
+            "allocatorResident": Double(Jemalloc.totals()?.resident ?? 0),
+            "retainedItems": Double(history.itemCount),
+        ].merging(subject.counters(state).map { ($0.metric.name, $0.value) }) { a, _ in a }
+        blackHole(history)
+        blackHole(state)
+        return values
+    }
 }

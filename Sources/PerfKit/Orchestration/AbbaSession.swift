@@ -142,4 +142,46 @@ public struct AbbaSession {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// The fewest rounds that can ever reach significance: with n pairs the smallest two-sided
+    /// Wilcoxon p is 2 / 2ⁿ, 0.031 at 6.
+    public static let minimumRounds = 6
+
+    /// Why `rounds` can never give a verdict, or nil when they can.
+    /// - Parameter rounds: Requested rounds.
+    /// - Returns: One line saying why and what to use instead.
+    public static func roundsProblem(_ rounds: Int) -> String? {
+        guard rounds < minimumRounds else { return nil }
+        return
+            "--rounds \(rounds) can never reach significance: the smallest two-sided Wilcoxon p with \(rounds) pairs is \(Format.pValue(2 / pow(2, Double(rounds)))); use at least \(minimumRounds) (10 or more to survive Benjamini–Hochberg across a suite)"
+    }
+
+    /// The report of this session's comparison: the answer, the design, the diagnostics and the run order.
+    /// - Parameters:
+    ///   - comparison: The paired comparison of the session.
+    ///   - a: Arm A's revision.
+    ///   - b: Arm B's revision.
+    ///   - command: The command line, written at the top.
+    ///   - elapsedSeconds: Wall time of the whole comparison.
+    /// - Returns: The report, for ``ReportWriter``.
+    /// - Throws: ``StatisticsError`` for non-finite values.
+    public func report(comparison: Comparison, a: Revision, b: Revision, command: String, elapsedSeconds: Int) throws -> MarkdownReport {
+        MarkdownReport(
+            title: "ABBA comparison: \(b.name) (B) against \(a.name) (A)", command: command, comparison: comparison,
+            extraSections: [designSection(a: a, b: b, elapsedSeconds: elapsedSeconds), try Self.diagnosticsSection(pairing.paired)],
+            runOrder: runOrderLines(a: a, b: b),
+            limitations: [
+                "Each figure is the median of one process's samples, paired with the other arm's process in the same round; it is host-side cost on this machine, not frame delivery on a device."
+            ],
+            sides: .abba)
+    }
+
+    /// Warnings worth a line on the terminal: processes in which a test failed, then the wall-clock
+    /// diagnostics' warnings (order effect, drift), at most `limit` of each.
+    /// - Parameter limit: Lines of each kind.
+    /// - Returns: The lines.
+    public func warnings(limit: Int = 5) -> [String] {
+        let diagnostics = Set(pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(\.warnings))
+        return Array(failedProcesses.prefix(limit)) + Array(diagnostics.sorted().prefix(limit))
+    }
 }

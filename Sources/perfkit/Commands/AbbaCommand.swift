@@ -25,11 +25,7 @@ enum AbbaCommand {
         let started = Date()
         // Both revisions are resolved before anything is created: a bad B leaves no worktree of A behind.
         for revision in parsed.positionals { _ = try Revision.resolve(revision) }
-        if rounds < 6 {
-            throw UsageError(
-                "--rounds \(rounds) can never reach significance: the smallest two-sided Wilcoxon p with \(rounds) pairs is \(Format.pValue(2 / pow(2, Double(rounds)))); use at least 6 (10 or more to survive Benjamini–Hochberg across a suite)"
-            )
-        }
+        if let problem = AbbaSession.roundsProblem(rounds) { throw UsageError(problem) }
         let a = try Revision.prepare(parsed.positionals[0], progress: Output.progress)
         let b = try Revision.prepare(parsed.positionals[1], progress: Output.progress)
         let bundleA = try a.build(pinnedLayout: true, progress: Output.progress)
@@ -41,28 +37,16 @@ enum AbbaCommand {
         let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: machine, default: NoiseBandsFile.pairedDefault)
         let comparison = try Comparison(
             paired: session.pairing, bands: bands, environmentA: a.environment(machine: machine), environmentB: b.environment(machine: machine))
-        let diagnostics = try AbbaSession.diagnosticsSection(session.pairing.paired)
-        let command = Arguments.commandLine(["perfkit", "abba"] + arguments)
         let elapsed = Int(Date().timeIntervalSince(started))
-        let report = MarkdownReport(
-            title: "ABBA comparison: \(b.name) (B) against \(a.name) (A)", command: command, comparison: comparison,
-            extraSections: [session.designSection(a: a, b: b, elapsedSeconds: elapsed), diagnostics], runOrder: session.runOrderLines(a: a, b: b),
-            limitations: [
-                "Each figure is the median of one process's samples, paired with the other arm's process in the same round; it is host-side cost on this machine, not frame delivery on a device."
-            ],
-            sides: .abba)
+        let report = try session.report(
+            comparison: comparison, a: a, b: b, command: Arguments.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
         let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
             .write(report, rawTests: session.rawTests)
         for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").lines where !line.isEmpty {
             Output.line(line.replacingOccurrences(of: "**", with: ""))
         }
         Output.line("\(rounds) rounds, \(elapsed) s" + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
-        for failure in session.failedProcesses.prefix(5) { Output.progress("warning: \(failure)") }
-        for warning in Set(session.pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(\.warnings)).sorted()
-            .prefix(5)
-        {
-            Output.progress("warning: \(warning)")
-        }
+        for warning in session.warnings() { Output.progress("warning: \(warning)") }
         return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
     }
 

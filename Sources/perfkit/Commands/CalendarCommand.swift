@@ -6,7 +6,6 @@ import PerfKit
 enum CalendarCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         if arguments.first == "--help" || arguments.first == "-h", let verb = Verb.named("calendar") { throw HelpRequested(verb: verb) }
-        if arguments.first == "--help" || arguments.first == "-h", let verb = Verb.named("calendar") { throw HelpRequested(verb: verb) }
         guard let action = arguments.first else { throw UsageError("usage: perfkit calendar fixture|layout|memory|history|edit ...") }
         let rest = Array(arguments.dropFirst())
         switch action {
@@ -78,46 +77,21 @@ enum CalendarCommand {
         return 0
     }
 
-    /// Generates the retained history in this (fresh) process and prints how long it took and how
-    /// much resident memory it holds, as JSON.
+    /// Child process of the demo's retained-history section: prints its figures as JSON.
     static func history(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "calendar")
         let days = try parsed.integer("days", default: 90, range: 1...365)
         let seed = UInt64(try parsed.integer("seed", default: 42, range: 0...Int.max))
-        let before = ResidentMemory.currentBytes() ?? 0
-        let start = SystemClock.monotonicNanoseconds()
-        let history = RetainedHistory(days: days, seed: seed)
-        let elapsed = SystemClock.monotonicNanoseconds() - start
-        let after = ResidentMemory.currentBytes() ?? 0
-        let values: [String: Double] = [
-            "days": Double(days), "items": Double(history.itemCount), "calendarEvents": Double(history.events.count),
-            "generationNanoseconds": Double(elapsed), "residentBefore": Double(before), "residentAfter": Double(after),
-        ]
-        blackHole(history)
-        Output.line(String(decoding: try StoredFile.encoder().encode(values), as: UTF8.self))
+        Output.line(String(decoding: try StoredFile.encoder().encode(CalendarDemo.historyFigures(days: days, seed: seed)), as: UTF8.self))
         return 0
     }
 
-    /// Child process of the demo's memory measurement: builds the 30-day stress workload under one
-    /// policy in a fresh process, then prints its resident memory as JSON.
+    /// Child process of the demo's memory measurement: one policy's memory figures as JSON.
     static func memory(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "calendar")
-        let policy = ViewportPolicy(rawValue: try parsed.choice("policy", ["reference", "native"], default: "native"))!
+        let policy: ViewportPolicy = try parsed.choice("policy", ["reference", "native"], default: "native") == "reference" ? .reference : .native
         let days = try parsed.integer("days", default: 30, range: 1...365)
-        let history = RetainedHistory(days: days, seed: 42)
-        let scene = CalendarScene(days: days)
-        let subject = ViewportScrollSubject(scene: scene, policy: policy)
-        var state = subject.makeState()
-        for _ in 0..<200 { blackHole(subject.run(&state)) }
-        let counters = subject.counters(state)
-        let values: [String: Double] = [
-            "residentMemory": Double(ResidentMemory.currentBytes() ?? 0),
-            "peakResidentMemory": Double(ResourceUsage.current().peakResidentBytes),
-            "allocatorResident": Double(Jemalloc.totals()?.resident ?? 0),
-            "retainedItems": Double(history.itemCount),
-        ].merging(counters.map { ($0.metric.name, $0.value) }) { a, _ in a }
-        blackHole(history)
-        blackHole(state)
+        let values = CalendarDemo.policyMemoryFigures(policy: policy, days: days)
         Output.line(String(decoding: try StoredFile.encoder().encode(values), as: UTF8.self))
         return 0
     }

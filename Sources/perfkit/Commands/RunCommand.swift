@@ -67,21 +67,10 @@ enum RunCommand {
         let packageDirectory = "."
         let revision = try Revision.prepare(".", progress: Output.progress)
         let bundle = try revision.build(progress: Output.progress)
-        let perProcess = iterations.map { max(1, ($0 + processes - 1) / processes) } ?? nil
-        var results: [[TestResult]] = []
-        var status: Int32 = 0
-        for process in 0..<processes {
-            Output.progress("perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
-            let outcome = try TestBundleLauncher().measure(
-                MeasuredProcessRequest(
-                    bundle: bundle, directory: packageDirectory, filter: filter, iterations: perProcess,
-                    environment: processes > 1 ? ["PERFKIT_PROCESSES": String(processes), "PERFKIT_PROCESS_INDEX": String(process)] : [:],
-                    forwardOutput: process == 0))
-            results.append(outcome.tests)
-            status = max(status, outcome.status)
-        }
+        let (tests, status) = try MeasuredRun.measure(
+            bundle: bundle, directory: packageDirectory, filter: filter, iterations: iterations, processes: processes, launcher: TestBundleLauncher(),
+            progress: Output.progress)
         let environmentRecord = EnvironmentReader.current(buildConfiguration: "release", directory: packageDirectory)
-        let tests = processes > 1 ? [TestResult].merging(processes: results) : results[0]
         return (RunFile(date: Date(), mode: "measure", environment: environmentRecord, tests: tests), status)
     }
 }
