@@ -21,7 +21,11 @@ private struct FastSubject: MeasurableSubject {
 }
 
 @Suite struct RunnerBatchingTests {
-    let configuration = RunConfiguration(rounds: 4, warmupIterations: 1, metrics: [.wallClock, .threadCPU], exactCountRounds: 0)
+    /// A 20 ms target: a body of a few nanoseconds cannot reach it in one call unless the thread is
+    /// preempted for 20 ms, so "more than one call" holds on a loaded machine too (at 50 µs, one
+    /// preemption during the first call made it one call: the test failed under a mutation check's load).
+    let configuration = RunConfiguration(
+        rounds: 4, warmupIterations: 1, metrics: [.wallClock, .threadCPU], exactCountRounds: 0, batchTargetNanoseconds: 20_000_000)
 
     @Test func aFastWarmBodyIsTimedManyCallsPerSampleAndRecordedPerCall() throws {
         let result = try Runner(configuration: configuration).measure("fast", arms: [Arm("main", FastSubject())])
@@ -65,7 +69,7 @@ private struct FastSubject: MeasurableSubject {
 
     @Test func calibrationReachesTheTargetOnARealBody() {
         var sink = 0
-        let calls = Batching.calibrate(target: 20_000) { sink &+= 1 }
+        let calls = Batching.calibrate(target: 20_000_000) { sink &+= 1 }
         blackHole(sink)
         #expect(calls > 1)
         #expect(calls <= Batching.maximumCalls)
