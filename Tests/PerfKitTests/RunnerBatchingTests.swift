@@ -95,7 +95,7 @@ private struct FastSubject: MeasurableSubject {
 @Suite struct BatchingCheckTests {
     /// Structure only: the check's figures are times, judged by `perfkit doctor --batching` in a release build.
     @Test func theCheckComparesTheRunnerWithAPlainLoopAndPairsTheChangedBody() throws {
-        let check = try BatchingCheck.run(rounds: 4, loopCalls: 10_000, loops: 1)
+        let check = try BatchingCheck.run(rounds: 4, loopCalls: 10_000, loops: 1, batchTarget: 20_000_000)  // 20 ms: see RunnerBatchingTests
         #expect(check.steps == 33 && check.changedSteps == 34)
         #expect(check.callsPerSample > 1)
         #expect(check.measuredPerCall.isFinite && check.loopPerCall.isFinite && check.changedLoopPerCall.isFinite)

@@ -56,12 +56,17 @@ public enum BatchingCheck {
     ///   - rounds: ABBA rounds of the comparison.
     ///   - loopCalls: Calls in each reference loop.
     ///   - loops: Reference loops per body (the median is kept).
+    ///   - batchTarget: The sample duration the runner batches calls up to, in nanoseconds.
     /// - Returns: What the check found.
     /// - Throws: ``StatisticsError`` when a statistic cannot be computed.
-    public static func run(steps: Int = 33, changedSteps: Int = 34, rounds: Int = 30, loopCalls: Int = 1_000_000, loops: Int = 5) throws -> Outcome {
+    public static func run(
+        steps: Int = 33, changedSteps: Int = 34, rounds: Int = 30, loopCalls: Int = 1_000_000, loops: Int = 5,
+        batchTarget: Double = Batching.targetSampleNanoseconds
+    ) throws -> Outcome {
         // Step counts pass through an opaque call so the optimizer cannot fold the chains.
         let base = ChainSubject(steps: opaque(steps)), changed = ChainSubject(steps: opaque(changedSteps))
-        let configuration = RunConfiguration(rounds: rounds, warmupIterations: 1_000, metrics: [.wallClock], phases: [.warm], exactCountRounds: 0)
+        let configuration = RunConfiguration(
+            rounds: rounds, warmupIterations: 1_000, metrics: [.wallClock], phases: [.warm], exactCountRounds: 0, batchTargetNanoseconds: batchTarget)
         let result = try Runner(configuration: configuration).measure("chain", arms: [Arm("base", base), Arm("changed", changed)])
         guard let a = result.series(.wallClock, arm: "base", phase: .warm), let b = result.series(.wallClock, arm: "changed", phase: .warm) else {
             throw StatisticsError.empty

@@ -144,15 +144,15 @@ public struct Runner: Sendable {
             }
         }
         blackHole(output)
-        let perCall = 1 / Double(k)
+        let divisor = Double(k)  // divided, not multiplied by 1/k: 3k / k is exactly 3
         for (metric, value) in timed.values(for: configuration.metrics) {
             var recorded = metric
             if metric.unit == .nanoseconds { recorded.kind = configuration.timeKind }
-            collector.add(recorded, value * perCall, label, calls: k)
+            collector.add(recorded, value / divisor, label, calls: k)
         }
         for (metric, value) in probes.readMemory() { collector.add(metric, value, label, calls: k) }
         for reading in subject.counters(box.value) {
-            let value = reading.accumulation == .runningTotal ? (reading.value - (before[reading.metric] ?? 0)) * perCall : reading.value
+            let value = reading.accumulation == .runningTotal ? (reading.value - (before[reading.metric] ?? 0)) / divisor : reading.value
             collector.add(reading.metric, value, label, calls: k)
         }
     }
