@@ -19,10 +19,7 @@ extension Comparison {
         var rows: [ComparisonRow] = []
         let wallSeries = Set(paired.paired.filter { $0.metric == .wallClock }.map(\.id))
         for series in paired.paired {
-            var row = ComparisonRow(
-                test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
-                baseline: try Summary(series.a), current: try Summary(series.b), change: nil, pValue: nil, qValue: nil,
-                noiseBand: bands.band(for: series.id, metric: series.metric), verdict: .withinNoise, note: "")
+            var row = try ComparisonRow(series.id, metric: series.metric, baseline: series.a, current: series.b, bands: bands)
             if series.metric.isDeterministic && Self.isConstant(series.a) && Self.isConstant(series.b) {
                 Self.judgeExactly(&row, baseline: series.a[0], current: series.b[0], threshold: bands.absolute[series.metric.name] ?? 0)
                 rows.append(row)
@@ -69,12 +66,9 @@ extension Comparison {
     /// The row of a series that could not be paired: added, removed, or inconclusive when it is
     /// missing from some rounds (a test that failed in some processes, for example).
     static func unpairedRow(_ series: UnpairedSeries, bands: NoiseBands) throws -> ComparisonRow {
-        var row = ComparisonRow(
-            test: series.test, measurement: series.measurement, arm: series.arm, phase: series.phase, metric: series.metric,
-            baseline: series.a.isEmpty ? nil : try Summary(series.a), current: series.b.isEmpty ? nil : try Summary(series.b),
-            change: nil, pValue: nil, qValue: nil,
-            noiseBand: bands.band(for: series.id, metric: series.metric),
-            verdict: .inconclusive, note: "")
+        var row = try ComparisonRow(
+            series.id, metric: series.metric, baseline: series.a.isEmpty ? nil : series.a, current: series.b.isEmpty ? nil : series.b, bands: bands)
+        row.verdict = .inconclusive
         if series.a.isEmpty {
             row.verdict = .added
         } else if series.b.isEmpty {

@@ -36,6 +36,24 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     public var note: String
 }
 
+extension ComparisonRow {
+    /// The row every comparison path starts from (stored runs, paired rounds, series that could
+    /// not be paired): the series, both sides' values summarised, its band; not yet judged.
+    /// - Parameters:
+    ///   - id: The series.
+    ///   - metric: Its metric.
+    ///   - baseline: The baseline's (or A's) values, nil when the series was added.
+    ///   - current: The current (or B's) values, nil when it was removed.
+    ///   - bands: The noise bands; the row takes the series' own.
+    /// - Throws: ``StatisticsError`` for empty or non-finite values.
+    init(_ id: SeriesID, metric: Metric, baseline: [Double]?, current: [Double]?, bands: NoiseBands) throws {
+        self.init(
+            test: id.test, measurement: id.measurement, arm: id.arm, phase: id.phase, metric: metric,
+            baseline: try baseline.map { try Summary($0) }, current: try current.map { try Summary($0) }, change: nil, pValue: nil, qValue: nil,
+            noiseBand: bands.band(for: id, metric: metric), verdict: .withinNoise, note: "")
+    }
+}
+
 /// The comparison of two sets of results.
 public struct Comparison: Sendable, Codable, Equatable {
     /// Every compared series, sorted.
@@ -113,12 +131,7 @@ public struct Comparison: Sendable, Codable, Equatable {
             if let b, let c, b.metric.unit != c.metric.unit {
                 throw ComparisonError.mismatchedUnits(key.description, b.metric.unit.symbol, c.metric.unit.symbol)
             }
-            var row = ComparisonRow(
-                test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: metric,
-                baseline: try b.map { try Summary($0.values) }, current: try c.map { try Summary($0.values) },
-                change: nil, pValue: nil, qValue: nil,
-                noiseBand: bands.band(for: key, metric: metric),
-                verdict: .withinNoise, note: "")
+            var row = try ComparisonRow(key, metric: metric, baseline: b?.values, current: c?.values, bands: bands)
             guard let b, let c else {
                 row.verdict = b == nil ? .added : .removed
                 if let currentFilter, c == nil {

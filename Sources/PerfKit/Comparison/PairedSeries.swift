@@ -8,16 +8,8 @@
 /// two gates as ``Comparison``.
 public struct PairedSeries: Sendable, Codable, Equatable {
     /// The series' identity.
-    public var id: SeriesID { SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name) }
-    /// Identifies the series: test, measurement, arm, phase, metric.
-    public var test: String
-    /// The measurement's name within its test.
-    public var measurement: String
-    /// The arm within the measurement.
-    public var arm: String
-    /// The phase.
-    public var phase: Phase
-    /// The metric.
+    public var id: SeriesID
+    /// The metric, with its unit, polarity and kind (its name is ``id``'s).
     public var metric: Metric
     /// Per round: arm A's value, arm B's value, and whether B ran second in that round.
     public var a: [Double]
@@ -31,10 +23,7 @@ public struct PairedSeries: Sendable, Codable, Equatable {
 
     /// A paired series; values are added round by round.
     public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, a: [Double] = [], b: [Double] = [], bRanSecond: [Bool] = []) {
-        self.test = test
-        self.measurement = measurement
-        self.arm = arm
-        self.phase = phase
+        self.id = SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name)
         self.metric = metric
         self.a = a
         self.b = b
@@ -123,16 +112,8 @@ public struct Pairing: Sendable, Equatable {
 /// (for example a test added in B, removed in B, or failing in some processes).
 public struct UnpairedSeries: Sendable, Codable, Equatable {
     /// The series' identity.
-    public var id: SeriesID { SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name) }
-    /// The test's ID.
-    public var test: String
-    /// The measurement's name within its test.
-    public var measurement: String
-    /// The arm within the measurement.
-    public var arm: String
-    /// The phase.
-    public var phase: Phase
-    /// The metric.
+    public var id: SeriesID
+    /// The metric, with its unit, polarity and kind (its name is ``id``'s).
     public var metric: Metric
     /// Per-round medians of the rounds in which each side had the series.
     public var a: [Double]
@@ -143,13 +124,43 @@ public struct UnpairedSeries: Sendable, Codable, Equatable {
 
     /// An unpaired series.
     public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, a: [Double], b: [Double], rounds: Int) {
-        self.test = test
-        self.measurement = measurement
-        self.arm = arm
-        self.phase = phase
+        self.id = SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name)
         self.metric = metric
         self.a = a
         self.b = b
         self.rounds = rounds
     }
 }
+
+/// A value identified by a ``SeriesID``: its parts read (and set) through the identity, so the
+/// identity is stored once.
+public protocol SeriesIdentified {
+    /// The series' identity.
+    var id: SeriesID { get set }
+}
+
+extension SeriesIdentified {
+    /// The test's ID.
+    public var test: String {
+        get { id.test }
+        set { id.test = newValue }
+    }
+    /// The measurement's name within its test.
+    public var measurement: String {
+        get { id.measurement }
+        set { id.measurement = newValue }
+    }
+    /// The arm within the measurement.
+    public var arm: String {
+        get { id.arm }
+        set { id.arm = newValue }
+    }
+    /// The phase.
+    public var phase: Phase {
+        get { id.phase }
+        set { id.phase = newValue }
+    }
+}
+
+extension PairedSeries: SeriesIdentified {}
+extension UnpairedSeries: SeriesIdentified {}
