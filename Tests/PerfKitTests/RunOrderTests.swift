@@ -25,4 +25,20 @@ import Testing
         let starts = Set((1...20).map { RunOrder(armCount: 2, roundCount: 2, seed: UInt64($0)).rounds[0] })
         #expect(starts.count == 2)
     }
+
+    /// The reversed rotations are what balances carry-over in direction: over whole blocks every
+    /// arm runs right after another arm as often as right before it (rotations alone give 0 → 1
+    /// twice and 1 → 0 never, for three arms).
+    @Test(arguments: [3, 4, 5])
+    func everyArmFollowsAnotherAsOftenAsItPrecedesIt(arms: Int) {
+        let order = RunOrder(armCount: arms, roundCount: RunOrder.blockLength(armCount: arms) * 3, seed: 7)
+        var follows = [[Int]](repeating: [Int](repeating: 0, count: arms), count: arms)
+        for round in order.rounds {
+            for (first, second) in zip(round, round.dropFirst()) { follows[first][second] += 1 }
+        }
+        for i in 0..<arms {
+            for j in 0..<arms where i != j { #expect(follows[i][j] == follows[j][i], "\(i) before \(j): \(follows[i][j]), after: \(follows[j][i])") }
+        }
+        #expect(follows[1][0] > 0)
+    }
 }

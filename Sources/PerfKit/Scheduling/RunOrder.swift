@@ -3,7 +3,8 @@
 /// For two arms the rounds come in ABBA blocks (A B, B A); each block's phase (ABBA or BAAB) is
 /// drawn from a seeded generator when a seed is given. For more arms each block runs every
 /// cyclic rotation of the arms, then every rotation reversed, so each arm holds each position
-/// equally often over a block of 2·k rounds.
+/// equally often over a block of 2·k rounds, and each arm runs right after another as often as
+/// right before it.
 public struct RunOrder: Sendable, Equatable, Codable {
     /// Arm indices per round, in the order they run.
     public var rounds: [[Int]]
