@@ -31,6 +31,7 @@ import Testing
 
     @Test func aSaveKilledAtAnyMomentLeavesTheOldOrTheNewBaseline() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-kill-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = BaselineStore(root: directory + "/Baselines")
         let suites = 60
         try store.save(Self.run(version: 1, suites: suites), as: "main")

@@ -15,7 +15,8 @@ import Testing
             tests: [TestResult(id: id, suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])])
     }
 
-    func temporaryRoot() -> String { FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-baselines-\(UUID().uuidString)").path }
+    let folder = TemporaryFolder("perfkit-baselines")
+    func temporaryRoot() -> String { folder.path + "/" + UUID().uuidString }
 
     @Test func debugResultsAreRefusedUnlessForced() throws {
         let store = BaselineStore(root: temporaryRoot())

@@ -2,11 +2,8 @@ import Foundation
 import Testing
 
 @Suite struct CalendarCommandTests {
-    let directory: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-calendar-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    let folder = TemporaryFolder("perfkit-calendar")
+    var directory: String { folder.path }
 
     @Test func layoutJSONHasTheStableShape() throws {
         let input = """

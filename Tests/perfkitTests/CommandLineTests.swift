@@ -24,11 +24,8 @@ struct PerfkitProcess {
 }
 
 @Suite struct CommandLineTests {
-    let directory: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-cli-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    let folder = TemporaryFolder("perfkit-cli")
+    var directory: String { folder.path }
 
     struct BadInvocation: CustomTestStringConvertible, Sendable {
         var arguments: [String]
