@@ -3,34 +3,53 @@ import PerfKit
 import Testing
 
 /// Stands in for measured processes: answers each request with a prepared result (B `effect`
-/// times slower than A, a little seeded noise), records the order of requests, and can fail.
+/// times slower than A, seeded uniform noise of ±`noise`), records the order of requests, moves a
+/// fake clock `secondsPerProcess` a process, and can fail. With `noisyTest` it also reports a second
+/// test whose noise is ±10%.
 private final class FakeLauncher: MeasuredProcessLauncher {
     var requests: [MeasuredProcessRequest] = []
     var effect = 1.0
+    var noise = 0.002
+    var noisyTest = false
     var statusOfB: Int32 = 0
     var generator = SeededGenerator(seed: 11)
+    var now = 0.0
+    var secondsPerProcess = 1.0
+
+    func value(_ isB: Bool, noise: Double) -> Double {
+        100_000 * (1 + noise * (Double(generator.index(below: 2_001)) / 1_000 - 1)) * (isB ? effect : 1)
+    }
 
     func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome {
         requests.append(request)
+        now += secondsPerProcess
         let isB = request.directory == "b"
-        let jitter = 1 + 0.002 * (Double(generator.index(below: 2_001)) / 1_000 - 1)
-        let value = 100_000 * jitter * (isB ? effect : 1)
         if isB && statusOfB > 1 { throw OrchestrationError.measuredProcessFailed(description: "the measured process of b", status: statusOfB) }
-        var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        for i in 0..<3 { series.append(value, round: i, position: 0, iteration: i) }
-        let result = TestResult(
-            id: "S/t()", suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])
-        return MeasuredProcessOutcome(tests: [result], status: isB ? statusOfB : 0)
+        func result(_ id: String, noise: Double) -> TestResult {
+            var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
+            let value = value(isB, noise: noise)
+            for i in 0..<3 { series.append(value, round: i, position: 0, iteration: i) }
+            return TestResult(id: id, suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])
+        }
+        let tests = [result("S/t()", noise: noise)] + (noisyTest ? [result("S/noisy()", noise: 0.10)] : [])
+        return MeasuredProcessOutcome(tests: tests, status: isB ? statusOfB : 0)
     }
 }
 
 @Suite struct AbbaSessionTests {
     static let a = AbbaSession.Arm(revision: Revision(name: "main", directory: "a", commit: "aaa"), bundle: "a.xctest")
     static let b = AbbaSession.Arm(revision: Revision(name: ".", directory: "b", commit: "bbb"), bundle: "b.xctest", environment: ["X": "1"])
+    static let bands = NoiseBands(defaultRelative: 0.01)
+
+    private static func run(_ launcher: FakeLauncher, plan: SequentialPlan, seed: UInt64 = 0, timeBudget: Double? = nil) throws -> AbbaSession {
+        try AbbaSession.run(
+            a: a, b: b, plan: plan, timeBudget: timeBudget, bands: bands, filter: "Benchmarks/", iterations: nil, seed: seed, launcher: launcher,
+            clock: { launcher.now })
+    }
 
     @Test func processesRunInABBAOrderAndArePairedRoundByRound() throws {
         let launcher = FakeLauncher()
-        let session = try AbbaSession.run(a: Self.a, b: Self.b, rounds: 8, filter: "Benchmarks/", iterations: nil, seed: 0, launcher: launcher)
+        let session = try Self.run(launcher, plan: .fixed(rounds: 8))
         // Two processes a round, in the run order's sequence; B's extra environment reaches only B.
         #expect(launcher.requests.map(\.directory) == session.order.rounds.flatMap { $0.map { $0 == 0 ? "a" : "b" } })
         #expect(launcher.requests.count == 16)
@@ -49,8 +68,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
     func aSlowerBIsARegressionAndAnEqualOneIsNot(effect: Double, verdict: Verdict) throws {
         let launcher = FakeLauncher()
         launcher.effect = effect
-        let session = try AbbaSession.run(a: Self.a, b: Self.b, rounds: 10, filter: "x", iterations: nil, seed: 1, launcher: launcher)
-        let comparison = try Comparison(paired: session.pairing, bands: NoiseBands(defaultRelative: 0.01), environmentA: nil, environmentB: nil)
+        let comparison = try Self.run(launcher, plan: .fixed(rounds: 10), seed: 1).comparison
         #expect(comparison.rows[0].verdict == verdict)
         #expect(ExitStatus.of(comparison, failOnRegression: true) == (verdict == .regressed ? 1 : 0))
         #expect(ExitStatus.of(comparison, failOnRegression: false) == 0)
@@ -59,7 +77,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
     @Test func aProcessInWhichATestFailedIsKeptAndListed() throws {
         let launcher = FakeLauncher()
         launcher.statusOfB = 1
-        let session = try AbbaSession.run(a: Self.a, b: Self.b, rounds: 6, filter: "x", iterations: nil, seed: 2, launcher: launcher)
+        let session = try Self.run(launcher, plan: .fixed(rounds: 6), seed: 2)
         #expect(session.failedProcesses.count == 6)
         #expect(session.failedProcesses[0].contains("B (.)") && session.failedProcesses[0].contains("exit 1"))
         #expect(session.designSection(a: Self.a.revision, b: Self.b.revision, elapsedSeconds: 1).contains("a measured test failed"))
@@ -69,10 +87,97 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         let launcher = FakeLauncher()
         launcher.statusOfB = 139
         #expect {
-            try AbbaSession.run(a: Self.a, b: Self.b, rounds: 6, filter: "x", iterations: nil, seed: 3, launcher: launcher)
+            try Self.run(launcher, plan: .fixed(rounds: 6), seed: 3)
         } throws: { error in
             (error as? OrchestrationError)?.isChildFailure == true && String(describing: error).contains("status 139")
         }
+    }
+}
+
+/// The adaptive design: looks, early stopping, decisions kept, the time budget.
+@Suite struct SequentialAbbaTests {
+    static let a = AbbaSessionTests.a, b = AbbaSessionTests.b
+
+    private static func run(_ launcher: FakeLauncher, maximumRounds: Int, timeBudget: Double? = nil) throws -> AbbaSession {
+        try AbbaSession.run(
+            a: a, b: b, plan: SequentialPlan(maximumRounds: maximumRounds), timeBudget: timeBudget, bands: AbbaSessionTests.bands, filter: "x",
+            iterations: nil, seed: 5, launcher: launcher, clock: { launcher.now })
+    }
+
+    @Test(arguments: [
+        (maximum: 60, looks: [10, 16, 24, 36, 60]), (maximum: 10, looks: [10]), (maximum: 20, looks: [10, 16, 20]), (maximum: 25, looks: [10, 16, 25]),
+    ])
+    func looksGrowByHalfAndEndAtTheMaximum(maximum: Int, looks: [Int]) {
+        let plan = SequentialPlan(maximumRounds: maximum)
+        #expect(plan.looks == looks)
+        #expect(plan.alphaPerLook == 0.05 / Double(looks.count))
+        #expect(plan.looks.allSatisfy { $0.isMultiple(of: 2) || $0 == maximum })
+    }
+
+    @Test(arguments: [(effect: 1.0, verdict: Verdict.withinNoise), (effect: 1.2, verdict: Verdict.regressed), (effect: 0.8, verdict: Verdict.improved)])
+    func aSessionWhoseSeriesAreAllDecidedStopsAtTheFirstLook(effect: Double, verdict: Verdict) throws {
+        let launcher = FakeLauncher()
+        launcher.effect = effect
+        let session = try Self.run(launcher, maximumRounds: 60)
+        #expect(launcher.requests.count == 20)
+        #expect(session.looks.map(\.rounds) == [10])
+        #expect(session.stopReason == "every statistical series decided at look 1")
+        #expect(session.comparison.rows.map(\.verdict) == [verdict])
+        #expect(session.comparison.rows[0].note.contains("decided at look 1 of 5, 10 rounds"))
+    }
+
+    @Test func aDecidedSeriesKeepsItsVerdictWhileANoisyOneRunsToTheLastLook() throws {
+        let launcher = FakeLauncher()
+        launcher.noisyTest = true
+        let session = try Self.run(launcher, maximumRounds: 24)
+        #expect(session.looks.map(\.rounds) == [10, 16, 24])
+        #expect(session.looks.map(\.decided) == [1, 1, 1])
+        #expect(session.stopReason == "the plan's last look (24 rounds)")
+        let quiet = try #require(session.comparison.rows.first { $0.test == "S/t()" })
+        let noisy = try #require(session.comparison.rows.first { $0.test == "S/noisy()" })
+        #expect(quiet.verdict == .withinNoise && quiet.note.contains("decided at look 1 of 3, 10 rounds"))
+        #expect(noisy.verdict == .inconclusive)
+        // The open row names its failing gate and what these rounds could detect.
+        #expect(noisy.note.contains("too noisy to tell") && noisy.note.contains("detectable change at these rounds about ±"))
+        let detectable = try #require(noisy.detectableChange)
+        #expect(detectable > 0.01 + (noisy.change!.upper - noisy.change!.lower) / 2 / noisy.change!.value * 0.9)
+    }
+
+    @Test func theTimeBudgetStopsBeforeALookThatWouldEndAfterIt() throws {
+        let launcher = FakeLauncher()
+        launcher.noisyTest = true
+        // Two seconds a round: look 1 ends at 20 s, look 2 (16 rounds) at 32 s, look 3 (24) would end at 48 s.
+        let session = try Self.run(launcher, maximumRounds: 60, timeBudget: 40)
+        #expect(session.looks.map(\.rounds) == [10, 16])
+        #expect(session.order.rounds.count == 16 && launcher.requests.count == 32)
+        #expect(session.stopReason.hasPrefix("the time budget: the next look (24 rounds) would end after 40 s"))
+    }
+
+    @Test(arguments: [(maximum: 9, refused: true), (maximum: 10, refused: false)])
+    func anAdaptivePlanEndingBeforeTheFirstLookIsRefused(maximum: Int, refused: Bool) {
+        #expect((AbbaSession.roundsProblem(maximum, adaptive: true) != nil) == refused)
+    }
+
+    @Test func anInconclusiveRowNamesTheSignificanceFloorFirst() throws {
+        // 40 noisy series of 10 rounds judged at α = 0.01: a lone change needs p ≤ 0.01 / 40 =
+        // 0.00025, but 10 pairs cannot go below 1 / 1024.
+        var generator = SeededGenerator(seed: 3)
+        let paired = (0..<40).map { k in
+            var series = PairedSeries(test: "S/t\(k)()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
+            for r in 0..<10 {
+                series.a.append(100_000)
+                series.b.append(100_000 * (1 + 0.4 * (Double(generator.index(below: 1_001)) / 1_000 - 0.5)))
+                series.bRanSecond.append(r % 2 == 0)
+            }
+            return series
+        }
+        let comparison = try Comparison(
+            paired: Pairing(paired: paired, unpaired: []), bands: AbbaSessionTests.bands, alpha: 0.01, environmentA: nil, environmentB: nil)
+        let open = comparison.rows.filter { $0.verdict == .inconclusive }
+        #expect(!open.isEmpty)
+        #expect(open.allSatisfy { $0.note.hasPrefix("significance floor: the smallest p these sample sizes allow is 0.00098") })
+        #expect(comparison.rows.allSatisfy { $0.smallestP == 1.0 / 1_024 })
+        #expect(SequentialPlan(maximumRounds: 60).roundsForALoneChange(decisions: 40) == 12)
     }
 }
 

@@ -51,10 +51,12 @@ import Testing
     static let key = SeriesID(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock").storageKey
 
     /// A/A repeats with an injected effect in some of them: the entry counts false alarms in both
-    /// directions, the band is the 95th percentile of |change − 1| (at least the floor), and the
-    /// resolvable change is the median CI half-width plus that band.
-    @Test func entriesCountFalseAlarmsInBothDirectionsAndStateWhatTheyCanResolve() throws {
-        let effects = [1.0, 1.0, 1.08, 0.92, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    /// directions; with 20 repeats or more the band is the 95th percentile of |change − 1|, with
+    /// fewer the farthest CI bound from no change over the repeats (at least the floor either
+    /// way); the resolvable change is the median CI half-width plus that band.
+    @Test(arguments: [10, 20])
+    func entriesCountFalseAlarmsInBothDirectionsAndStateWhatTheyCanResolve(repeats: Int) throws {
+        let effects = [1.0, 1.0, 1.08, 0.92] + [Double](repeating: 1.0, count: repeats - 4)
         let comparisons = try effects.enumerated().map { i, effect in
             try Comparison(
                 paired: PairedSeries.pair(PairedComparisonTests.rounds(count: 10, effect: effect, order: 1, noise: 0.002, seed: UInt64(i + 1))),
@@ -65,12 +67,13 @@ import Testing
         #expect(flagged.count == 2)
         let calibration = NoiseCalibration(comparisons: comparisons, machine: Self.machine, rounds: 10)
         let entry = try #require(calibration.entries.first { $0.id.storageKey == Self.key })
-        #expect(entry.repeats == 10)
+        #expect(entry.repeats == repeats)
         #expect(entry.falseAlarms == 2, "one regressed and one improved repeat both count")
         let changes: [Estimate] = comparisons.map { $0.rows[0].change! }
         let offsets: [Double] = changes.map { abs($0.value - 1) }.sorted()
-        let percentile: Double = Quantile.percentile(sorted: offsets, 95)
-        let expectedBand: Double = (max(0.005, percentile) * 1_000).rounded(.up) / 1_000
+        let farthestBounds: [Double] = changes.map { max(abs($0.lower - 1), abs($0.upper - 1)) }
+        let raw: Double = repeats >= NoiseCalibration.empiricalRepeats ? Quantile.percentile(sorted: offsets, 95) : farthestBounds.max()!
+        let expectedBand: Double = (max(0.005, raw) * 1_000).rounded(.up) / 1_000
         #expect(entry.band == expectedBand)
         #expect(entry.band > 0.05, "the injected ±8% repeats widen the band")
         let halfWidths: [Double] = changes.map { ($0.upper - $0.lower) / 2 }.sorted()

@@ -94,7 +94,7 @@ import Testing
         let century = try PerfkitProcess.run(["calendar", "layout", "--events", "century.json"], in: directory)
         #expect(century.status == 2)
         #expect(century.stderr.contains("century.json: events span 36526 days"))
-        let window = try PerfkitProcess.run(["calendar", "layout", "--events", "century.json", "--from", "2050-01-01", "--days", "3"], in: directory)
+        let window = try PerfkitProcess.run(["calendar", "layout", "--events", "century.json", "--first-day", "2050-01-01", "--days", "3"], in: directory)
         #expect(window.status == 0)  // the century-long event is clipped to the three days asked for
         #expect(window.stdout.contains("\"2050-01-0"))
     }
@@ -106,7 +106,7 @@ import Testing
         try
             #"{"timeZone":"Europe/Berlin","events":[{"id":"rep","start":"2015-10-25T02:30","end":"2015-10-25T02:45"},{"id":"dst","start":"2015-03-29T01:59:30","end":"2015-03-29T03:00"}]}"#
             .write(toFile: directory + "/dst.json", atomically: true, encoding: .utf8)
-        let result = try PerfkitProcess.run(["calendar", "layout", "--events", "dst.json", "--from", "2015-03-29", "--days", "211"], in: directory)
+        let result = try PerfkitProcess.run(["calendar", "layout", "--events", "dst.json", "--first-day", "2015-03-29", "--days", "211"], in: directory)
         #expect(result.status == 0)
         #expect(result.stdout.contains("rep@1445736600#2015-10-25"))  // 2015-10-25T01:30:00Z
         #expect(result.stdout.contains("dst@1427590770#2015-03-29"))  // 2015-03-29T00:59:30Z, just before the gap

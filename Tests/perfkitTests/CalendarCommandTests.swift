@@ -14,7 +14,7 @@ import Testing
             ]}
             """
         try input.write(toFile: directory + "/events.json", atomically: true, encoding: .utf8)
-        let result = try PerfkitProcess.run(["calendar", "layout", "--events", "events.json", "--from", "2015-05-01", "--days", "3"], in: directory)
+        let result = try PerfkitProcess.run(["calendar", "layout", "--events", "events.json", "--first-day", "2015-05-01", "--days", "3"], in: directory)
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["timeZone"] as? String == "Europe/Berlin")

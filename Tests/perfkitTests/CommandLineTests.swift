@@ -123,18 +123,22 @@ struct PerfkitProcess {
 }
 
 @Suite struct WorktreeTests {
-    @Test func aBadRevisionIsAClearErrorAndLeavesNoWorktree() throws {
+    /// Both revisions are checked before anything is created: a bad B must not leave A's worktree behind.
+    @Test(arguments: [["no-such-revision", "HEAD"], ["HEAD", "no-such-revision"]])
+    func aBadRevisionAsAOrBIsAClearErrorAndLeavesNoWorktreeOrBranch(revisions: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-git-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for command in [["init", "-q"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init"]] {
             try #require(ChildProcess.output(["git"] + command, in: directory) != nil)
         }
-        let result = try PerfkitProcess.run(["abba", "no-such-revision", "."], in: directory)
+        let result = try PerfkitProcess.run(["abba"] + revisions, in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown revision 'no-such-revision'"))
         let worktrees = try #require(ChildProcess.output(["git", "worktree", "list"], in: directory)).split(separator: "\n")
         #expect(worktrees.count == 1)
-        #expect(!FileManager.default.fileExists(atPath: directory + "/.perfkit/worktrees/no-such-revision"))
+        let branches = try #require(ChildProcess.output(["git", "branch", "--list", "--all"], in: directory)).split(separator: "\n")
+        #expect(branches.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/.perfkit/worktrees"))
     }
 }

@@ -12,13 +12,23 @@ extension Comparison {
     /// - Parameters:
     ///   - paired: The session's series: one per test, measurement, arm, phase and metric.
     ///   - bands: Noise bands.
-    ///   - alpha: False discovery rate.
+    ///   - alpha: False discovery rate of this judgement; CIs have confidence 1 − `alpha` (a look
+    ///     of a ``SequentialPlan`` passes its ``SequentialPlan/alphaPerLook``).
+    ///   - decided: Rows decided at an earlier look of a sequential comparison: kept as they are,
+    ///     and left out of this look's Benjamini–Hochberg step.
     /// - Throws: ``StatisticsError`` for non-finite values.
     /// - Complexity: O(S · r³) for S series and r ≤ 50 rounds (the exact signed-rank distribution).
-    public init(paired: Pairing, bands: NoiseBands, alpha: Double = 0.05, environmentA: Environment?, environmentB: Environment?) throws {
+    public init(
+        paired: Pairing, bands: NoiseBands, alpha: Double = 0.05, decided: [SeriesID: ComparisonRow] = [:], environmentA: Environment?,
+        environmentB: Environment?
+    ) throws {
         var rows: [ComparisonRow] = []
         let wallSeries = Set(paired.paired.filter { $0.metric == .wallClock }.map(\.id))
         for series in paired.paired {
+            if let row = decided[series.id] {
+                rows.append(row)
+                continue
+            }
             var row = try ComparisonRow(series.id, metric: series.metric, baseline: series.a, current: series.b, bands: bands)
             if series.metric.isDeterministic && Self.isConstant(series.a) && Self.isConstant(series.b) {
                 Self.judgeExactly(&row, baseline: series.a[0], current: series.b[0], threshold: bands.absolute[series.metric.name] ?? 0)
@@ -47,12 +57,14 @@ extension Comparison {
                 rows.append(row)
                 continue
             }
-            let centre = HodgesLehmann.interval(logs, confidence: 0.95)
+            let centre = HodgesLehmann.interval(logs, confidence: 1 - alpha)
             row.change = Estimate(value: Foundation.exp(centre.value), lower: Foundation.exp(centre.lower), upper: Foundation.exp(centre.upper))
             // One-sided against the band's edge on the estimate's side: the claim a verdict can make.
             let edge = Foundation.log(centre.value >= 0 ? 1 + row.noiseBand : 1 - row.noiseBand)
             let twoSided = try Wilcoxon([Double](repeating: 0, count: logs.count), logs.map { $0 - edge }).pValue
             row.pValue = Self.oneSided(twoSided, beyondEdge: abs(centre.value) > abs(edge))
+            row.smallestP = SequentialPlan.signedRankFloor(pairs: logs.count)
+            row.detectableChange = Self.detectableChange(halfWidth: (centre.upper - centre.lower) / 2, band: row.noiseBand, alpha: alpha)
             row.note = series.metric.isDeterministic ? "varies between rounds, so compared as a distribution; " : ""
             rows.append(row)
         }
@@ -61,6 +73,19 @@ extension Comparison {
         self.rows = rows.sorted { $0.id < $1.id }
         baselineEnvironment = environmentA
         currentEnvironment = environmentB
+    }
+
+    /// The smallest relative change detected with 80% power: a change c is called when its CI,
+    /// about c ± h on the log scale, clears the band's edge; with h = z₁₋α/₂ · se the estimate must
+    /// exceed the edge by h + z₀.₈ · se, 80% of the time.
+    /// - Parameters:
+    ///   - halfWidth: Half the CI's width on the log scale.
+    ///   - band: The noise band (relative).
+    ///   - alpha: The CI's error rate.
+    /// - Returns: The relative change (0.03 = 3%).
+    static func detectableChange(halfWidth: Double, band: Double, alpha: Double) -> Double {
+        let standardError = halfWidth / Normal.quantile(1 - alpha / 2)
+        return Foundation.exp(Foundation.log(1 + band) + halfWidth + Normal.quantile(0.8) * standardError) - 1
     }
 
     /// The row of a series that could not be paired: added, removed, or inconclusive when it is

@@ -34,6 +34,13 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     public var verdict: Verdict
     /// Plain explanation (for example "could resolve ±12%").
     public var note: String
+    /// The smallest one-sided p its test can reach with these sample sizes (1 / 2ⁿ for n pairs,
+    /// 1 / C(n + m, n) for two samples): the significance floor. Nil for rows without a test.
+    public var smallestP: Double? = nil
+    /// The smallest relative change (0.03 = 3%) the row could have called regressed or improved
+    /// with 80% power at its sample sizes, its noise and its band: the band plus the CI half-width
+    /// plus z₀.₈ standard errors. Set on statistical paired rows; nil elsewhere.
+    public var detectableChange: Double? = nil
 }
 
 extension ComparisonRow {
@@ -52,6 +59,9 @@ extension ComparisonRow {
             baseline: try baseline.map { try Summary($0) }, current: try current.map { try Summary($0) }, change: nil, pValue: nil, qValue: nil,
             noiseBand: bands.band(for: id, metric: metric), verdict: .withinNoise, note: "")
     }
+
+    /// Whether a statistical test decided the row: within noise, regressed or improved, with a p-value.
+    public var isDecidedByTest: Bool { pValue != nil && [.withinNoise, .regressed, .improved].contains(verdict) }
 }
 
 /// The comparison of two sets of results.
@@ -65,6 +75,17 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// The machine fields that differ between the two sides (empty when they match or are unknown);
     /// timing and OS-memory rows are then not judged unless the comparison was told to allow it.
     public var machineDifferences: [String] = []
+
+    /// A comparison of ready-made rows.
+    /// - Parameters:
+    ///   - rows: The rows, sorted.
+    ///   - baselineEnvironment: Where the baseline (or A) side was measured.
+    ///   - currentEnvironment: Where the current (or B) side was measured.
+    public init(rows: [ComparisonRow], baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil) {
+        self.rows = rows
+        self.baselineEnvironment = baselineEnvironment
+        self.currentEnvironment = currentEnvironment
+    }
 
     /// Count of rows per verdict.
     public func count(_ verdict: Verdict) -> Int { rows.filter { $0.verdict == verdict }.count }
@@ -219,6 +240,8 @@ public struct Comparison: Sendable, Codable, Equatable {
             let edge = Foundation.log(shift.value >= 0 ? 1 + band : 1 - band)
             let twoSided = try MannWhitney(lx.map { $0 + edge }, ly).pValue
             row.pValue = Self.oneSided(twoSided, beyondEdge: abs(shift.value) > abs(edge))
+            let (n, m) = (Double(x.count), Double(y.count))
+            row.smallestP = Foundation.exp(lgamma(n + 1) + lgamma(m + 1) - lgamma(n + m + 1))
         } else {
             row.difference = try TwoSampleEstimate.differenceOfMedians(baseline: x, current: y)
             row.pValue = try MannWhitney(x, y).pValue
@@ -256,12 +279,15 @@ public struct Comparison: Sendable, Codable, Equatable {
         let q = try BenjaminiHochberg.adjust(indices.map { rows[$0].pValue! })
         for (k, index) in indices.enumerated() {
             rows[index].qValue = q[k]
-            applyTwoGates(&rows[index], alpha: alpha)
+            applyTwoGates(&rows[index], alpha: alpha, decisions: indices.count)
         }
     }
 
     /// Applies the two gates to a row whose change, p (against the band's edge) and q are set.
-    static func applyTwoGates(_ row: inout ComparisonRow, alpha: Double) {
+    /// An inconclusive row names the gate that failed, the significance floor first (its test
+    /// cannot reach p ≤ α / m with these sample sizes, so only many changes at once could pass
+    /// Benjamini–Hochberg), then the width of the CI against the band.
+    static func applyTwoGates(_ row: inout ComparisonRow, alpha: Double, decisions: Int) {
         guard let change = row.change else {
             judgeDifference(&row, alpha: alpha)
             return
@@ -281,13 +307,22 @@ public struct Comparison: Sendable, Codable, Equatable {
             row.note += "CI inside the \(bandText) band"
         } else {
             row.verdict = .inconclusive
-            if halfWidth > band {
-                row.note += "too noisy to tell: the CI spans about ±\(Format.trim(halfWidth * 100))%, wider than the \(bandText) band"
-            } else if above || below {
-                row.note += "CI outside the \(bandText) band but not significant against its edge after Benjamini–Hochberg (q = \(Format.pValue(row.qValue!)))"
-            } else {
-                row.note += "a change about as large as the \(bandText) band: the CI crosses its edge"
+            var reasons: [String] = []
+            if let floor = row.smallestP, floor * Double(decisions) > alpha {
+                reasons.append(
+                    "significance floor: the smallest p these sample sizes allow is \(String(format: "%.2g", floor)), above the \(String(format: "%.2g", alpha / Double(decisions))) a lone change needs among \(decisions) decisions at α = \(String(format: "%.2g", alpha))"
+                )
             }
+            if halfWidth > band {
+                reasons.append("too noisy to tell: the CI spans about ±\(Format.trim(halfWidth * 100))%, wider than the \(bandText) band")
+            } else if above || below {
+                reasons.append(
+                    "CI outside the \(bandText) band but not significant against its edge after Benjamini–Hochberg (q = \(Format.pValue(row.qValue!)))")
+            } else {
+                reasons.append("a change about as large as the \(bandText) band: the CI crosses its edge")
+            }
+            if let detectable = row.detectableChange { reasons.append("detectable change at these rounds about ±\(Format.trim(detectable * 100))%") }
+            row.note += reasons.joined(separator: "; ")
         }
     }
 

@@ -22,7 +22,19 @@ public struct AbbaSession {
         }
     }
 
-    /// The run order (arm indices per round).
+    /// One look of the sequential plan, as it happened.
+    public struct Look: Sendable, Equatable, Codable {
+        /// Rounds completed at the look.
+        public var rounds: Int
+        /// Statistical series decided so far (within noise, regressed or improved).
+        public var decided: Int
+        /// Statistical series still open after the look.
+        public var open: Int
+        /// Seconds since the first round started.
+        public var seconds: Double
+    }
+
+    /// The run order (arm indices per round) of the rounds that ran.
     public var order: RunOrder
     /// Every round's results, A and B.
     public var rounds: [PairedSeries.Round]
@@ -33,45 +45,92 @@ public struct AbbaSession {
     /// One line per measured process that exited 1 (a test failed in it: a budget, an expectation);
     /// its results are kept, and the failure is in them.
     public var failedProcesses: [String]
+    /// The plan the session followed.
+    public var plan: SequentialPlan
+    /// The looks taken, in order.
+    public var looks: [Look]
+    /// Why the session stopped adding rounds.
+    public var stopReason: String
+    /// The comparison, B against A: each series as judged at the look that decided it, the open
+    /// ones as at the last look. Its environments are left for the caller to fill in.
+    public var comparison: Comparison
 
-    /// Runs every round.
+    /// Runs rounds look by look until every statistical series is decided (CI inside the band, or
+    /// outside it and significant), the plan's last look, or the time budget.
     /// - Parameters:
     ///   - a: Arm A (the reference).
     ///   - b: Arm B.
-    ///   - rounds: ABBA rounds.
+    ///   - plan: The looks and the error each spends (``SequentialPlan/fixed(rounds:alpha:)`` for one look).
+    ///   - timeBudget: Seconds the rounds may take: a look is not started when the rounds it needs
+    ///     would, at the average round's duration so far, end after the budget. The first look always runs.
+    ///   - bands: The noise bands the series are judged with.
     ///   - filter: Test filter.
     ///   - iterations: Rounds forced on each measured test inside a process, if any.
     ///   - seed: Seed of the block phase of the run order.
     ///   - launcher: Launches the measured processes.
-    ///   - progress: Receives one line per process.
+    ///   - clock: Seconds on a monotonic scale (a fake in tests).
+    ///   - progress: Receives one line per process and per look.
     /// - Returns: The session.
     /// - Throws: ``OrchestrationError`` when a process fails or matches no test; ``StatisticsError`` for non-finite samples.
     public static func run(
-        a: Arm, b: Arm, rounds: Int, filter: String, iterations: Int?, seed: UInt64, launcher: some MeasuredProcessLauncher,
-        progress: (String) -> Void = { _ in }
+        a: Arm, b: Arm, plan: SequentialPlan, timeBudget: Double? = nil, bands: NoiseBands, filter: String, iterations: Int?, seed: UInt64,
+        launcher: some MeasuredProcessLauncher, clock: () -> Double = { ProcessInfo.processInfo.systemUptime }, progress: (String) -> Void = { _ in }
     ) throws -> AbbaSession {
         let arms = [a, b], names = ["A", "B"]
-        let order = RunOrder(armCount: 2, roundCount: rounds, seed: seed)
+        let order = RunOrder(armCount: 2, roundCount: plan.maximumRounds, seed: seed)
         var pairedRounds: [PairedSeries.Round] = []
         var raw: [(side: String, tests: [TestResult])] = [("A", []), ("B", [])]
         var failed: [String] = []
-        for (round, armOrder) in order.rounds.enumerated() {
-            var results: [[TestResult]] = [[], []]
-            for (position, index) in armOrder.enumerated() {
-                let arm = arms[index]
-                progress("perfkit abba: round \(round + 1)/\(rounds), \(names[index]) (\(arm.revision.name)), position \(position + 1)")
-                let outcome = try launcher.measure(
-                    MeasuredProcessRequest(
-                        bundle: arm.bundle, directory: arm.revision.directory, filter: filter, iterations: iterations, environment: arm.environment))
-                if outcome.status != 0 {
-                    failed.append("round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit \(outcome.status))")
+        var decided: [SeriesID: ComparisonRow] = [:]
+        var looks: [Look] = []
+        var comparison = Comparison(rows: [])
+        var pairing = Pairing(paired: [], unpaired: [])
+        var stopReason = "the plan's last look (\(plan.maximumRounds) rounds)"
+        let start = clock()
+        for (lookIndex, target) in plan.looks.enumerated() {
+            if lookIndex > 0, let timeBudget {
+                let elapsed = clock() - start
+                let perRound = elapsed / Double(pairedRounds.count)
+                if elapsed + perRound * Double(target - pairedRounds.count) > timeBudget {
+                    stopReason =
+                        "the time budget: the next look (\(target) rounds) would end after \(Int(timeBudget)) s at \(Format.trim(perRound)) s a round"
+                    break
                 }
-                results[index] = outcome.tests
-                raw[index].tests += relabel(outcome.tests, round: round, position: position)
             }
-            pairedRounds.append(PairedSeries.Round(a: results[0], b: results[1], bRanSecond: armOrder == [0, 1]))
+            while pairedRounds.count < target {
+                let round = pairedRounds.count, armOrder = order.rounds[round]
+                var results: [[TestResult]] = [[], []]
+                for (position, index) in armOrder.enumerated() {
+                    let arm = arms[index]
+                    progress("perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) (\(arm.revision.name)), position \(position + 1)")
+                    let outcome = try launcher.measure(
+                        MeasuredProcessRequest(
+                            bundle: arm.bundle, directory: arm.revision.directory, filter: filter, iterations: iterations, environment: arm.environment))
+                    if outcome.status != 0 {
+                        failed.append("round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit \(outcome.status))")
+                    }
+                    results[index] = outcome.tests
+                    raw[index].tests += relabel(outcome.tests, round: round, position: position)
+                }
+                pairedRounds.append(PairedSeries.Round(a: results[0], b: results[1], bRanSecond: armOrder == [0, 1]))
+            }
+            pairing = try PairedSeries.pair(pairedRounds)
+            comparison = try Comparison(paired: pairing, bands: bands, alpha: plan.alphaPerLook, decided: decided, environmentA: nil, environmentB: nil)
+            for index in comparison.rows.indices where decided[comparison.rows[index].id] == nil && comparison.rows[index].isDecidedByTest {
+                comparison.rows[index].note += " (decided at look \(lookIndex + 1) of \(plan.looks.count), \(target) rounds)"
+                decided[comparison.rows[index].id] = comparison.rows[index]
+            }
+            let open = comparison.rows.filter { $0.pValue != nil && $0.verdict == .inconclusive }.count
+            looks.append(Look(rounds: target, decided: decided.count, open: open, seconds: clock() - start))
+            progress("perfkit abba: look \(lookIndex + 1) of \(plan.looks.count) at \(target) rounds: \(decided.count) series decided, \(open) open")
+            if open == 0 {
+                stopReason = "every statistical series decided at look \(lookIndex + 1)"
+                break
+            }
         }
-        return AbbaSession(order: order, rounds: pairedRounds, pairing: try PairedSeries.pair(pairedRounds), rawTests: raw, failedProcesses: failed)
+        return AbbaSession(
+            order: RunOrder(rounds: Array(order.rounds.prefix(pairedRounds.count))), rounds: pairedRounds, pairing: pairing, rawTests: raw,
+            failedProcesses: failed, plan: plan, looks: looks, stopReason: stopReason, comparison: comparison)
     }
 
     /// Labels every sample with the process round and position instead of the in-process ones.
@@ -107,13 +166,18 @@ public struct AbbaSession {
     ///   - elapsedSeconds: Wall time of the whole comparison.
     /// - Returns: Markdown.
     public func designSection(a: Revision, b: Revision, elapsedSeconds: Int) -> String {
+        let lookText = looks.map { "\($0.rounds) rounds (\($0.decided) decided, \($0.open) open, \(Int($0.seconds)) s)" }.joined(separator: "; ")
         var text = """
             ## Design
 
             A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in release with pinned code alignment (functions and blocks on 64-byte boundaries). \
-            \(order.rounds.count) rounds; in every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase. \
+            In every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase; \(order.rounds.count) rounds ran. \
             Each round pairs the two processes: the per-round figure is the median of that process's samples. Change is the Hodges–Lehmann estimate of the per-round ratios B/A (on their logarithms) \
-            with its exact signed-rank 95% CI; p is the Wilcoxon signed-rank test of the log ratios against the noise band's edge, adjusted with Benjamini–Hochberg across the decisions. Took \(elapsedSeconds) s.
+            with its exact signed-rank CI; p is the Wilcoxon signed-rank test of the log ratios against the noise band's edge, adjusted with Benjamini–Hochberg across the decisions of a look.
+
+            Sequential plan: looks at \(plan.looks.map(String.init).joined(separator: ", ")) rounds, each spending α = \(Format.trim(plan.alpha)) / \(plan.looks.count) = \(String(format: "%.3g", plan.alphaPerLook)) \
+            (CIs at \(Format.trim((1 - plan.alphaPerLook) * 100))%; Bonferroni alpha spending, so the chance of any false claim over all looks stays at most α). \
+            A series decided at a look (CI inside the band, or outside it and significant) keeps that verdict. Looks taken: \(lookText). Stopped at \(stopReason). Took \(elapsedSeconds) s in all.
             """
         if !failedProcesses.isEmpty {
             text +=
@@ -143,29 +207,45 @@ public struct AbbaSession {
         return lines.joined(separator: "\n")
     }
 
-    /// The fewest rounds that can ever reach significance: with n pairs the smallest two-sided
-    /// Wilcoxon p is 2 / 2ⁿ, 0.031 at 6.
+    /// The fewest rounds of a fixed plan that can ever reach significance: with n pairs the
+    /// smallest two-sided Wilcoxon p is 2 / 2ⁿ, 0.031 at 6.
     public static let minimumRounds = 6
 
-    /// Why `rounds` can never give a verdict, or nil when they can.
-    /// - Parameter rounds: Requested rounds.
+    /// Why a plan of `rounds` rounds (fixed) or at most `rounds` (adaptive) can never give a
+    /// verdict, or nil when it can.
+    /// - Parameters:
+    ///   - rounds: Requested rounds.
+    ///   - adaptive: Whether they are the maximum of an adaptive plan.
     /// - Returns: One line saying why and what to use instead.
-    public static func roundsProblem(_ rounds: Int) -> String? {
+    public static func roundsProblem(_ rounds: Int, adaptive: Bool = false) -> String? {
+        if adaptive {
+            guard rounds < SequentialPlan.firstLook else { return nil }
+            return "--max-rounds \(rounds) ends before the first look at \(SequentialPlan.firstLook) rounds; use at least \(SequentialPlan.firstLook)"
+        }
         guard rounds < minimumRounds else { return nil }
         return
             "--rounds \(rounds) can never reach significance: the smallest two-sided Wilcoxon p with \(rounds) pairs is \(Format.pValue(2 / pow(2, Double(rounds)))); use at least \(minimumRounds) (10 or more to survive Benjamini–Hochberg across a suite)"
     }
 
+    /// A warning when the plan's last look cannot flag a change in one series alone among this
+    /// comparison's decisions (the significance floor), naming the rounds that could; nil otherwise.
+    public var floorWarning: String? {
+        let decisions = comparison.rows.filter { $0.pValue != nil && $0.qValue != nil }.count
+        let needed = plan.roundsForALoneChange(decisions: decisions)
+        guard decisions > 0, needed > plan.maximumRounds else { return nil }
+        return
+            "with at most \(plan.maximumRounds) rounds a change in one series alone cannot reach significance among \(decisions) decisions (the smallest p at \(plan.maximumRounds) pairs is \(String(format: "%.2g", SequentialPlan.signedRankFloor(pairs: plan.maximumRounds)))); allow \(needed) rounds or narrow --filter"
+    }
+
     /// The report of this session's comparison: the answer, the design, the diagnostics and the run order.
     /// - Parameters:
-    ///   - comparison: The paired comparison of the session.
     ///   - a: Arm A's revision.
     ///   - b: Arm B's revision.
     ///   - command: The command line, written at the top.
     ///   - elapsedSeconds: Wall time of the whole comparison.
     /// - Returns: The report, for ``ReportWriter``.
     /// - Throws: ``StatisticsError`` for non-finite values.
-    public func report(comparison: Comparison, a: Revision, b: Revision, command: String, elapsedSeconds: Int) throws -> MarkdownReport {
+    public func report(a: Revision, b: Revision, command: String, elapsedSeconds: Int) throws -> MarkdownReport {
         MarkdownReport(
             title: "ABBA comparison: \(b.name) (B) against \(a.name) (A)", command: command, comparison: comparison,
             extraSections: [designSection(a: a, b: b, elapsedSeconds: elapsedSeconds), try Self.diagnosticsSection(pairing.paired)],
@@ -182,6 +262,6 @@ public struct AbbaSession {
     /// - Returns: The lines.
     public func warnings(limit: Int = 5) -> [String] {
         let diagnostics = Set(pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(\.warnings))
-        return Array(failedProcesses.prefix(limit)) + Array(diagnostics.sorted().prefix(limit))
+        return Array(failedProcesses.prefix(limit)) + (floorWarning.map { [$0] } ?? []) + Array(diagnostics.sorted().prefix(limit))
     }
 }

@@ -46,18 +46,20 @@ public struct Revision: Sendable, Equatable {
     /// itself), and pins relative path dependencies in the worktree's manifest.
     /// - Parameters:
     ///   - revision: A git revision, or `.`.
+    ///   - worktree: The worktree's folder name under ``worktreeRoot`` (default: the revision's
+    ///     name); two names give two separate builds of one commit, as calibration needs.
     ///   - progress: Receives one line per step worth telling.
     /// - Returns: The prepared revision.
     /// - Throws: ``OrchestrationError`` for a revision git does not know (no worktree is left
     ///   behind) or a failed checkout; ``FileError`` when the manifest cannot be rewritten.
-    public static func prepare(_ revision: String, progress: (String) -> Void = { _ in }) throws -> Revision {
+    public static func prepare(_ revision: String, worktree: String? = nil, progress: (String) -> Void = { _ in }) throws -> Revision {
         if revision == "." {
             let head = ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown"
             let dirty = !(ChildProcess.output(["git", "status", "--porcelain", "--untracked-files=no"]) ?? "").isEmpty
             return Revision(name: ".", directory: ".", commit: head + (dirty ? "+dirty" : ""))
         }
         let commit = try resolve(revision)
-        let path = worktreeRoot + "/" + String(revision.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        let path = worktreeRoot + "/" + String((worktree ?? revision).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
         if FileManager.default.fileExists(atPath: path + "/.git") {
             guard ChildProcess.output(["git", "-C", path, "checkout", "--quiet", "--force", "--detach", commit]) != nil else {
                 throw OrchestrationError.checkoutFailed(revision: revision, path: path)

@@ -37,6 +37,10 @@ public struct RunOrder: Sendable, Equatable, Codable {
         self.rounds = rounds
     }
 
+    /// An order given round by round (for example the prefix of a longer one that ran).
+    /// - Parameter rounds: Arm indices per round.
+    public init(rounds: [[Int]]) { self.rounds = rounds }
+
     /// Number of rounds in one balanced block.
     public static func blockLength(armCount: Int) -> Int { armCount == 2 ? 2 : (armCount == 1 ? 2 : 2 * armCount) }
 

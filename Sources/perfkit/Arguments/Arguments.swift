@@ -9,6 +9,8 @@ struct UsageError: Error, CustomStringConvertible {
 /// Options take a value (`--output FILE` or `--output=FILE`); flags take none. An option or
 /// flag that is not declared is a usage error.
 struct Arguments {
+    /// The verb the arguments were parsed against.
+    let verb: Verb
     private(set) var positionals: [String] = []
     private(set) var options: [String: String] = [:]
     private(set) var flags: Set<String> = []
@@ -18,6 +20,7 @@ struct Arguments {
     ///   (with the nearest declared name) or a missing value.
     init(_ arguments: [String], verb name: String) throws {
         guard let verb = Verb.named(name) else { throw UsageError("internal: verb '\(name)' is not declared") }
+        self.verb = verb
         let allowedOptions = verb.optionNames, allowedFlags = verb.flagNames
         var index = 0
         while index < arguments.count {
@@ -75,9 +78,9 @@ struct Arguments {
         return raw
     }
 
-    /// Requires exactly `count` positional arguments.
-    func requirePositionals(_ count: ClosedRange<Int>, usage: String) throws {
-        guard count.contains(positionals.count) else { throw UsageError("usage: \(usage)") }
+    /// Requires `count` positional arguments; the usage error shows the verb's declared usage.
+    func requirePositionals(_ count: ClosedRange<Int>) throws {
+        guard count.contains(positionals.count) else { throw UsageError("usage: \(verb.usage)") }
     }
 }
 

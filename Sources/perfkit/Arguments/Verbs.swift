@@ -59,7 +59,7 @@ struct Verb: Sendable {
             name: "run", positionals: "", summary: "Builds the package in release and measures its .performance() tests in fresh processes; writes a run file.",
             options: [
                 .init(name: "filter", value: "REGEX", help: "test IDs to measure (default 'Benchmarks/': suites whose names end in Benchmarks)"),
-                .init(name: "iterations", value: "N", help: "rounds per test across all processes (default: each test's own)"),
+                .init(name: "iterations", value: "N", help: "samples per measured test, split over the processes (default: each test's own)"),
                 .init(name: "processes", value: "N", help: "fresh processes the rounds are split over (default 8)"),
                 .init(name: "output", value: "FILE", help: "run file (default .perfkit/runs/<time>.json; .perfkit/runs/latest.json is always written)"),
             ]),
@@ -94,11 +94,13 @@ struct Verb: Sendable {
         Verb(
             name: "abba", positionals: "REV_A REV_B",
             summary:
-                "Builds two revisions in their own worktrees and measures them process by process in counterbalanced ABBA rounds; B is compared against A.",
+                "Builds two revisions in their own worktrees and measures them process by process in counterbalanced ABBA rounds until every series is decided; B is compared against A.",
             options: [
-                .init(name: "rounds", value: "N", help: "ABBA rounds, at least 6 (default 30)"),
+                .init(name: "max-rounds", value: "N", help: "most ABBA rounds; looks at 10, 16, 24, 36, … rounds stop once every series is decided (default 60)"),
+                .init(name: "time-budget", value: "SECONDS", help: "no look is started that would end after this much measuring (default 300)"),
+                .init(name: "rounds", value: "N", help: "a fixed number of rounds instead, at least 6: one look, no early stop"),
                 .init(name: "filter", value: "REGEX", help: "test IDs to measure (default 'Benchmarks/')"),
-                .init(name: "iterations", value: "N", help: "rounds inside each measured process (default: each test's own)"),
+                .init(name: "iterations", value: "N", help: "samples per measured test in each process (default: each test's own)"),
                 .init(name: "markdown", value: "FILE", help: "PR-sized Markdown report"),
                 .init(name: "csv", value: "FILE", help: "CSV summary and raw samples"),
                 .init(name: "json", value: "FILE", help: "the comparison as JSON"),
@@ -109,22 +111,23 @@ struct Verb: Sendable {
                 .init(name: "env-b", value: "KEY=VALUE,…", help: "extra environment for B's processes"),
             ]),
         Verb(
-            name: "calibrate", positionals: "", summary: "Measures this machine's paired A/A noise per series and stores it as noise bands.",
+            name: "calibrate", positionals: "",
+            summary: "Builds HEAD twice in separate worktrees, measures their paired A/A noise per series, stores it as noise bands.",
             options: [
-                .init(name: "rounds", value: "N", help: "rounds per A/A comparison"),
-                .init(name: "repeats", value: "N", help: "A/A comparisons"),
+                .init(name: "rounds", value: "N", help: "ABBA rounds per A/A comparison (default 24)"),
+                .init(name: "repeats", value: "N", help: "A/A comparisons (default 1: bands from the CI model; 20 or more: empirical)"),
                 .init(name: "filter", value: "REGEX", help: "test IDs to measure"),
-                .init(name: "iterations", value: "N", help: "rounds inside each measured process"),
+                .init(name: "iterations", value: "N", help: "samples per measured test in each process"),
                 .init(name: "output", value: "FILE", help: "noise-band file (default .perfkit/noise/<machine>.json)"),
             ]),
         Verb(
             name: "demo", positionals: "", summary: "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what make demo runs).",
             options: [
-                .init(name: "iterations", value: "N", help: "rounds per test"),
+                .init(name: "iterations", value: "N", help: "samples per measured test"),
                 .init(name: "processes", value: "N", help: "fresh processes (default 8)"),
                 .init(name: "memory-rounds", value: "N", help: "ABBA rounds of the process-memory measurement (default 8)"),
                 .init(name: "baseline", value: "NAME", help: "baseline to compare against (default main)"),
-                .init(name: "report", value: "FILE", help: "Markdown report (default Reports/calendar-renderer.md)"),
+                .init(name: "markdown", value: "FILE", help: "Markdown report (default Reports/calendar-renderer.md; its CSV and charts beside it)"),
                 .init(name: "save-baseline", value: nil, help: "save this run as the baseline"),
             ]),
         Verb(
@@ -136,7 +139,7 @@ struct Verb: Sendable {
                 .init(name: "seed", value: "N", help: "fixture seed"),
                 .init(name: "events", value: "FILE", help: "layout: the events file"),
                 .init(name: "time-zone", value: "TZ", help: "time zone of local times"),
-                .init(name: "from", value: "DATE", help: "layout: first day (yyyy-MM-dd)"),
+                .init(name: "first-day", value: "DATE", help: "layout: first day (yyyy-MM-dd)"),
                 .init(name: "width", value: "W", help: "layout: track width"),
                 .init(name: "collapsed-hour-width", value: "W", help: "layout: width of an empty hour"),
                 .init(name: "max-lanes", value: "N", help: "layout: lane limit (+N chips beyond it)"),

@@ -1,23 +1,21 @@
 import Foundation
 import PerfKit
 
-/// `perfkit abba REV_A REV_B [--rounds N] [--filter REGEX] [--markdown FILE] [--csv FILE] [--fail-on regression]`:
-/// both revisions built in release in their own worktrees, then their measured tests run process
-/// by process in counterbalanced ABBA rounds, paired round by round.
+/// `perfkit abba REV_A REV_B`: both revisions built in release in their own worktrees, then their
+/// measured tests run process by process in counterbalanced ABBA rounds, paired round by round,
+/// adding rounds look by look until every series is decided (or `--rounds N` for a fixed number).
 enum AbbaCommand {
-    /// Rounds by default. On a 2-core VM, with the ±2% band used then, a 3% slowdown of the layout
-    /// subject was detected in 17 of 20 repeats with 10 rounds, in 16, 20 and 20 of 20 with 20
-    /// rounds, and in 18 of 20 with 30 (a few processes per session run 15 to 35% off the rest, as
-    /// the raw CSV that `abba --csv` writes shows);
-    /// 30 rounds keep the paired CI narrow, at 1.5 times the measuring time of 20.
-    static let defaultRounds = 30
+    /// Most rounds of an adaptive comparison by default: looks at 10, 16, 24, 36 and 60 rounds.
+    static let defaultMaximumRounds = 60
+    /// Seconds of measuring by default: near five minutes, about 24 rounds of the calendar suite on a 2-core VM.
+    static let defaultTimeBudget = 300
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "abba")
-        try parsed.requirePositionals(
-            2...2, usage: "perfkit abba REV_A REV_B [--rounds N] [--filter REGEX] [--markdown FILE] [--csv FILE] [--fail-on regression]")
+        try parsed.requirePositionals(2...2)
         if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
-        let rounds = try parsed.integer("rounds", default: defaultRounds, range: 2...1_000)
+        let plan = try plan(parsed)
+        let timeBudget = try parsed.integer("time-budget", default: defaultTimeBudget, range: 1...86_400)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let seed = UInt64(try parsed.integer("seed", default: 0xABBA, range: 0...Int.max))
         let filter = parsed.options["filter"] ?? RunCommand.defaultFilter
@@ -25,29 +23,43 @@ enum AbbaCommand {
         let started = Date()
         // Both revisions are resolved before anything is created: a bad B leaves no worktree of A behind.
         for revision in parsed.positionals { _ = try Revision.resolve(revision) }
-        if let problem = AbbaSession.roundsProblem(rounds) { throw UsageError(problem) }
         let a = try Revision.prepare(parsed.positionals[0], progress: Output.progress)
         let b = try Revision.prepare(parsed.positionals[1], progress: Output.progress)
         let bundleA = try a.build(pinnedLayout: true, progress: Output.progress)
         let bundleB = a.directory == b.directory ? bundleA : try b.build(pinnedLayout: true, progress: Output.progress)
-        let session = try AbbaSession.run(
-            a: .init(revision: a, bundle: bundleA, environment: envA), b: .init(revision: b, bundle: bundleB, environment: envB), rounds: rounds,
-            filter: filter, iterations: iterations, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
         let machine = EnvironmentReader.machine()
-        let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: machine, default: NoiseBandsFile.pairedDefault)
-        let comparison = try Comparison(
-            paired: session.pairing, bands: bands, environmentA: a.environment(machine: machine), environmentB: b.environment(machine: machine))
+        var session = try AbbaSession.run(
+            a: .init(revision: a, bundle: bundleA, environment: envA), b: .init(revision: b, bundle: bundleB, environment: envB), plan: plan,
+            timeBudget: parsed.options["rounds"] == nil ? Double(timeBudget) : nil,
+            bands: try NoiseBandsFile.load(parsed.options["noise"], machine: machine, default: NoiseBandsFile.pairedDefault), filter: filter,
+            iterations: iterations, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
+        session.comparison.baselineEnvironment = a.environment(machine: machine)
+        session.comparison.currentEnvironment = b.environment(machine: machine)
         let elapsed = Int(Date().timeIntervalSince(started))
-        let report = try session.report(
-            comparison: comparison, a: a, b: b, command: Arguments.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
+        let report = try session.report(a: a, b: b, command: Arguments.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
         let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
             .write(report, rawTests: session.rawTests)
-        for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").lines where !line.isEmpty {
+        for line in ReportHeadline(session.comparison, direction: "B = \(b.name) against A = \(a.name)").lines where !line.isEmpty {
             Output.line(line.replacingOccurrences(of: "**", with: ""))
         }
-        Output.line("\(rounds) rounds, \(elapsed) s" + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
+        Output.line(
+            "\(session.order.rounds.count) rounds, stopped at \(session.stopReason), \(elapsed) s"
+                + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
         for warning in session.warnings() { Output.progress("warning: \(warning)") }
-        return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
+        return ExitStatus.of(session.comparison, failOnRegression: parsed.options["fail-on"] != nil)
+    }
+
+    /// `--rounds N`: one look after N rounds; otherwise looks up to `--max-rounds`.
+    static func plan(_ parsed: Arguments) throws -> SequentialPlan {
+        if parsed.options["rounds"] != nil {
+            guard parsed.options["max-rounds"] == nil else { throw UsageError("give --rounds (a fixed number) or --max-rounds (adaptive), not both") }
+            let rounds = try parsed.integer("rounds", default: 0, range: 2...1_000)
+            if let problem = AbbaSession.roundsProblem(rounds) { throw UsageError(problem) }
+            return .fixed(rounds: rounds)
+        }
+        let maximum = try parsed.integer("max-rounds", default: defaultMaximumRounds, range: 2...1_000)
+        if let problem = AbbaSession.roundsProblem(maximum, adaptive: true) { throw UsageError(problem) }
+        return SequentialPlan(maximumRounds: maximum)
     }
 
     /// Parses `KEY=VALUE[,KEY=VALUE]` (test-only: extra environment for one arm, for example an injected slowdown).

@@ -6,13 +6,10 @@ enum BaselineCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "baseline")
         let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
-        guard let action = parsed.positionals.first else {
-            throw UsageError(
-                "usage: perfkit baseline save NAME [--from RUNFILE] [--policy all|failed|missing|never] [--force] | list | show NAME | delete NAME")
-        }
+        guard let action = parsed.positionals.first else { throw UsageError("usage: \(parsed.verb.usage)") }
         switch action {
         case "save":
-            try parsed.requirePositionals(2...2, usage: "perfkit baseline save NAME [--from RUNFILE]")
+            try parsed.requirePositionals(2...2)
             let policy = BaselineStore.UpdatePolicy(rawValue: try parsed.choice("policy", BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
             let run = try RunCommand.read(parsed.options["from"])
             let name = parsed.positionals[1]
@@ -28,7 +25,7 @@ enum BaselineCommand {
         case "list":
             for name in store.list() { Output.line(name) }
         case "show":
-            try parsed.requirePositionals(2...2, usage: "perfkit baseline show NAME")
+            try parsed.requirePositionals(2...2)
             let baseline = try store.load(parsed.positionals[1])
             Output.line(
                 "\(baseline.name): \(baseline.tests.count) tests, saved \(baseline.savedAt), \(baseline.environment.buildConfiguration) build at \(baseline.environment.commit.prefix(12)), \(baseline.environment.machine.summary)"
@@ -37,7 +34,7 @@ enum BaselineCommand {
                 Output.line("  \(test.id): " + test.measurements.map { "\($0.name) [\($0.arms.joined(separator: ", "))]" }.joined(separator: "; "))
             }
         case "delete":
-            try parsed.requirePositionals(2...2, usage: "perfkit baseline delete NAME")
+            try parsed.requirePositionals(2...2)
             try store.delete(parsed.positionals[1])
             Output.line("deleted \(parsed.positionals[1])")
         default:

@@ -35,7 +35,7 @@ enum CalendarCommand {
         let parsed = try Arguments(arguments, verb: "calendar")
         guard let path = parsed.options["events"] else {
             throw UsageError(
-                "usage: perfkit calendar layout --events FILE [--time-zone TZ] [--from DATE --days N] [--width W] [--collapsed-hour-width W] [--max-lanes N] [--format json|svg] [--now DATE] [--output FILE]"
+                "usage: perfkit calendar layout --events FILE [--time-zone TZ] [--first-day DATE --days N] [--width W] [--collapsed-hour-width W] [--max-lanes N] [--format json|svg] [--now DATE] [--output FILE]"
             )
         }
         let format = try parsed.choice("format", ["json", "svg"], default: "json")
@@ -46,9 +46,9 @@ enum CalendarCommand {
         if parsed.options["max-lanes"] != nil { metrics.maxLanes = try parsed.integer("max-lanes", default: 4, range: 2...100) }
         guard metrics.trackWidth > 0 else { throw UsageError("--width must be positive") }
         let first: Date
-        if let from = parsed.options["from"] {
+        if let from = parsed.options["first-day"] {
             guard let date = CalendarEventFile.parseDate(from + (from.count == 10 ? "T00:00:00" : ""), zone: file.timeZone) else {
-                throw UsageError("--from: '\(from)' is not a date (yyyy-MM-dd)")
+                throw UsageError("--first-day: '\(from)' is not a date (yyyy-MM-dd)")
             }
             first = date
         } else {
@@ -61,7 +61,7 @@ enum CalendarCommand {
             let last = file.events.map(\.end).max() ?? first
             days = max(1, Int((last.timeIntervalSince(first) / 86_400).rounded(.up)) + 1)
             guard days <= 3650 else {
-                throw FileError(path, "events span \(days) days; lay out a window of at most 3650 with --from DATE --days N (longer events are clipped to it)")
+                throw FileError(path, "events span \(days) days; lay out a window of at most 3650 with --first-day DATE --days N (longer events are clipped to it)")
             }
         }
         let layout = CalendarLayout(events: file.events, grid: DayGrid(timeZone: file.timeZone, from: first, count: days), metrics: metrics)

@@ -6,11 +6,7 @@ import PerfKit
 enum CompareCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "compare")
-        try parsed.requirePositionals(
-            1...1,
-            usage:
-                "perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE] [--fail-on regression] [--allow-other-machine] [--root DIR] [--noise FILE]"
-        )
+        try parsed.requirePositionals(1...1)
         if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
         guard parsed.options["current"] == nil || parsed.options["with"] == nil else { throw UsageError("give --current or --with, not both") }
         let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")

@@ -11,7 +11,7 @@ enum DemoCommand {
         let memoryRounds = try parsed.integer("memory-rounds", default: 8, range: 2...100)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let baselineName = parsed.options["baseline"] ?? "main"
-        let reportPath = parsed.options["report"] ?? "Reports/calendar-renderer.md"
+        let reportPath = parsed.options["markdown"] ?? "Reports/calendar-renderer.md"
         let started = Date()
         let processes = try parsed.integer("processes", default: RunCommand.defaultProcesses, range: 1...100)
         var (run, status) = try RunCommand.measure(filter: RunCommand.defaultFilter, iterations: iterations, processes: processes)

@@ -5,7 +5,7 @@ import PerfKit
 enum DoctorCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "doctor")
-        try parsed.requirePositionals(0...0, usage: "perfkit doctor [--batching]")
+        try parsed.requirePositionals(0...0)
         for line in try DoctorReport.lines() { Output.line(line) }
         if parsed.flags.contains("batching") {
             for line in try DoctorReport.batchingLines(build: Environment.currentBuildConfiguration) { Output.line(line) }

@@ -5,7 +5,7 @@ import PerfKit
 enum ExportCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "export")
-        try parsed.requirePositionals(1...1, usage: "perfkit export RUNFILE --format github-smaller|github-bigger|bencher [--output FILE]")
+        try parsed.requirePositionals(1...1)
         let format = try parsed.choice("format", ["github-smaller", "github-bigger", "bencher"], default: "bencher")
         let run = try RunFile.read(from: parsed.positionals[0])
         let data: Data

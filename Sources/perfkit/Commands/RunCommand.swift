@@ -16,7 +16,7 @@ enum RunCommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "run")
-        try parsed.requirePositionals(0...0, usage: "perfkit run [--filter REGEX] [--iterations N] [--processes N] [--output FILE]")
+        try parsed.requirePositionals(0...0)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let processes = try parsed.integer("processes", default: defaultProcesses, range: 1...100)
         let output = parsed.options["output"] ?? ".perfkit/runs/\(timestamp()).json"

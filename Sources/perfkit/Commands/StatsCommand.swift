@@ -5,7 +5,7 @@ import PerfKit
 enum StatsCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "stats")
-        try parsed.requirePositionals(1...2, usage: "perfkit stats FILE [FILE2 [--paired]] [--format text|json|markdown|csv] [--percentiles 50,90,99.9]")
+        try parsed.requirePositionals(1...2)
         let format = try parsed.choice("format", ["text", "json", "markdown", "csv"], default: "text")
         var extra: [(String, Double)] = []
         if let list = parsed.options["percentiles"] {
