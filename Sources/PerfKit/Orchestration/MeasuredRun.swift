@@ -42,4 +42,24 @@ public enum MeasuredRun {
         }
         return (processes > 1 ? [TestResult].merging(processes: results) : results[0], status)
     }
+
+    /// Builds the package in the current directory in release and measures its tests matching
+    /// `filter` in `processes` fresh processes (``measure(bundle:directory:filter:iterations:processes:launcher:progress:)``).
+    /// - Parameters:
+    ///   - filter: Test filter.
+    ///   - iterations: Total samples forced on every measured test, if any.
+    ///   - processes: Fresh processes.
+    ///   - progress: Receives one line per step and process.
+    /// - Returns: The run file (every value labelled with its process) and the worst exit status.
+    /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
+    public static func measurePackage(filter: String, iterations: Int?, processes: Int, progress: (String) -> Void = { _ in }) throws -> (
+        run: RunFile, status: Int32
+    ) {
+        let revision = try Revision.prepare(".", progress: progress)
+        let bundle = try revision.build(progress: progress)
+        let (tests, status) = try measure(
+            bundle: bundle, filter: filter, iterations: iterations, processes: processes, launcher: TestBundleLauncher(), progress: progress)
+        let environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
+        return (RunFile(date: Date(), mode: "measure", environment: environment, tests: tests), status)
+    }
 }

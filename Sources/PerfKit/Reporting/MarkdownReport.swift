@@ -287,6 +287,18 @@ public struct MarkdownReport: Sendable {
         return lines
     }
 
+    /// One line per measurement with more than one arm: its rounds and the order of the first four.
+    /// - Parameter tests: The run's tests.
+    /// - Returns: `Suite/test() measurement: 30 rounds, first four: a, b | b, a | …`.
+    public static func runOrderLines(_ tests: [TestResult]) -> [String] {
+        tests.flatMap { test in
+            test.measurements.filter { $0.arms.count > 1 }.map { m in
+                let rounds = m.order.prefix(4).map { $0.map { m.arms[$0] }.joined(separator: ", ") }.joined(separator: " | ")
+                return "\(test.id) \(m.name): \(m.order.count) rounds, first four: \(rounds)"
+            }
+        }
+    }
+
     /// Every budget outcome of `tests`, for ``budgets``.
     public static func budgets(of tests: [TestResult]) -> [(test: String, outcome: BudgetOutcome)] {
         tests.flatMap { test in test.budgets.map { (test.id, $0) } }

@@ -8,6 +8,9 @@ public struct ReportHeadline: Sendable {
     /// The Markdown lines (also readable as plain text).
     public var lines: [String]
 
+    /// The lines for a terminal: blank lines dropped, bold marks removed.
+    public var plainLines: [String] { lines.filter { !$0.isEmpty }.map { $0.replacingOccurrences(of: "**", with: "") } }
+
     /// Builds the answer for a comparison.
     /// - Parameters:
     ///   - comparison: The comparison.

@@ -7,7 +7,7 @@ enum PackageRoot {
     /// Verbs that build, measure or read the package's `.perfkit/` and `Baselines/`.
     static let verbs: Set<String> = ["run", "baseline", "compare", "abba", "calibrate", "demo"]
     /// Options whose values are paths, made absolute before moving to the root.
-    static let pathOptions: Set<String> = ["output", "current", "markdown", "csv", "json", "from", "noise", "root", "report"]
+    static let pathOptions: Set<String> = ["output", "current", "markdown", "csv", "json", "from", "noise", "root"]
 
     /// Moves to the package root when run from below it, rewriting relative path options so they
     /// still name the files the user meant.

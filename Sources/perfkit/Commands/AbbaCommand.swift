@@ -39,9 +39,7 @@ enum AbbaCommand {
         let report = try session.report(a: a, b: b, command: Arguments.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
         let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
             .write(report, rawTests: session.rawTests)
-        for line in ReportHeadline(session.comparison, direction: "B = \(b.name) against A = \(a.name)").lines where !line.isEmpty {
-            Output.line(line.replacingOccurrences(of: "**", with: ""))
-        }
+        for line in ReportHeadline(session.comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines { Output.line(line) }
         Output.line(
             "\(session.order.rounds.count) rounds, stopped at \(session.stopReason), \(elapsed) s"
                 + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())

@@ -33,11 +33,7 @@ enum CalendarCommand {
 
     static func layout(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "calendar")
-        guard let path = parsed.options["events"] else {
-            throw UsageError(
-                "usage: perfkit calendar layout --events FILE [--time-zone TZ] [--first-day DATE --days N] [--width W] [--collapsed-hour-width W] [--max-lanes N] [--format json|svg] [--now DATE] [--output FILE]"
-            )
-        }
+        guard let path = parsed.options["events"] else { throw UsageError("perfkit calendar layout needs --events FILE (perfkit calendar --help)") }
         let format = try parsed.choice("format", ["json", "svg"], default: "json")
         let file = try CalendarEventFile.read(path, timeZoneOverride: parsed.options["time-zone"])
         var metrics = LayoutMetrics()
@@ -45,26 +41,12 @@ enum CalendarCommand {
         metrics.collapsedHourWidth = try parsed.double("collapsed-hour-width", default: 12)
         if parsed.options["max-lanes"] != nil { metrics.maxLanes = try parsed.integer("max-lanes", default: 4, range: 2...100) }
         guard metrics.trackWidth > 0 else { throw UsageError("--width must be positive") }
-        let first: Date
-        if let from = parsed.options["first-day"] {
-            guard let date = CalendarEventFile.parseDate(from + (from.count == 10 ? "T00:00:00" : ""), zone: file.timeZone) else {
-                throw UsageError("--first-day: '\(from)' is not a date (yyyy-MM-dd)")
-            }
-            first = date
-        } else {
-            first = file.events.map(\.start).min() ?? Workloads.epoch
+        let days = try parsed.options["days"].map { _ in try parsed.integer("days", default: 1, range: 1...LayoutWindow.maximumDays) }
+        let grid: DayGrid
+        do { grid = try LayoutWindow.grid(events: file.events, timeZone: file.timeZone, firstDay: parsed.options["first-day"], days: days, path: path) } catch {
+            throw UsageError(error.description)
         }
-        let days: Int
-        if parsed.options["days"] != nil {
-            days = try parsed.integer("days", default: 1, range: 1...3650)
-        } else {
-            let last = file.events.map(\.end).max() ?? first
-            days = max(1, Int((last.timeIntervalSince(first) / 86_400).rounded(.up)) + 1)
-            guard days <= 3650 else {
-                throw FileError(path, "events span \(days) days; lay out a window of at most 3650 with --first-day DATE --days N (longer events are clipped to it)")
-            }
-        }
-        let layout = CalendarLayout(events: file.events, grid: DayGrid(timeZone: file.timeZone, from: first, count: days), metrics: metrics)
+        let layout = CalendarLayout(events: file.events, grid: grid, metrics: metrics)
         var now: Date?
         if let text = parsed.options["now"] {
             guard let date = CalendarEventFile.parseDate(text, zone: file.timeZone) else {
@@ -101,22 +83,9 @@ enum CalendarCommand {
     /// journal's kill test reads these lines: every printed operation must survive a SIGKILL.
     static func edit(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "calendar")
-        guard let path = parsed.options["journal"] else { throw UsageError("usage: perfkit calendar edit --journal FILE [--moves N]") }
+        guard let path = parsed.options["journal"] else { throw UsageError("perfkit calendar edit needs --journal FILE (perfkit calendar --help)") }
         let moves = try parsed.integer("moves", default: 1, range: 1...1_000_000)
-        let event = CalendarEvent(
-            sourceID: "event", calendarID: "journal", title: "Event", start: Workloads.epoch, end: Workloads.epoch.addingTimeInterval(1_800))
-        var session = EditSession(events: [event], journal: try EditJournal(path: path))
-        var provider = AcceptingProvider()
-        for k in 0..<moves {
-            let move = try session.move("event", to: Workloads.epoch.timeIntervalSince1970 + Double(k) * 60)
-            try session.submit(move, to: &provider)
-            Output.line("\(move.operation)")
-        }
+        try EditSession.moveRepeatedly(journal: path, moves: moves) { Output.line("\($0)") }
         return 0
-    }
-
-    /// A provider that accepts every move.
-    struct AcceptingProvider: EditProvider {
-        mutating func submit(_ move: PendingMove) -> Bool { true }
     }
 }

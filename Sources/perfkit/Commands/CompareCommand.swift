@@ -44,9 +44,7 @@ enum CompareCommand {
         let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
             .write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
         // The answer always goes to standard output, whatever files are written too.
-        for line in ReportHeadline(comparison, direction: "current against \(baseline.name)").lines where !line.isEmpty {
-            Output.line(line.replacingOccurrences(of: "**", with: ""))
-        }
+        for line in ReportHeadline(comparison, direction: "current against \(baseline.name)").plainLines { Output.line(line) }
         for path in written where path.hasSuffix(".md") { Output.line("report: \(path)") }
         return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
     }

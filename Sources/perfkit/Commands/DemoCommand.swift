@@ -14,7 +14,8 @@ enum DemoCommand {
         let reportPath = parsed.options["markdown"] ?? "Reports/calendar-renderer.md"
         let started = Date()
         let processes = try parsed.integer("processes", default: RunCommand.defaultProcesses, range: 1...100)
-        var (run, status) = try RunCommand.measure(filter: RunCommand.defaultFilter, iterations: iterations, processes: processes)
+        var (run, status) = try MeasuredRun.measurePackage(
+            filter: RunCommand.defaultFilter, iterations: iterations, processes: processes, progress: Output.progress)
         Output.progress("perfkit demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…")
         run.tests.append(try CalendarDemo.measureMemory(rounds: memoryRounds, executable: CommandLine.arguments[0], progress: Output.progress))
         Output.progress("perfkit demo: generating the 90-day retained history in fresh processes…")
@@ -32,51 +33,20 @@ enum DemoCommand {
             bands: try NoiseBandsFile.load(nil, machine: run.environment.machine, default: NoiseBands()).withCrossRunDefault,
             baselineEnvironment: baseline.environment, currentEnvironment: run.environment)
         let arms = try ArmComparison.compare(run.tests) ?? Comparison(baseline: [], current: [])
-        var limitations = [
-            "No GPU frame delivery: every time here is host-side CPU work of a platform-independent core, not a frame on a device.",
-            "No input-to-visible latency on a device: the edit and interaction budgets judge host-side work against the clocks, not touch-to-photon time.",
-            "One machine: \(run.environment.machine.summary); another CPU, allocator or OS changes every absolute number.",
-            "Fewer live views and fewer prepared bytes are exact counts; they do not by themselves prove a faster scroll. Time claims rest on the ABBA timing rows.",
-        ]
-        if baseline.environment.commit == run.environment.commit || baseline.environment.commit.hasPrefix(run.environment.commit.prefix(12)) {
-            limitations.append(
-                "The baseline `\(baselineName)` was recorded from the same commit (\(run.environment.commit.prefix(12))): every regression or improvement against it is this machine's run-to-run variation, not a code change. `perfkit abba` pairs runs of two revisions in one session to remove that drift."
-            )
-        } else {
-            limitations.append(
-                "The baseline `\(baselineName)` comes from commit \(baseline.environment.commit.prefix(12)) and an earlier session; differences against it include the machine's run-to-run drift. `perfkit abba` pairs runs of two revisions in one session to remove it."
-            )
-        }
         // `make demo` runs `perfkit demo` without arguments.
         let command = arguments.isEmpty ? "make demo" : Arguments.commandLine(["perfkit", "demo"] + arguments)
-        let report = MarkdownReport(
-            title: "Calendar renderer: native policy against reference", command: command, comparison: comparison,
-            armComparison: MarkdownReport.ArmSection(
-                title: "Policy comparison: native against reference (same run, same binary)", comparison: arms, first: "reference", second: "native"),
-            extraSections: [PolicyComparison.headline(arms), historySection], runOrder: runOrder(run), limitations: limitations,
-            budgets: MarkdownReport.budgets(of: run.tests))
+        let report = CalendarDemo.report(
+            run: run, baseline: baseline, comparison: comparison, policies: arms, historySection: historySection, command: command)
         try ReportWriter(markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil)
             .write(report, rawTests: [("current", run.tests)])
         Output.line(RunSummary.text(run))
         Output.line("")
         Output.line("policy comparison (native against reference):")
-        for line in ReportHeadline(arms, direction: "native against reference", limit: 10).lines where !line.isEmpty {
-            Output.line("  " + line.replacingOccurrences(of: "**", with: ""))
-        }
+        for line in ReportHeadline(arms, direction: "native against reference", limit: 10).plainLines { Output.line("  " + line) }
         Output.line("against baseline '\(baselineName)':")
-        for line in ReportHeadline(comparison, direction: "this run against \(baselineName)", limit: 10).lines where !line.isEmpty {
-            Output.line("  " + line.replacingOccurrences(of: "**", with: ""))
-        }
+        for line in ReportHeadline(comparison, direction: "this run against \(baselineName)", limit: 10).plainLines { Output.line("  " + line) }
         Output.line("report: \(reportPath) (\(Int(Date().timeIntervalSince(started))) s)")
         return status == 0 ? 0 : 1
     }
 
-    static func runOrder(_ run: RunFile) -> [String] {
-        run.tests.flatMap { test in
-            test.measurements.filter { $0.arms.count > 1 }.map { m in
-                let rounds = m.order.prefix(4).map { $0.map { m.arms[$0] }.joined(separator: ", ") }.joined(separator: " | ")
-                return "\(test.id) \(m.name): \(m.order.count) rounds, first four: \(rounds)"
-            }
-        }
-    }
 }

@@ -21,16 +21,14 @@ enum RunCommand {
         let processes = try parsed.integer("processes", default: defaultProcesses, range: 1...100)
         let output = parsed.options["output"] ?? ".perfkit/runs/\(timestamp()).json"
         let filter = parsed.options["filter"] ?? defaultFilter
-        var (run, status) = try measure(filter: filter, iterations: iterations, processes: processes)
+        var (run, status) = try MeasuredRun.measurePackage(filter: filter, iterations: iterations, processes: processes, progress: Output.progress)
         if parsed.options["filter"] != nil { run.filter = filter }
         try run.write(to: output)
         try run.write(to: latestPath)
         Output.line(RunSummary.text(run))
         if let arms = try ArmComparison.compare(run.tests) {
             Output.line("arms (each against the first declared arm of its measurement):")
-            for line in ReportHeadline(arms, direction: "arm against first arm", limit: 20).lines where !line.isEmpty {
-                Output.line("  " + line.replacingOccurrences(of: "**", with: ""))
-            }
+            for line in ReportHeadline(arms, direction: "arm against first arm", limit: 20).plainLines { Output.line("  " + line) }
         }
         if parsed.options["filter"] == nil {
             Output.line(
@@ -58,19 +56,5 @@ enum RunCommand {
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: Date())
-    }
-
-    /// Builds the package in the current directory in release and runs its measured tests
-    /// serially, in `processes` fresh processes that split the rounds between them.
-    /// - Returns: The merged run file (every value labelled with its process) and the worst exit status.
-    static func measure(filter: String, iterations: Int?, processes: Int) throws -> (RunFile, Int32) {
-        let packageDirectory = "."
-        let revision = try Revision.prepare(".", progress: Output.progress)
-        let bundle = try revision.build(progress: Output.progress)
-        let (tests, status) = try MeasuredRun.measure(
-            bundle: bundle, directory: packageDirectory, filter: filter, iterations: iterations, processes: processes, launcher: TestBundleLauncher(),
-            progress: Output.progress)
-        let environmentRecord = EnvironmentReader.current(buildConfiguration: "release", directory: packageDirectory)
-        return (RunFile(date: Date(), mode: "measure", environment: environmentRecord, tests: tests), status)
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+import PerfKit
+
+extension CalendarDemo {
+    /// The demo's report: the comparison against the stored baseline, the policy comparison inside
+    /// the run (reference against native, same binary), the retained-history section, the run
+    /// order, the budgets and what the figures do not prove.
+    /// - Parameters:
+    ///   - run: This run, process memory included.
+    ///   - baseline: The stored baseline it is compared against.
+    ///   - comparison: The run against the baseline.
+    ///   - policies: Native against reference inside the run.
+    ///   - historySection: The retained-history section (Markdown).
+    ///   - command: The command line the report names.
+    /// - Returns: The report, for ``ReportWriter``.
+    public static func report(
+        run: RunFile, baseline: BaselineStore.Baseline, comparison: Comparison, policies: Comparison, historySection: String, command: String
+    ) -> MarkdownReport {
+        var limitations = [
+            "No GPU frame delivery: every time here is host-side CPU work of a platform-independent core, not a frame on a device.",
+            "No input-to-visible latency on a device: the edit and interaction budgets judge host-side work against the clocks, not touch-to-photon time.",
+            "One machine: \(run.environment.machine.summary); another CPU, allocator or OS changes every absolute number.",
+            "Fewer live views and fewer prepared bytes are exact counts; they do not by themselves prove a faster scroll. Time claims rest on the ABBA timing rows.",
+        ]
+        let sameCommit = baseline.environment.commit == run.environment.commit || baseline.environment.commit.hasPrefix(run.environment.commit.prefix(12))
+        limitations.append(
+            sameCommit
+                ? "The baseline `\(baseline.name)` was recorded from the same commit (\(run.environment.commit.prefix(12))): every regression or improvement against it is this machine's run-to-run variation, not a code change. `perfkit abba` pairs runs of two revisions in one session to remove that drift."
+                : "The baseline `\(baseline.name)` comes from commit \(baseline.environment.commit.prefix(12)) and an earlier session; differences against it include the machine's run-to-run drift. `perfkit abba` pairs runs of two revisions in one session to remove it."
+        )
+        return MarkdownReport(
+            title: "Calendar renderer: native policy against reference", command: command, comparison: comparison,
+            armComparison: MarkdownReport.ArmSection(
+                title: "Policy comparison: native against reference (same run, same binary)", comparison: policies, first: "reference", second: "native"),
+            extraSections: [PolicyComparison.headline(policies), historySection], runOrder: MarkdownReport.runOrderLines(run.tests),
+            limitations: limitations, budgets: MarkdownReport.budgets(of: run.tests))
+    }
+}

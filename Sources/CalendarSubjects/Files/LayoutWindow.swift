@@ -1,0 +1,77 @@
+import Foundation
+import PerfKit
+
+/// The days a `perfkit calendar layout` lays out: from a first day (or the first event's day)
+/// for a number of days (or to the last event's end), at most ``maximumDays``.
+public enum LayoutWindow {
+    /// The longest window: ten years of days.
+    public static let maximumDays = 3_650
+
+    /// Why a window cannot be laid out: a one-line reason naming the option or file.
+    public struct Problem: Error, CustomStringConvertible {
+        /// The reason.
+        public var description: String
+    }
+
+    /// The day grid of the window.
+    /// - Parameters:
+    ///   - events: The events.
+    ///   - timeZone: Their time zone.
+    ///   - firstDay: The first day as `yyyy-MM-dd` (or a date-time), nil for the first event's.
+    ///   - days: Days in the window, nil to reach the last event's end.
+    ///   - path: The events file, named in a problem about the events themselves.
+    /// - Returns: The grid.
+    /// - Throws: ``Problem`` for a first day that is not a date, or events spanning more than ``maximumDays``.
+    public static func grid(events: [CalendarEvent], timeZone: TimeZone, firstDay: String?, days: Int?, path: String) throws(Problem) -> DayGrid {
+        let first: Date
+        if let firstDay {
+            guard let date = CalendarEventFile.parseDate(firstDay + (firstDay.count == 10 ? "T00:00:00" : ""), zone: timeZone) else {
+                throw Problem(description: "--first-day: '\(firstDay)' is not a date (yyyy-MM-dd)")
+            }
+            first = date
+        } else {
+            first = events.map(\.start).min() ?? Workloads.epoch
+        }
+        var count = days ?? 1
+        if days == nil {
+            let last = events.map(\.end).max() ?? first
+            count = max(1, Int((last.timeIntervalSince(first) / 86_400).rounded(.up)) + 1)
+            guard count <= maximumDays else {
+                throw Problem(
+                    description:
+                        "\(path): events span \(count) days; lay out a window of at most \(maximumDays) with --first-day DATE --days N (longer events are clipped to it)"
+                )
+            }
+        }
+        return DayGrid(timeZone: timeZone, from: first, count: count)
+    }
+}
+
+extension EditSession {
+    /// A provider that accepts every move (the journal's kill test needs no rejections).
+    public struct AcceptingProvider: EditProvider {
+        /// A provider.
+        public init() {}
+        /// Accepts the move.
+        public mutating func submit(_ move: PendingMove) -> Bool { true }
+    }
+
+    /// Moves one event `moves` times through a session over the journal at `path`, with a provider
+    /// that accepts every move, handing each operation to `durable` once its confirmation is on disk.
+    /// - Parameters:
+    ///   - path: The journal file.
+    ///   - moves: How many moves.
+    ///   - durable: Receives each operation number after its confirmation is durable.
+    /// - Throws: ``FileError`` when the journal cannot be read or written.
+    public static func moveRepeatedly(journal path: String, moves: Int, durable: (Int) -> Void) throws {
+        let event = CalendarEvent(
+            sourceID: "event", calendarID: "journal", title: "Event", start: Workloads.epoch, end: Workloads.epoch.addingTimeInterval(1_800))
+        var session = EditSession(events: [event], journal: try EditJournal(path: path))
+        var provider = AcceptingProvider()
+        for k in 0..<moves {
+            let move = try session.move("event", to: Workloads.epoch.timeIntervalSince1970 + Double(k) * 60)
+            try session.submit(move, to: &provider)
+            durable(move.operation)
+        }
+    }
+}
