@@ -1,21 +1,69 @@
 #!/usr/bin/env bash
-# Evidence for `perfkit abba` with default settings: A/A repeats (the same build against itself)
-# and repeats with a 3% slowdown injected into arm B through the test-only switch
-# PERFKIT_TEST_SLOWDOWN_PERCENT in the measured layout subject. A repeat "flags a regression" when
-# `perfkit abba ... --fail-on regression` exits with status 1.
-# Usage: Scripts/abba-evidence.sh [REPEATS] [FILTER]
+# Evidence for `perfkit abba` with default settings (adaptive rounds, ±1% band), between two
+# separately built binaries of identical measured code: A is this commit, B an empty commit on top
+# of it, each built in its own worktree. Per repeat, two sessions with a fresh seed:
+#   A/A   — nothing changed; a series flagged regressed OR improved is a false alarm;
+#   slow  — PERFKIT_TEST_SLOWDOWN_PERCENT=$3 in B's processes (the layout subject's work stretched);
+#           "detected" means the pre-declared target series ($4) was flagged regressed.
+# Everything runs in a scratch clone, so the repository is left as it was. Rates get 95%
+# Clopper–Pearson intervals (scipy when available).
+# Usage: Scripts/abba-evidence.sh [REPEATS=40] [FILTER=historyLayout] [SLOWDOWN=3] [TARGET]
 set -uo pipefail
-repeats=${1:-20}
+repeats=${1:-40}
 filter=${2:-historyLayout}
-perfkit=.build/release/perfkit
-out=.perfkit/evidence
+slowdown=${3:-3}
+target=${4:-'historyLayout(days:)|history-30d|timeline|warm|wallClock'}
+root=$(pwd)
+out=$root/.perfkit/evidence/abba-$(date -u +%Y%m%d-%H%M%S)
+scratch=$(mktemp -d /tmp/perfkit-abba-evidence.XXXXXX)
 mkdir -p "$out"
-aa=0; slow=0
+git clone -q "$root" "$scratch" && cd "$scratch" || exit 2
+git -c user.name=evidence -c user.email=evidence@localhost commit -q --allow-empty -m "no-op: identical measured code, built separately"
+a=$(git rev-parse --short=12 HEAD~1)
+b=$(git rev-parse --short=12 HEAD)
+swift build -c release --product perfkit >"$out/build.log" 2>&1 || { echo "build failed: $out/build.log" >&2; exit 3; }
+perfkit=$scratch/.build/release/perfkit
+started=$(date +%s)
 for k in $(seq 1 "$repeats"); do
-  $perfkit abba . . --filter "$filter" --seed "$k" --fail-on regression --json "$out/aa-$k.json" >"$out/aa-$k.txt" 2>/dev/null
-  [ $? -eq 1 ] && aa=$((aa + 1))
-  $perfkit abba . . --filter "$filter" --seed "$k" --fail-on regression --env-b PERFKIT_TEST_SLOWDOWN_PERCENT=3 --json "$out/slow-$k.json" >"$out/slow-$k.txt" 2>/dev/null
-  [ $? -eq 1 ] && slow=$((slow + 1))
-  echo "repeat $k: A/A flagged so far $aa, 3% slowdown detected so far $slow" >&2
+  "$perfkit" abba "$a" "$b" --filter "$filter" --seed "$k" --json "$out/aa-$k.json" >"$out/aa-$k.txt" 2>"$out/aa-$k.err" || true
+  "$perfkit" abba "$a" "$b" --filter "$filter" --seed "$k" --env-b "PERFKIT_TEST_SLOWDOWN_PERCENT=$slowdown" \
+    --json "$out/slow-$k.json" >"$out/slow-$k.txt" 2>"$out/slow-$k.err" || true
+  echo "repeat $k done ($(( $(date +%s) - started )) s)" >&2
 done
-echo "A/A: $aa of $repeats repeats flagged a regression; 3% slowdown: detected in $slow of $repeats repeats (filter $filter, default settings)"
+echo "A = $a, B = $b (empty commit), filter $filter, slowdown $slowdown%, $repeats repeats, $(( $(date +%s) - started )) s; files in $out"
+python3 - "$out" "$repeats" "$target" <<'EOF'
+import json, sys, glob, os
+out, repeats, target = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+try:
+    from scipy.stats import beta
+    def cp(k, n):
+        lo = 0.0 if k == 0 else beta.ppf(0.025, k, n - k + 1)
+        hi = 1.0 if k == n else beta.ppf(0.975, k + 1, n - k)
+        return f"{100*lo:.1f}–{100*hi:.1f}%"
+except ImportError:
+    def cp(k, n): return "(scipy missing: no interval)"
+def rows(path):
+    return json.load(open(path))["comparison"]["rows"]
+def key(r): return "|".join([r["test"], r["measurement"], r["arm"], r["phase"], r["metric"]["name"]])
+def flagged(rs): return [r for r in rs if r["verdict"] in ("regressed", "improved")]
+timing = lambda rs: [r for r in rs if r["metric"]["unit"] == "ns" and r.get("pValue") is not None]
+aa_any = aa_series = aa_total = within = 0; ran = 0
+detected = slow_flag_other = 0; rounds = []
+for k in range(1, repeats + 1):
+    a, s = f"{out}/aa-{k}.json", f"{out}/slow-{k}.json"
+    if not (os.path.exists(a) and os.path.exists(s)): continue
+    ran += 1
+    ra, rs = timing(rows(a)), timing(rows(s))
+    fa = flagged(ra)
+    aa_any += bool(fa); aa_series += len(fa); aa_total += len(ra)
+    within += sum(r["verdict"] == "withinNoise" for r in ra)
+    t = [r for r in rs if key(r).endswith(target) or key(r) == target or target in key(r)]
+    detected += any(r["verdict"] == "regressed" for r in t)
+    print(f"repeat {k}: A/A flagged {len(fa)} of {len(ra)} ({', '.join(r['verdict'] + ' ' + key(r) for r in fa) or 'none'}); "
+          f"slowdown target {'regressed' if any(r['verdict']=='regressed' for r in t) else (t[0]['verdict'] if t else 'missing')}"
+          + (f" ({t[0]['note'][-90:]})" if t and t[0]['verdict'] != 'regressed' else ""))
+print(f"A/A: {aa_any} of {ran} repeats flagged any timing series in either direction (95% CI {cp(aa_any, ran)}); "
+      f"{aa_series} of {aa_total} series decisions flagged ({cp(aa_series, aa_total)}); {within} of {aa_total} within noise")
+print(f"{sys.argv[3]} at +slowdown: detected (regressed) in {detected} of {ran} repeats (95% CI {cp(detected, ran)})")
+EOF
+rm -rf "$scratch"
