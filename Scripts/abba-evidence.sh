@@ -7,12 +7,12 @@
 #           "detected" means the pre-declared target series ($4) was flagged regressed.
 # Everything runs in a scratch clone, so the repository is left as it was. Rates get 95%
 # Clopper–Pearson intervals (scipy when available).
-# Usage: Scripts/abba-evidence.sh [REPEATS=40] [FILTER=historyLayout] [SLOWDOWN=3] [TARGET]
+# Usage: Scripts/abba-evidence.sh [REPEATS=40] [FILTER=variedFixtureLayout] [SLOWDOWN=3] [TARGET]
 set -uo pipefail
 repeats=${1:-40}
-filter=${2:-historyLayout}
+filter=${2:-variedFixtureLayout}
 slowdown=${3:-3}
-target=${4:-'historyLayout(days:)|history-30d|timeline|warm|wallClock'}
+target=${4:-'variedFixtureLayout()|varied-30d|timeline|warm|wallClock'}
 root=$(pwd)
 out=$root/.perfkit/evidence/abba-$(date -u +%Y%m%d-%H%M%S)
 scratch=$(mktemp -d /tmp/perfkit-abba-evidence.XXXXXX)
