@@ -68,15 +68,13 @@ public struct AbbaSession {
     ///   - iterations: Rounds forced on each measured test inside a process, if any.
     ///   - seed: Seed of the block phase of the run order.
     ///   - launcher: Launches the measured processes.
-    ///   - duet: Run both arms of a round at once, pinned to CPUs 0 and 1 (an experiment; see README).
     ///   - clock: Seconds on a monotonic scale (a fake in tests).
     ///   - progress: Receives one line per process and per look.
     /// - Returns: The session.
     /// - Throws: ``OrchestrationError`` when a process fails or matches no test; ``StatisticsError`` for non-finite samples.
     public static func run(
         a: Arm, b: Arm, plan: SequentialPlan, timeBudget: Double? = nil, bands: NoiseBands, filter: String, iterations: Int?, seed: UInt64,
-        launcher: some MeasuredProcessLauncher, duet: Bool = false, clock: () -> Double = { ProcessInfo.processInfo.systemUptime },
-        progress: (String) -> Void = { _ in }
+        launcher: some MeasuredProcessLauncher, clock: () -> Double = { ProcessInfo.processInfo.systemUptime }, progress: (String) -> Void = { _ in }
     ) throws -> AbbaSession {
         let arms = [a, b], names = ["A", "B"]
         let order = RunOrder(armCount: 2, roundCount: plan.maximumRounds, seed: seed)
@@ -102,23 +100,14 @@ public struct AbbaSession {
             while pairedRounds.count < target {
                 let round = pairedRounds.count, armOrder = order.rounds[round]
                 var results: [[TestResult]] = [[], []]
-                let requests = arms.enumerated().map { index, arm in
-                    var request = MeasuredProcessRequest(
-                        bundle: arm.bundle, directory: arm.revision.directory, filter: filter, iterations: iterations, environment: arm.environment)
-                    request.cpu = duet ? index : nil
-                    return request
-                }
-                let outcomes =
-                    duet
-                    ? Dictionary(uniqueKeysWithValues: try launcher.measureTogether(requests).enumerated().map { ($0, $1) })
-                    : try armOrder.reduce(into: [Int: MeasuredProcessOutcome]()) { done, index in
-                        progress("perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) (\(arms[index].revision.name))")
-                        done[index] = try launcher.measure(requests[index])
-                    }
                 for (position, index) in armOrder.enumerated() {
-                    let outcome = outcomes[index]!
+                    let arm = arms[index]
+                    progress("perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) (\(arm.revision.name)), position \(position + 1)")
+                    let outcome = try launcher.measure(
+                        MeasuredProcessRequest(
+                            bundle: arm.bundle, directory: arm.revision.directory, filter: filter, iterations: iterations, environment: arm.environment))
                     if outcome.status != 0 {
-                        failed.append("round \(round + 1), \(names[index]) (\(arms[index].revision.name)): a measured test failed (exit \(outcome.status))")
+                        failed.append("round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit \(outcome.status))")
                     }
                     results[index] = outcome.tests
                     raw[index].tests += relabel(outcome.tests, round: round, position: position)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One fresh process of measured tests: which bundle, where, which tests, how many rounds.
 public struct MeasuredProcessRequest: Sendable, Equatable {
@@ -15,8 +14,6 @@ public struct MeasuredProcessRequest: Sendable, Equatable {
     public var environment: [String: String]
     /// Whether the process's output is shown (on standard error).
     public var forwardOutput: Bool
-    /// The CPU the process is pinned to (with `taskset`), nil for no pinning.
-    public var cpu: Int? = nil
 
     /// A request.
     public init(bundle: String, directory: String, filter: String, iterations: Int?, environment: [String: String] = [:], forwardOutput: Bool = false) {
@@ -52,43 +49,12 @@ public protocol MeasuredProcessLauncher {
     /// - Returns: Its results and exit status.
     /// - Throws: ``OrchestrationError`` when nothing matched or the process ended abnormally.
     func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome
-
-    /// Runs several processes at once (duet mode, an experiment).
-    /// - Parameter requests: What to run.
-    /// - Returns: The outcomes, in the order of `requests`.
-    /// - Throws: As ``measure(_:)``.
-    func measureTogether(_ requests: [MeasuredProcessRequest]) throws -> [MeasuredProcessOutcome]
-}
-
-extension MeasuredProcessLauncher {
-    /// Runs several processes at once (duet mode, an experiment); by default one after another.
-    /// - Parameter requests: What to run, each pinned as its ``MeasuredProcessRequest/cpu`` says.
-    /// - Returns: The outcomes, in the order of `requests`.
-    /// - Throws: The first process's error, as ``measure(_:)`` does.
-    public func measureTogether(_ requests: [MeasuredProcessRequest]) throws -> [MeasuredProcessOutcome] {
-        try requests.map { try measure($0) }
-    }
 }
 
 /// Runs a release test bundle in measure mode and reads the result fragments its tests write.
-public struct TestBundleLauncher: MeasuredProcessLauncher, Sendable {
+public struct TestBundleLauncher: MeasuredProcessLauncher {
     /// A launcher.
     public init() {}
-
-    /// Runs the processes at the same time, one thread waiting for each.
-    /// - Parameter requests: What to run.
-    /// - Returns: The outcomes, in the order of `requests`.
-    /// - Throws: The first failed process's error.
-    public func measureTogether(_ requests: [MeasuredProcessRequest]) throws -> [MeasuredProcessOutcome] {
-        // Written by the threads that wait for one process each, read after all have finished.
-        let outcomes = Mutex<[Int: Result<MeasuredProcessOutcome, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
-            let outcome = Result { try measure(requests[index]) }
-            outcomes.withLock { $0[index] = outcome }
-        }
-        let done = outcomes.withLock { $0 }
-        return try requests.indices.map { try done[$0]!.get() }
-    }
 
     /// Runs `request.bundle` with Swift Testing, one test at a time, in measure mode.
     /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no fragment
@@ -103,9 +69,8 @@ public struct TestBundleLauncher: MeasuredProcessLauncher, Sendable {
         environment["PERFKIT_RESULTS_DIR"] = results
         if let iterations = request.iterations { environment["PERFKIT_ITERATIONS"] = String(iterations) }
         let bundle = request.bundle.hasPrefix("/") ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
-        let pin = request.cpu.map { ["taskset", "-c", String($0)] } ?? []
         let (status, _) = try ChildProcess.run(
-            pin + [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter], in: request.directory,
+            [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter], in: request.directory,
             environment: environment, output: request.forwardOutput ? .standardError : .discard, showErrors: request.forwardOutput)
         let tests = try ResultFragments.readAll(from: results)
         // 0: every test passed; 1: a test failed (its results stand, the failure is in them). Anything

@@ -110,7 +110,6 @@ struct Verb: Sendable {
                 .init(name: "noise", value: "FILE", help: "noise bands from perfkit calibrate (default ±1%)"),
                 .init(name: "env-a", value: "KEY=VALUE,…", help: "extra environment for A's processes (test-only, for example an injected slowdown)"),
                 .init(name: "env-b", value: "KEY=VALUE,…", help: "extra environment for B's processes"),
-                .init(name: "duet", value: nil, help: "experiment: run A and B of a round at once, pinned to CPUs 0 and 1"),
             ]),
         Verb(
             name: "calibrate", positionals: "",

@@ -32,7 +32,7 @@ enum AbbaCommand {
             a: .init(revision: a, bundle: bundleA, environment: envA), b: .init(revision: b, bundle: bundleB, environment: envB), plan: plan,
             timeBudget: parsed.options["rounds"] == nil ? Double(timeBudget) : nil,
             bands: try NoiseBandsFile.load(parsed.options["noise"], machine: machine, default: NoiseBandsFile.pairedDefault), filter: filter,
-            iterations: iterations, seed: seed, launcher: TestBundleLauncher(), duet: parsed.flags.contains("duet"), progress: Output.progress)
+            iterations: iterations, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
         session.comparison.baselineEnvironment = a.environment(machine: machine)
         session.comparison.currentEnvironment = b.environment(machine: machine)
         let elapsed = Int(Date().timeIntervalSince(started))

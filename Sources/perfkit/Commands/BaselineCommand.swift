@@ -11,7 +11,7 @@ enum BaselineCommand {
         case "save":
             try parsed.requirePositionals(2...2)
             let policy = BaselineStore.UpdatePolicy(rawValue: try parsed.choice("policy", BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
-            let run = try RunCommand.read(parsed.options["from"])
+            let run = try RunFile.read(orLatest: parsed.options["from"])
             let name = parsed.positionals[1]
             let previous = store.list().contains(name) ? try store.load(name) : nil
             let written = try store.save(run, as: name, policy: policy, force: parsed.flags.contains("force"))

@@ -19,8 +19,8 @@ enum CompareCommand {
             let b = try store.load(other)
             (currentTests, currentEnvironment, currentSource) = (b.tests, b.environment, "\(store.root)/\(other)")
         } else {
-            currentSource = parsed.options["current"] ?? RunCommand.latestPath
-            let run = try RunCommand.read(parsed.options["current"])
+            currentSource = parsed.options["current"] ?? RunFile.latestPath
+            let run = try RunFile.read(orLatest: parsed.options["current"])
             (currentTests, currentEnvironment, currentFilter) = (run.tests, run.environment, run.filter)
         }
         let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: currentEnvironment.machine).withCrossRunDefault

@@ -19,12 +19,12 @@ enum RunCommand {
         try parsed.requirePositionals(0...0)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let processes = try parsed.integer("processes", default: defaultProcesses, range: 1...100)
-        let output = parsed.options["output"] ?? ".perfkit/runs/\(timestamp()).json"
+        let output = parsed.options["output"] ?? RunFile.timestampedPath()
         let filter = parsed.options["filter"] ?? defaultFilter
         var (run, status) = try MeasuredRun.measurePackage(filter: filter, iterations: iterations, processes: processes, progress: Output.progress)
         if parsed.options["filter"] != nil { run.filter = filter }
         try run.write(to: output)
-        try run.write(to: latestPath)
+        try run.write(to: RunFile.latestPath)
         Output.line(RunSummary.text(run))
         if let arms = try ArmComparison.compare(run.tests) {
             Output.line("arms (each against the first declared arm of its measurement):")
@@ -37,24 +37,5 @@ enum RunCommand {
         }
         Output.line("run file: \(output)")
         return status == 0 ? 0 : 1
-    }
-
-    /// The run file most verbs read by default.
-    static let latestPath = ".perfkit/runs/latest.json"
-
-    /// Reads a run file; when the default one is missing, says which command creates it.
-    static func read(_ path: String?) throws -> RunFile {
-        let file = path ?? latestPath
-        if path == nil && !FileManager.default.fileExists(atPath: file) {
-            throw FileError(file, "no such file; `perfkit run` measures this package and writes it")
-        }
-        return try RunFile.read(from: file)
-    }
-
-    static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date())
     }
 }
