@@ -55,8 +55,8 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(launcher.requests.count == 16)
         #expect(launcher.requests.filter { $0.directory == "b" }.allSatisfy { $0.environment == ["X": "1"] })
         #expect(launcher.requests.filter { $0.directory == "a" }.allSatisfy { $0.environment.isEmpty })
-        #expect(session.pairing.paired.count == 1 && session.pairing.paired[0].a.count == 8)
-        #expect(session.rounds.map(\.bRanSecond) == session.order.rounds.map { $0 == [0, 1] })
+        #expect(session.pairing.paired.count == 1 && session.pairing.paired[0].baseline.count == 8)
+        #expect(session.rounds.map(\.currentRanSecond) == session.order.rounds.map { $0 == [0, 1] })
         // Raw samples are relabelled with the process round and position.
         let raw = try #require(session.rawTests.first { $0.side == "B" }?.tests)
         #expect(raw.count == 8)
@@ -124,6 +124,9 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(session.stopReason == "every statistical series decided at look 1")
         #expect(session.comparison.rows.map(\.verdict) == [verdict])
         #expect(session.comparison.rows[0].note.contains("decided at look 1 of 5, 10 rounds"))
+        // The interval is at the look's level (1 − 0.05 / 5), and the answer says so.
+        #expect(session.comparison.rows[0].confidence == 0.99)
+        if verdict == .regressed { #expect(ReportHeadline(session.comparison, direction: "B against A").lines.joined().contains("(99% CI +")) }
     }
 
     @Test func aDecidedSeriesKeepsItsVerdictWhileANoisyOneRunsToTheLastLook() throws {
@@ -165,9 +168,9 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         let paired = (0..<40).map { k in
             var series = PairedSeries(test: "S/t\(k)()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
             for r in 0..<10 {
-                series.a.append(100_000)
-                series.b.append(100_000 * (1 + 0.4 * (Double(generator.index(below: 1_001)) / 1_000 - 0.5)))
-                series.bRanSecond.append(r % 2 == 0)
+                series.baseline.append(100_000)
+                series.current.append(100_000 * (1 + 0.4 * (Double(generator.index(below: 1_001)) / 1_000 - 0.5)))
+                series.currentRanSecond.append(r % 2 == 0)
             }
             return series
         }

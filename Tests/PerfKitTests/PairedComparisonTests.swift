@@ -19,18 +19,18 @@ import Testing
             let bSecond = arms == [0, 1]
             let a = 100 * jitter() * (bSecond ? 1 : order)
             let b = 100 * effect * jitter() * (bSecond ? order : 1)
-            return PairedSeries.Round(a: result([a, a, a]), b: result([b, b, b]), bRanSecond: bSecond)
+            return PairedSeries.Round(baseline: result([a, a, a]), current: result([b, b, b]), currentRanSecond: bSecond)
         }
     }
 
     @Test func roundsArePairedByProcessMedians() throws {
         let rounds = [
-            PairedSeries.Round(a: Self.result([1, 2, 9]), b: Self.result([4, 5, 6]), bRanSecond: true),
-            PairedSeries.Round(a: Self.result([3, 3, 3]), b: Self.result([1, 7, 8]), bRanSecond: false),
+            PairedSeries.Round(baseline: Self.result([1, 2, 9]), current: Self.result([4, 5, 6]), currentRanSecond: true),
+            PairedSeries.Round(baseline: Self.result([3, 3, 3]), current: Self.result([1, 7, 8]), currentRanSecond: false),
         ]
         let paired = try PairedSeries.pair(rounds).paired
         #expect(paired.count == 1)
-        #expect(paired[0].a == [2_000, 3_000] && paired[0].b == [5_000, 7_000] && paired[0].bRanSecond == [true, false])
+        #expect(paired[0].baseline == [2_000, 3_000] && paired[0].current == [5_000, 7_000] && paired[0].currentRanSecond == [true, false])
     }
 
     @Test func anInjectedOrderEffectIsDetected() throws {
@@ -52,9 +52,9 @@ import Testing
     @Test func driftAcrossRoundsIsReported() throws {
         var series = PairedSeries(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
         for r in 0..<20 {
-            series.a.append(100)
-            series.b.append(100 * (1 + 0.01 * Double(r)))
-            series.bRanSecond.append(r % 2 == 0)
+            series.baseline.append(100)
+            series.current.append(100 * (1 + 0.01 * Double(r)))
+            series.currentRanSecond.append(r % 2 == 0)
         }
         let diagnostics = try PairedDiagnostics(series)
         #expect(diagnostics.driftP < 0.05 && diagnostics.driftPerRound > 0.005)
@@ -79,8 +79,8 @@ import Testing
         }
         let rounds = (0..<4).map { r in
             PairedSeries.Round(
-                a: result("S/kept()") + result("S/gone()") + (r == 2 ? [] : result("S/flaky()")),
-                b: result("S/kept()") + result("S/new()") + result("S/flaky()"), bRanSecond: r % 2 == 0)
+                baseline: result("S/kept()") + result("S/gone()") + (r == 2 ? [] : result("S/flaky()")),
+                current: result("S/kept()") + result("S/new()") + result("S/flaky()"), currentRanSecond: r % 2 == 0)
         }
         let pairing = try PairedSeries.pair(rounds)
         #expect(pairing.paired.map(\.test) == ["S/kept()"])
@@ -122,9 +122,9 @@ import Testing
     @Test func tooFewFiniteRatiosAreInconclusive() throws {
         var series = PairedSeries(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
         for r in 0..<6 {
-            series.a.append(r < 3 ? 0 : 100_000)
-            series.b.append(100_000)
-            series.bRanSecond.append(r % 2 == 0)
+            series.baseline.append(r < 3 ? 0 : 100_000)
+            series.current.append(100_000)
+            series.currentRanSecond.append(r % 2 == 0)
         }
         let comparison = try Comparison(
             paired: Pairing(paired: [series], unpaired: []), bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)

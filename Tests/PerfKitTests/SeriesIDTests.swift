@@ -24,7 +24,7 @@ import Testing
         ]
         let unpaired = try Comparison(baseline: tests, current: tests)
         #expect(unpaired.rows.map(\.id) == [id])
-        let paired = try PairedSeries.pair((0..<4).map { PairedSeries.Round(a: tests, b: tests, bRanSecond: $0 % 2 == 0) })
+        let paired = try PairedSeries.pair((0..<4).map { PairedSeries.Round(baseline: tests, current: tests, currentRanSecond: $0 % 2 == 0) })
         #expect(paired.paired.map(\.id) == [id])
     }
 

@@ -29,9 +29,9 @@ extension Comparison {
                 rows.append(row)
                 continue
             }
-            var row = try ComparisonRow(series.id, metric: series.metric, baseline: series.a, current: series.b, bands: bands)
-            if series.metric.isDeterministic && Self.isConstant(series.a) && Self.isConstant(series.b) {
-                Self.judgeExactly(&row, baseline: series.a[0], current: series.b[0], threshold: bands.absolute[series.metric.name] ?? 0)
+            var row = try ComparisonRow(series.id, metric: series.metric, baseline: series.baseline, current: series.current, bands: bands)
+            if series.metric.isDeterministic && Self.isConstant(series.baseline) && Self.isConstant(series.current) {
+                Self.judgeExactly(&row, baseline: series.baseline[0], current: series.current[0], threshold: bands.absolute[series.metric.name] ?? 0)
                 rows.append(row)
                 continue
             }
@@ -44,9 +44,9 @@ extension Comparison {
                 rows.append(row)
                 continue
             }
-            guard series.a.count >= 4 else {
+            guard series.baseline.count >= 4 else {
                 row.verdict = .inconclusive
-                row.note = "too few rounds (\(series.a.count); need 4)"
+                row.note = "too few rounds (\(series.baseline.count); need 4)"
                 rows.append(row)
                 continue
             }
@@ -64,6 +64,7 @@ extension Comparison {
             let twoSided = try Wilcoxon([Double](repeating: 0, count: logs.count), logs.map { $0 - edge }).pValue
             row.pValue = Self.oneSided(twoSided, beyondEdge: abs(centre.value) > abs(edge))
             row.smallestP = SequentialPlan.signedRankFloor(pairs: logs.count)
+            row.confidence = alpha == 0.05 ? nil : 1 - alpha
             row.detectableChange = Self.detectableChange(halfWidth: (centre.upper - centre.lower) / 2, band: row.noiseBand, alpha: alpha)
             row.note = series.metric.isDeterministic ? "varies between rounds, so compared as a distribution; " : ""
             rows.append(row)
@@ -92,14 +93,15 @@ extension Comparison {
     /// missing from some rounds (a test that failed in some processes, for example).
     static func unpairedRow(_ series: UnpairedSeries, bands: NoiseBands) throws -> ComparisonRow {
         var row = try ComparisonRow(
-            series.id, metric: series.metric, baseline: series.a.isEmpty ? nil : series.a, current: series.b.isEmpty ? nil : series.b, bands: bands)
+            series.id, metric: series.metric, baseline: series.baseline.isEmpty ? nil : series.baseline, current: series.current.isEmpty ? nil : series.current,
+            bands: bands)
         row.verdict = .inconclusive
-        if series.a.isEmpty {
+        if series.baseline.isEmpty {
             row.verdict = .added
-        } else if series.b.isEmpty {
+        } else if series.current.isEmpty {
             row.verdict = .removed
         } else {
-            row.note = "not paired: in A in \(series.a.count) of \(series.rounds) rounds, in B in \(series.b.count)"
+            row.note = "not paired: in A in \(series.baseline.count) of \(series.rounds) rounds, in B in \(series.current.count)"
         }
         return row
     }

@@ -41,6 +41,14 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     /// with 80% power at its sample sizes, its noise and its band: the band plus the CI half-width
     /// plus z₀.₈ standard errors. Set on statistical paired rows; nil elsewhere.
     public var detectableChange: Double? = nil
+    /// The confidence of ``change``'s interval when it is not 95% (a look of a sequential
+    /// comparison judges at 1 − α / looks); nil for 95%.
+    public var confidence: Double? = nil
+}
+
+extension Double {
+    /// A confidence level as a label: 0.99 → `99% CI`.
+    public var ciLabel: String { "\(Format.trim(self * 100))% CI" }
 }
 
 extension ComparisonRow {

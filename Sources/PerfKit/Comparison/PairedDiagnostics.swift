@@ -22,8 +22,8 @@ public struct PairedDiagnostics: Sendable, Codable, Equatable {
     /// - Complexity: O(n log n).
     public init(_ series: PairedSeries) throws {
         let logs = series.ratios.map { $0 > 0 && $0.isFinite ? Foundation.log($0) : 0 }
-        let second = zip(logs, series.bRanSecond).filter { $0.1 }.map(\.0)
-        let first = zip(logs, series.bRanSecond).filter { !$0.1 }.map(\.0)
+        let second = zip(logs, series.currentRanSecond).filter { $0.1 }.map(\.0)
+        let first = zip(logs, series.currentRanSecond).filter { !$0.1 }.map(\.0)
         // With B second, log(B/A) = effect + order; with B first, effect − order.
         if !second.isEmpty, !first.isEmpty {
             orderEffect = Foundation.exp((Self.mean(second) - Self.mean(first)) / 2) - 1
@@ -35,7 +35,7 @@ public struct PairedDiagnostics: Sendable, Codable, Equatable {
         orderEffectDetected = orderEffectP < 0.05 && abs(orderEffect) > 0.01
         let rounds = logs.indices.map(Double.init)
         (driftPerRound, driftP) = Self.trend(rounds, logs)
-        let aLogs = series.a.map { $0 > 0 ? Foundation.log($0) : 0 }
+        let aLogs = series.baseline.map { $0 > 0 ? Foundation.log($0) : 0 }
         machineDriftPerRound = Self.trend(rounds, aLogs).slope
         var warnings: [String] = []
         if orderEffectDetected {
@@ -46,7 +46,7 @@ public struct PairedDiagnostics: Sendable, Codable, Equatable {
         if driftP < 0.05 && abs(driftPerRound) > 0.002 {
             warnings.append("drift: the paired ratio changes \(Format.trim(driftPerRound * 100))% per round (Spearman p = \(Format.trim(driftP)))")
         }
-        for (name, values) in [("A", series.a), ("B", series.b)] where values.count >= 3 {
+        for (name, values) in [("A", series.baseline), ("B", series.current)] where values.count >= 3 {
             let summary = try Summary(values)
             if summary.coefficientOfVariation > 0.1 {
                 warnings.append(

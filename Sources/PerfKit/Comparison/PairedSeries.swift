@@ -1,9 +1,11 @@
 /// Two arms measured process by process in counterbalanced rounds, paired round by round.
 ///
-/// Each round yields one value per arm and series (the median of that process's samples); the
-/// pair's ratio B/A is the per-round effect. The change is the Hodges–Lehmann estimate of the
-/// per-round log ratios (the median of their Walsh averages, the estimator that goes with the
-/// Wilcoxon signed-rank test), with a seeded bootstrap CI over rounds; the verdict uses the
+/// Each round yields one value per side and series (the median of that process's samples); the
+/// pair's ratio current/baseline is the per-round effect. The sides are called baseline and
+/// current throughout the comparison code, as in ``ComparisonRow``; in an ABBA session the
+/// baseline is revision A and the current side revision B. The change is the Hodges–Lehmann
+/// estimate of the per-round log ratios (the median of their Walsh averages, the estimator that
+/// goes with the Wilcoxon signed-rank test), with its exact signed-rank CI; the verdict uses the
 /// Wilcoxon signed-rank test on the pairs (Benjamini–Hochberg across the comparison) and the same
 /// two gates as ``Comparison``.
 public struct PairedSeries: Sendable, Codable, Equatable {
@@ -11,38 +13,41 @@ public struct PairedSeries: Sendable, Codable, Equatable {
     public var id: SeriesID
     /// The metric, with its unit, polarity and kind (its name is ``id``'s).
     public var metric: Metric
-    /// Per round: arm A's value, arm B's value, and whether B ran second in that round.
-    public var a: [Double]
-    /// Revision B's per-round medians, in round order.
-    public var b: [Double]
-    /// Whether B's process ran second in each round.
-    public var bRanSecond: [Bool]
+    /// The baseline side's (revision A's) per-round medians, in round order.
+    public var baseline: [Double]
+    /// The current side's (revision B's) per-round medians, in round order.
+    public var current: [Double]
+    /// Whether the current side's process ran second in each round.
+    public var currentRanSecond: [Bool]
     /// The fewest calls any sample of either side was timed over (nil: one call a sample); the
     /// resolution gates multiply the per-call median by it.
     public var callsPerSample: Int? = nil
 
     /// A paired series; values are added round by round.
-    public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, a: [Double] = [], b: [Double] = [], bRanSecond: [Bool] = []) {
+    public init(
+        test: String, measurement: String, arm: String, phase: Phase, metric: Metric, baseline: [Double] = [], current: [Double] = [],
+        currentRanSecond: [Bool] = []
+    ) {
         self.id = SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name)
         self.metric = metric
-        self.a = a
-        self.b = b
-        self.bRanSecond = bRanSecond
+        self.baseline = baseline
+        self.current = current
+        self.currentRanSecond = currentRanSecond
     }
 
-    /// One paired round: every test result of arm A's process and of arm B's, and whether B ran second.
+    /// One paired round: every test result of the baseline's process and of the current side's, and which ran second.
     public struct Round: Sendable {
-        /// Revision A's process results in this round.
-        public var a: [TestResult]
-        /// Revision B's process results in this round.
-        public var b: [TestResult]
-        /// Whether B's process ran second.
-        public var bRanSecond: Bool
+        /// The baseline's (revision A's) process results in this round.
+        public var baseline: [TestResult]
+        /// The current side's (revision B's) process results in this round.
+        public var current: [TestResult]
+        /// Whether the current side's process ran second.
+        public var currentRanSecond: Bool
         /// One round.
-        public init(a: [TestResult], b: [TestResult], bRanSecond: Bool) {
-            self.a = a
-            self.b = b
-            self.bRanSecond = bRanSecond
+        public init(baseline: [TestResult], current: [TestResult], currentRanSecond: Bool) {
+            self.baseline = baseline
+            self.current = current
+            self.currentRanSecond = currentRanSecond
         }
     }
 
@@ -51,21 +56,21 @@ public struct PairedSeries: Sendable, Codable, Equatable {
     /// ``Pairing/unpaired`` so the comparison can list it as added, removed or incomplete.
     /// - Complexity: O(R · S · n) for R rounds, S series, n samples per series.
     public static func pair(_ rounds: [Round]) throws -> Pairing {
-        var medians: [SeriesID: (metric: Metric, a: [Double], b: [Double], bRanSecond: [Bool])] = [:]
+        var medians: [SeriesID: (metric: Metric, baseline: [Double], current: [Double], currentRanSecond: [Bool])] = [:]
         var complete: [SeriesID: Int] = [:]
         var calls: [SeriesID: Int] = [:]
         for round in rounds {
-            let a = SeriesTable(round.a), b = SeriesTable(round.b)
+            let a = SeriesTable(round.baseline), b = SeriesTable(round.current)
             for key in Set(a.keys).union(b.keys) {
                 let sa = a.series[key], sb = b.series[key]
                 var entry = medians[key] ?? ((sa ?? sb)!.metric, [], [], [])
-                if let sa { entry.a.append(try Quantile.median(sa.values)) }
-                if let sb { entry.b.append(try Quantile.median(sb.values)) }
+                if let sa { entry.baseline.append(try Quantile.median(sa.values)) }
+                if let sb { entry.current.append(try Quantile.median(sb.values)) }
                 for side in [sa, sb].compactMap({ $0 }) where side.callsPerSample != nil {
                     calls[key] = min(calls[key] ?? .max, side.minimumCallsPerSample)
                 }
                 if sa != nil && sb != nil {
-                    entry.bRanSecond.append(round.bRanSecond)
+                    entry.currentRanSecond.append(round.currentRanSecond)
                     complete[key, default: 0] += 1
                 }
                 medians[key] = entry
@@ -76,22 +81,24 @@ public struct PairedSeries: Sendable, Codable, Equatable {
             let entry = medians[key]!
             if complete[key] == rounds.count {
                 var series = PairedSeries(
-                    test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, a: entry.a, b: entry.b,
-                    bRanSecond: entry.bRanSecond)
+                    test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, baseline: entry.baseline,
+                    current: entry.current,
+                    currentRanSecond: entry.currentRanSecond)
                 series.callsPerSample = calls[key]
                 pairing.paired.append(series)
             } else {
                 pairing.unpaired.append(
                     UnpairedSeries(
-                        test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, a: entry.a, b: entry.b,
+                        test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, baseline: entry.baseline,
+                        current: entry.current,
                         rounds: rounds.count))
             }
         }
         return pairing
     }
 
-    /// Per-round ratios B/A (1 where both are 0).
-    public var ratios: [Double] { zip(a, b).map { $1 == $0 ? 1 : ($0 == 0 ? .infinity : $1 / $0) } }
+    /// Per-round ratios current/baseline (1 where both are 0).
+    public var ratios: [Double] { zip(baseline, current).map { $1 == $0 ? 1 : ($0 == 0 ? .infinity : $1 / $0) } }
 }
 
 /// The series of an ABBA session: those paired in every round, and those that could not be paired.
@@ -115,19 +122,19 @@ public struct UnpairedSeries: Sendable, Codable, Equatable {
     public var id: SeriesID
     /// The metric, with its unit, polarity and kind (its name is ``id``'s).
     public var metric: Metric
-    /// Per-round medians of the rounds in which each side had the series.
-    public var a: [Double]
-    /// B's per-round medians, in the rounds where B had the series.
-    public var b: [Double]
+    /// The baseline's per-round medians, in the rounds where it had the series.
+    public var baseline: [Double]
+    /// The current side's per-round medians, in the rounds where it had the series.
+    public var current: [Double]
     /// Rounds in the session.
     public var rounds: Int
 
     /// An unpaired series.
-    public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, a: [Double], b: [Double], rounds: Int) {
+    public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, baseline: [Double], current: [Double], rounds: Int) {
         self.id = SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name)
         self.metric = metric
-        self.a = a
-        self.b = b
+        self.baseline = baseline
+        self.current = current
         self.rounds = rounds
     }
 }

@@ -112,7 +112,7 @@ public struct AbbaSession {
                     results[index] = outcome.tests
                     raw[index].tests += relabel(outcome.tests, round: round, position: position)
                 }
-                pairedRounds.append(PairedSeries.Round(a: results[0], b: results[1], bRanSecond: armOrder == [0, 1]))
+                pairedRounds.append(PairedSeries.Round(baseline: results[0], current: results[1], currentRanSecond: armOrder == [0, 1]))
             }
             pairing = try PairedSeries.pair(pairedRounds)
             comparison = try Comparison(paired: pairing, bands: bands, alpha: plan.alphaPerLook, decided: decided, environmentA: nil, environmentB: nil)

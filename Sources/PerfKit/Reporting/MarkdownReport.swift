@@ -226,7 +226,9 @@ public struct MarkdownReport: Sendable {
                 let phaseRows = rows.filter { $0.phase == phase }
                 guard !phaseRows.isEmpty else { continue }
                 out += ["", "**Phase: \(phase)** (\(Self.phaseMeaning(phase)))", ""]
-                out.append("| test / measurement [arm] | metric | \(first) p50 | \(second) p50 | change (95% CI) | p | verdict |")
+                out.append(
+                    "| test / measurement [arm] | metric | \(first) p50 | \(second) p50 | change (\(Set(phaseRows.compactMap(\.confidence)).count == 1 ? phaseRows.compactMap(\.confidence)[0].ciLabel : "95% CI")) | p | verdict |"
+                )
                 out.append("|---|---|--:|--:|---|--:|---|")
                 for row in phaseRows {
                     let u = row.metric.unit

@@ -52,9 +52,12 @@ public struct ReportHeadline: Sendable {
         lines = out
     }
 
-    /// A change with its 95% CI, as a percentage or a difference.
+    /// A change with its CI (95%, or the level of the look that judged it), as a percentage or a difference.
     static func change(_ row: ComparisonRow) -> String {
-        if let c = row.change { return "\(MarkdownReport.percent(c.value)) (95% CI \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)))" }
+        if let c = row.change {
+            return
+                "\(MarkdownReport.percent(c.value)) (\((row.confidence ?? 0.95).ciLabel) \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)))"
+        }
         return MarkdownReport.changeText(row)
     }
 

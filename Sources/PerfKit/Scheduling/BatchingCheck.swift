@@ -76,8 +76,9 @@ public enum BatchingCheck {
             baseLoops.append(loopNanosecondsPerCall(base, calls: loopCalls))
             changedLoops.append(loopNanosecondsPerCall(changed, calls: loopCalls))
         }
-        var paired = PairedSeries(test: "BatchingCheck", measurement: "chain", arm: "main", phase: .warm, metric: .wallClock, a: a.values, b: b.values)
-        paired.bRanSecond = b.positions.map { $0 == 1 }
+        var paired = PairedSeries(
+            test: "BatchingCheck", measurement: "chain", arm: "main", phase: .warm, metric: .wallClock, baseline: a.values, current: b.values)
+        paired.currentRanSecond = b.positions.map { $0 == 1 }
         paired.callsPerSample = min(a.minimumCallsPerSample, b.minimumCallsPerSample)
         let comparison = try Comparison(
             paired: Pairing(paired: [paired], unpaired: []), bands: NoiseBands(defaultRelative: 0.01), environmentA: nil, environmentB: nil)
