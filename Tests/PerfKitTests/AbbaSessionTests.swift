@@ -154,6 +154,8 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(session.looks.map(\.rounds) == [10, 16])
         #expect(session.order.rounds.count == 16 && launcher.requests.count == 32)
         #expect(session.stopReason.hasPrefix("the time budget: the next look (24 rounds) would end after 40 s"))
+        // 2 decisions at 0.01 need p ≤ 0.005: 8 pairs would do, so 16 rounds raise no floor warning.
+        #expect(session.floorWarning == nil)
     }
 
     @Test(arguments: [(maximum: 9, refused: true), (maximum: 10, refused: false)])
@@ -181,6 +183,21 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(open.allSatisfy { $0.note.hasPrefix("significance floor: the smallest p these sample sizes allow is 0.00098") })
         #expect(comparison.rows.allSatisfy { $0.smallestP == 1.0 / 1_024 })
         #expect(SequentialPlan(maximumRounds: 60).roundsForALoneChange(decisions: 40) == 12)
+    }
+
+    @Test func aSessionStoppedBelowTheFloorSaysWhichRoundsWouldDo() throws {
+        // Many noisy series and a budget that allows only the first look: 10 rounds cannot make a
+        // lone change significant among them, and the warning names the rounds and the remedy.
+        let launcher = FakeLauncher()
+        launcher.noisyTest = true
+        let session = try AbbaSession.run(
+            a: Self.a, b: Self.b, plan: SequentialPlan(maximumRounds: 60, alpha: 0.0005), timeBudget: 21, bands: AbbaSessionTests.bands, filter: "x",
+            iterations: nil, seed: 5, launcher: launcher, clock: { launcher.now })
+        #expect(session.order.rounds.count == 10)
+        let warning = try #require(session.floorWarning)
+        #expect(warning.hasPrefix("after 10 rounds a change in one series alone cannot reach significance among 2 decisions"))
+        #expect(warning.hasSuffix("15 rounds could; raise --time-budget or narrow --filter"))
+        #expect(session.warnings().contains(warning))
     }
 }
 

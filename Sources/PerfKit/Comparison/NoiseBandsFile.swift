@@ -2,13 +2,11 @@ import Foundation
 
 /// Noise bands: defaults, or a calibrated file for this machine.
 public enum NoiseBandsFile {
-    /// Bands for paired ABBA comparisons without calibration: ±1%. Pairs within one session see no
-    /// drift between runs; a small calibration on a 2-core VM (`perfkit calibrate --rounds 4
-    /// --repeats 2 --filter historyLayout`) measured A/A bands of 0.5 to 1.2% for the 1- to 30-day
-    /// layouts and 2.1 to 2.5% for the 90-day one. A band close to the change one wants to catch
-    /// makes the CI gate a coin toss: with ±2%, an injected 3% slowdown was detected in 16 to 20 of
-    /// 20 repeats, with ±1% in 20 of 20 (A/A: 0 of 20 either way). Series noisier than ±1% stay
-    /// mostly inconclusive, not flagged, because the CI must clear the band.
+    /// Bands for paired ABBA comparisons without calibration: ±1%, the smallest change worth a
+    /// verdict between two revisions measured in one session. On the 2-core VM of README's
+    /// evidence the per-round noise is about 10%, so most series stay inconclusive at ±1% rather
+    /// than being flagged (A/A between two builds: 0 of 40 repeats flagged, 0 of 80 series within
+    /// noise); `perfkit calibrate` stores wider, measured bands per series.
     public static let pairedDefault = NoiseBands(defaultRelative: 0.01)
 
     /// The calibrated bands of this machine (`.perfkit/noise/<fingerprint>.json`, written by `perfkit calibrate`), or `fallback`.

@@ -227,14 +227,17 @@ public struct AbbaSession {
             "--rounds \(rounds) can never reach significance: the smallest two-sided Wilcoxon p with \(rounds) pairs is \(Format.pValue(2 / pow(2, Double(rounds)))); use at least \(minimumRounds) (10 or more to survive Benjamini–Hochberg across a suite)"
     }
 
-    /// A warning when the plan's last look cannot flag a change in one series alone among this
-    /// comparison's decisions (the significance floor), naming the rounds that could; nil otherwise.
+    /// A warning when the rounds that ran could not flag a change in one series alone among this
+    /// comparison's decisions (the significance floor), naming the rounds that could and what
+    /// stopped the session short of them; nil otherwise.
     public var floorWarning: String? {
         let decisions = comparison.rows.filter { $0.pValue != nil && $0.qValue != nil }.count
         let needed = plan.roundsForALoneChange(decisions: decisions)
-        guard decisions > 0, needed > plan.maximumRounds else { return nil }
+        let ran = order.rounds.count
+        guard decisions > 0, needed > ran, comparison.rows.contains(where: { $0.pValue != nil && $0.verdict == .inconclusive }) else { return nil }
+        let remedy = needed > plan.maximumRounds ? "allow \(needed) rounds (--max-rounds) or narrow --filter" : "raise --time-budget or narrow --filter"
         return
-            "with at most \(plan.maximumRounds) rounds a change in one series alone cannot reach significance among \(decisions) decisions (the smallest p at \(plan.maximumRounds) pairs is \(String(format: "%.2g", SequentialPlan.signedRankFloor(pairs: plan.maximumRounds)))); allow \(needed) rounds or narrow --filter"
+            "after \(ran) rounds a change in one series alone cannot reach significance among \(decisions) decisions (the smallest p at \(ran) pairs is \(String(format: "%.2g", SequentialPlan.signedRankFloor(pairs: ran))), a lone change needs \(String(format: "%.2g", plan.alphaPerLook / Double(decisions)))): \(needed) rounds could; \(remedy)"
     }
 
     /// The report of this session's comparison: the answer, the design, the diagnostics and the run order.
