@@ -77,3 +77,17 @@ public struct ComparisonDocument: Sendable, Codable, Equatable {
     /// Arm-against-arm comparisons of the current side, if any measurement has two arms.
     public var arms: Comparison?
 }
+
+extension MarkdownReport {
+    /// A command line as a person would type it into a POSIX shell, for a report's "Produced by"
+    /// line: words with characters the shell treats specially are single-quoted, so it can be pasted back.
+    /// - Parameter words: The command and its arguments.
+    /// - Returns: One line.
+    public static func commandLine(_ words: [String]) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%^")
+        return words.map { word in
+            guard word.isEmpty || !word.allSatisfy(plain.contains) else { return word }
+            return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+}

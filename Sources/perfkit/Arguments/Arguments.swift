@@ -83,17 +83,3 @@ struct Arguments {
         guard count.contains(positionals.count) else { throw UsageError("usage: \(verb.usage)") }
     }
 }
-
-extension Arguments {
-    /// A command line as a person would type it into a POSIX shell: words with characters the
-    /// shell treats specially are single-quoted, so a report's "Produced by" line can be pasted back.
-    /// - Parameter words: The command and its arguments.
-    /// - Returns: One line.
-    static func commandLine(_ words: [String]) -> String {
-        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%^")
-        return words.map { word in
-            guard word.isEmpty || !word.allSatisfy(plain.contains) else { return word }
-            return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }.joined(separator: " ")
-    }
-}

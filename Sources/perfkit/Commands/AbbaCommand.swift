@@ -36,7 +36,7 @@ enum AbbaCommand {
         session.comparison.baselineEnvironment = a.environment(machine: machine)
         session.comparison.currentEnvironment = b.environment(machine: machine)
         let elapsed = Int(Date().timeIntervalSince(started))
-        let report = try session.report(a: a, b: b, command: Arguments.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
+        let report = try session.report(a: a, b: b, command: MarkdownReport.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
         let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
             .write(report, rawTests: session.rawTests)
         for line in ReportHeadline(session.comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines { Output.line(line) }

@@ -34,7 +34,7 @@ enum CompareCommand {
         } catch let error as ComparisonError {
             throw FileError(currentSource, "\(error) (against \(store.root)/\(baseline.name))")
         }
-        let command = Arguments.commandLine(["perfkit", "compare"] + arguments)
+        let command = MarkdownReport.commandLine(["perfkit", "compare"] + arguments)
         let report = MarkdownReport(
             title: "PerfKit comparison against \(baseline.name)", command: command, comparison: comparison,
             armComparison: try ArmComparison.compare(currentTests).map {

@@ -34,7 +34,7 @@ enum DemoCommand {
             baselineEnvironment: baseline.environment, currentEnvironment: run.environment)
         let arms = try ArmComparison.compare(run.tests) ?? Comparison(baseline: [], current: [])
         // `make demo` runs `perfkit demo` without arguments.
-        let command = arguments.isEmpty ? "make demo" : Arguments.commandLine(["perfkit", "demo"] + arguments)
+        let command = arguments.isEmpty ? "make demo" : MarkdownReport.commandLine(["perfkit", "demo"] + arguments)
         let report = CalendarDemo.report(
             run: run, baseline: baseline, comparison: comparison, policies: arms, historySection: historySection, command: command)
         try ReportWriter(markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil)
