@@ -126,7 +126,10 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(session.comparison.rows[0].note.contains("decided at look 1 of 5, 10 rounds"))
         // The interval is at the look's level (1 − 0.05 / 5), and the answer says so.
         #expect(session.comparison.rows[0].confidence == 0.99)
-        if verdict == .regressed { #expect(ReportHeadline(session.comparison, direction: "B against A").lines.joined().contains("(99% CI +")) }
+        if verdict == .regressed {
+            #expect(ReportHeadline(session.comparison, direction: "B against A").lines.joined().contains("(99% CI +"))
+            #expect(SVGChart.changes(session.comparison.rows, title: "warm").contains("change of the median with its 99% CI"))
+        }
     }
 
     @Test func aDecidedSeriesKeepsItsVerdictWhileANoisyOneRunsToTheLastLook() throws {

@@ -54,10 +54,12 @@ public enum SVGChart {
         }
         func clipped(_ ratio: Double) -> Bool { !(ratio > 0) || abs(Foundation.log(ratio)) > extent }
         let axisBottom = height - 34
+        let levels = Set(rows.map { $0.confidence ?? 0.95 })
+        let ciLabel = levels.count == 1 ? levels.first!.ciLabel : "CI (95% or its look's level)"
         var svg = [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 300))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-            "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): change of the median with its 95% CI (log scale)</text>",
+            "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): change of the median with its \(ciLabel) (log scale)</text>",
             // Legend.
             "<rect x=\"10\" y=\"28\" width=\"14\" height=\"9\" fill=\"#eaeef2\"/><text x=\"28\" y=\"36\">noise band</text>",
             "<line x1=\"100\" y1=\"32\" x2=\"118\" y2=\"32\" stroke=\"#cf222e\" stroke-width=\"2\"/><text x=\"122\" y=\"36\">regressed</text>",
