@@ -40,6 +40,14 @@ import Testing
         #expect(verb.stderr.contains("unknown verb 'comapre'; did you mean compare?"))
     }
 
+    /// A fixed number of rounds has no budget or maximum: giving both is refused, not silently ignored.
+    @Test(arguments: [["--time-budget", "60"], ["--max-rounds", "30"]])
+    func fixedRoundsWithAnAdaptiveOptionIsAUsageError(adaptive: [String]) throws {
+        let result = try PerfkitProcess.run(["abba", "main", ".", "--rounds", "10"] + adaptive, in: FileManager.default.temporaryDirectory.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--rounds fixes the number of rounds; --max-rounds and --time-budget belong to adaptive rounds"))
+    }
+
     @Test func readmesCommandTableMatchesTheDeclarations() throws {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)

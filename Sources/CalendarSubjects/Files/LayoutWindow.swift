@@ -32,46 +32,15 @@ public enum LayoutWindow {
         } else {
             first = events.map(\.start).min() ?? Workloads.epoch
         }
-        var count = days ?? 1
-        if days == nil {
-            let last = events.map(\.end).max() ?? first
-            count = max(1, Int((last.timeIntervalSince(first) / 86_400).rounded(.up)) + 1)
-            guard count <= maximumDays else {
-                throw Problem(
-                    description:
-                        "\(path): events span \(count) days; lay out a window of at most \(maximumDays) with --first-day DATE --days N (longer events are clipped to it)"
-                )
-            }
+        if let days { return DayGrid(timeZone: timeZone, from: first, count: days) }
+        let last = events.map(\.end).max() ?? first
+        let span = max(1, Int((last.timeIntervalSince(first) / 86_400).rounded(.up)) + 1)
+        guard span <= maximumDays else {
+            throw Problem(
+                description:
+                    "\(path): events span \(span) days; lay out a window of at most \(maximumDays) with --first-day DATE --days N (longer events are clipped to it)"
+            )
         }
-        return DayGrid(timeZone: timeZone, from: first, count: count)
-    }
-}
-
-extension EditSession {
-    /// A provider that accepts every move (the journal's kill test needs no rejections).
-    public struct AcceptingProvider: EditProvider {
-        /// A provider.
-        public init() {}
-        /// Accepts the move.
-        public mutating func submit(_ move: PendingMove) -> Bool { true }
-    }
-
-    /// Moves one event `moves` times through a session over the journal at `path`, with a provider
-    /// that accepts every move, handing each operation to `durable` once its confirmation is on disk.
-    /// - Parameters:
-    ///   - path: The journal file.
-    ///   - moves: How many moves.
-    ///   - durable: Receives each operation number after its confirmation is durable.
-    /// - Throws: ``FileError`` when the journal cannot be read or written.
-    public static func moveRepeatedly(journal path: String, moves: Int, durable: (Int) -> Void) throws {
-        let event = CalendarEvent(
-            sourceID: "event", calendarID: "journal", title: "Event", start: Workloads.epoch, end: Workloads.epoch.addingTimeInterval(1_800))
-        var session = EditSession(events: [event], journal: try EditJournal(path: path))
-        var provider = AcceptingProvider()
-        for k in 0..<moves {
-            let move = try session.move("event", to: Workloads.epoch.timeIntervalSince1970 + Double(k) * 60)
-            try session.submit(move, to: &provider)
-            durable(move.operation)
-        }
+        return DayGrid(timeZone: timeZone, from: first, count: span)
     }
 }

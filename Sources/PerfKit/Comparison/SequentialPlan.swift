@@ -57,10 +57,16 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
     ///   - rounds: The rounds to run.
     ///   - alpha: The error rate.
     /// - Returns: The plan.
-    public static func fixed(rounds: Int, alpha: Double = 0.05) -> SequentialPlan {
-        var plan = SequentialPlan(maximumRounds: firstLook, alpha: alpha)
-        plan.looks = [rounds]
-        return plan
+    public static func fixed(rounds: Int, alpha: Double = 0.05) -> SequentialPlan { SequentialPlan(looks: [rounds], alpha: alpha) }
+
+    /// A plan with the given looks.
+    /// - Parameters:
+    ///   - looks: Rounds at each look, increasing.
+    ///   - alpha: The error rate spent over all looks.
+    public init(looks: [Int], alpha: Double = 0.05) {
+        precondition(!looks.isEmpty && zip(looks, looks.dropFirst()).allSatisfy { $0 < $1 })
+        self.looks = looks
+        self.alpha = alpha
     }
 
     /// The smallest one-sided p a signed-rank test of `pairs` pairs can reach: 1 / 2ⁿ.

@@ -50,7 +50,9 @@ enum AbbaCommand {
     /// `--rounds N`: one look after N rounds; otherwise looks up to `--max-rounds`.
     static func plan(_ parsed: Arguments) throws -> SequentialPlan {
         if parsed.options["rounds"] != nil {
-            guard parsed.options["max-rounds"] == nil else { throw UsageError("give --rounds (a fixed number) or --max-rounds (adaptive), not both") }
+            guard parsed.options["max-rounds"] == nil, parsed.options["time-budget"] == nil else {
+                throw UsageError("--rounds fixes the number of rounds; --max-rounds and --time-budget belong to adaptive rounds: give one or the other")
+            }
             let rounds = try parsed.integer("rounds", default: 0, range: 2...1_000)
             if let problem = AbbaSession.roundsProblem(rounds) { throw UsageError(problem) }
             return .fixed(rounds: rounds)

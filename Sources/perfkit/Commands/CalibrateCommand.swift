@@ -13,6 +13,9 @@ enum CalibrateCommand {
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let filter = parsed.options["filter"] ?? RunCommand.defaultFilter
         let started = Date()
+        if try Revision.prepare(".").commit.hasSuffix("+dirty") {
+            Output.progress("perfkit calibrate: calibrating HEAD; uncommitted changes are not in these builds")
+        }
         // Two worktrees of one commit, each built on its own: the bands then include what a rebuild
         // moves (code layout), not only what one binary measured twice does.
         let builds = try ["calibrate-1", "calibrate-2"].map { name in
