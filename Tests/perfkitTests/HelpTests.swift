@@ -40,6 +40,16 @@ import Testing
         #expect(verb.stderr.contains("unknown verb 'comapre'; did you mean compare?"))
     }
 
+    /// Outside any package a verb that builds the working tree says so (exit 2) instead of failing
+    /// inside `swift build` (exit 3).
+    @Test(arguments: ["run", "demo", "calibrate"])
+    func aVerbThatBuildsOutsideAPackageSaysWhatToDo(verb: String) throws {
+        let folder = TemporaryFolder("perfkit-no-package")
+        let result = try PerfkitProcess.run([verb], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no Package.swift in ") && result.stderr.contains("run perfkit inside the Swift package to measure"))
+    }
+
     /// A fixed number of rounds has no budget or maximum: giving both is refused, not silently ignored.
     @Test(arguments: [["--time-budget", "60"], ["--max-rounds", "30"]])
     func fixedRoundsWithAnAdaptiveOptionIsAUsageError(adaptive: [String]) throws {

@@ -4,6 +4,8 @@
 public enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Git cannot resolve the revision.
     case unknownRevision(String)
+    /// The working tree has no `Package.swift` here or in a folder above: nothing to build.
+    case notAPackage(folder: String)
     /// The revision could not be checked out into its worktree.
     case checkoutFailed(revision: String, path: String)
     /// The release build failed.
@@ -21,7 +23,7 @@ public enum OrchestrationError: Error, Sendable, Equatable, CustomStringConverti
     public var isChildFailure: Bool {
         switch self {
         case .buildFailed, .noTestBundle, .measuredProcessFailed, .childFailed: true
-        case .unknownRevision, .checkoutFailed, .noMeasuredTests: false
+        case .unknownRevision, .notAPackage, .checkoutFailed, .noMeasuredTests: false
         }
     }
 
@@ -29,6 +31,7 @@ public enum OrchestrationError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .unknownRevision(let revision): "unknown revision '\(revision)' (git rev-parse could not resolve it)"
+        case .notAPackage(let folder): "no Package.swift in \(folder) or a folder above; run perfkit inside the Swift package to measure"
         case .checkoutFailed(let revision, let path): "cannot check out \(revision) in \(path)"
         case .buildFailed(let revision, let status): "release build of \(revision) failed (exit \(status))"
         case .noTestBundle(let folder): "no test bundle in \(folder)"

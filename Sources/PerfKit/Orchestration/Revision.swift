@@ -50,10 +50,13 @@ public struct Revision: Sendable, Equatable {
     ///     name); two names give two separate builds of one commit, as calibration needs.
     ///   - progress: Receives one line per step worth telling.
     /// - Returns: The prepared revision.
-    /// - Throws: ``OrchestrationError`` for a revision git does not know (no worktree is left
-    ///   behind) or a failed checkout; ``FileError`` when the manifest cannot be rewritten.
+    /// - Throws: ``OrchestrationError`` for a working tree that is not a package, a revision git
+    ///   does not know (no worktree is left behind) or a failed checkout; ``FileError`` when the
+    ///   manifest cannot be rewritten.
     public static func prepare(_ revision: String, worktree: String? = nil, progress: (String) -> Void = { _ in }) throws -> Revision {
         if revision == "." {
+            let folder = FileManager.default.currentDirectoryPath
+            guard FileManager.default.fileExists(atPath: folder + "/Package.swift") else { throw OrchestrationError.notAPackage(folder: folder) }
             let head = ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown"
             let dirty = !(ChildProcess.output(["git", "status", "--porcelain", "--untracked-files=no"]) ?? "").isEmpty
             return Revision(name: ".", directory: ".", commit: head + (dirty ? "+dirty" : ""))
