@@ -153,56 +153,17 @@ public struct Comparison: Sendable, Codable, Equatable {
         let otherMachine = allowOtherMachine ? [] : machineDifferences
         let base = SeriesTable(baseline)
         let now = SeriesTable(current)
+        let context = RowContext(
+            bands: bands, alpha: alpha, wallClockSeries: Set(base.keys.filter { $0.metric == Metric.wallClock.name }), otherMachine: otherMachine,
+            currentFilter: currentFilter)
         var rows: [ComparisonRow] = []
         for key in Array(Set(base.keys).union(now.keys)).sorted() {
             let b = base.series[key], c = now.series[key]
-            let metric = (c ?? b)!.metric
             if let b, let c, b.metric.unit != c.metric.unit {
                 throw ComparisonError.mismatchedUnits(key.description, b.metric.unit.symbol, c.metric.unit.symbol)
             }
-            var row = try ComparisonRow(key, metric: metric, baseline: b?.values, current: c?.values, bands: bands)
-            guard let b, let c else {
-                row.verdict = b == nil ? .added : .removed
-                if let currentFilter, c == nil {
-                    row.verdict = .notJudged
-                    row.note = "not measured in this run (it measured only tests matching '\(currentFilter)')"
-                }
-                rows.append(row)
-                continue
-            }
-            if metric.isDeterministic && Self.isConstant(b.values) && Self.isConstant(c.values) {
-                Self.judgeExactly(&row, baseline: b.values[0], current: c.values[0], threshold: bands.absolute[metric.name] ?? 0)
-                rows.append(row)
-                continue
-            }
-            let hasWallClock = metric == .threadCPU && base.series[key.with(metric: .wallClock)] != nil
-            let calls = (baseline: b.minimumCallsPerSample, current: c.minimumCallsPerSample)
-            if let reason = Self.notJudgedReason(metric, row: row, otherMachine: otherMachine, supporting: hasWallClock, calls: calls) {
-                row.verdict = .notJudged
-                row.note = reason
-                rows.append(row)
-                continue
-            }
-            let processes = min(b.processCount, c.processCount)
-            if metric.unit == .nanoseconds && processes < 2 {
-                row.verdict = .notJudged
-                row.note =
-                    "one process per side: drift between processes is not estimable (measure with perfkit run --processes N, or compare revisions with perfkit abba)"
-                rows.append(row)
-                continue
-            }
-            let level = processes >= 2 ? "per-process medians of \(b.processCount) and \(c.processCount) processes" : "samples of one process"
-            let (x, y) = processes >= 2 ? (b.processMedians(), c.processMedians()) : (b.values, c.values)
-            let varies = metric.isDeterministic ? "varies between samples, so compared as a distribution; " : ""
-            row.note = varies + "\(level); "
-            guard x.count >= 3, y.count >= 3 else {
-                row.verdict = .inconclusive
-                row.note += "too few values (\(x.count) and \(y.count); need 3 per side)"
-                rows.append(row)
-                continue
-            }
-            try Self.estimateIndependent(&row, x, y)
-            rows.append(row)
+            let replication = b.flatMap { b in c.map { Replication.processes(baseline: b, current: $0) } }
+            rows.append(try Self.row(key, metric: (c ?? b)!.metric, baseline: b?.values, current: c?.values, replication: replication, context: context))
         }
         try Self.judgeStatistically(&rows, alpha: alpha)
         self.rows = rows
@@ -233,35 +194,6 @@ public struct Comparison: Sendable, Codable, Equatable {
         }
         return nil
     }
-
-    /// Sets a row's change and its p against the band's edge from two independent samples
-    /// (per-process medians, or samples when a side has one process).
-    static func estimateIndependent(_ row: inout ComparisonRow, _ x: [Double], _ y: [Double]) throws {
-        let band = row.noiseBand
-        if x.allSatisfy({ $0 > 0 }) && y.allSatisfy({ $0 > 0 }) {
-            let lx = x.map { Foundation.log($0) }, ly = y.map { Foundation.log($0) }
-            let shift = HodgesLehmann.shiftInterval(lx, ly)
-            row.change = Estimate(value: Foundation.exp(shift.value), lower: Foundation.exp(shift.lower), upper: Foundation.exp(shift.upper))
-            // The claim a verdict can make is "the change lies beyond the band": a one-sided test
-            // against the band's edge on the estimate's side, so Benjamini–Hochberg controls false
-            // regressions and improvements, not rejections of "no change at all".
-            let edge = Foundation.log(shift.value >= 0 ? 1 + band : 1 - band)
-            let twoSided = try MannWhitney(lx.map { $0 + edge }, ly).pValue
-            row.pValue = Self.oneSided(twoSided, beyondEdge: abs(shift.value) > abs(edge))
-            let (n, m) = (Double(x.count), Double(y.count))
-            row.smallestP = Foundation.exp(lgamma(n + 1) + lgamma(m + 1) - lgamma(n + m + 1))
-        } else {
-            row.difference = try TwoSampleEstimate.differenceOfMedians(baseline: x, current: y)
-            row.pValue = try MannWhitney(x, y).pValue
-        }
-    }
-
-    /// A one-sided p from a two-sided one: half of it when the estimate lies beyond the edge
-    /// being tested (the direction of the claim), else one minus that half.
-    static func oneSided(_ twoSided: Double, beyondEdge: Bool) -> Double { beyondEdge ? twoSided / 2 : 1 - twoSided / 2 }
-
-    /// Whether every value is the same: only then is a deterministic metric compared exactly.
-    static func isConstant(_ values: [Double]) -> Bool { values.allSatisfy { $0 == values[0] } }
 
     /// Compares a deterministic metric exactly, given that every sample on each side is the same
     /// value: equal values are unchanged; a change beyond the absolute threshold is a regression

@@ -1,0 +1,182 @@
+import Foundation
+
+extension Comparison {
+    /// How the two sides of a series replicate: the units a statistical row compares.
+    enum Replication {
+        /// Two stored runs: independent samples grouped by process; per-process medians are the units.
+        case processes(baseline: SampleSeries, current: SampleSeries)
+        /// The rounds of an ABBA session, paired by round: the per-round ratios are the units.
+        case rounds(PairedSeries)
+        /// On both sides but not comparable unit by unit (missing from some rounds); the note says why.
+        case unpaired(note: String)
+
+        /// The fewest calls a sample of each side was timed over.
+        var calls: (baseline: Int, current: Int) {
+            switch self {
+            case .processes(let b, let c): (b.minimumCallsPerSample, c.minimumCallsPerSample)
+            case .rounds(let series): (series.callsPerSample ?? 1, series.callsPerSample ?? 1)
+            case .unpaired: (1, 1)
+            }
+        }
+    }
+
+    /// What every row of one comparison is judged under.
+    struct RowContext {
+        /// The noise bands; a row takes its series' own.
+        var bands: NoiseBands
+        /// The comparison's error rate; paired CIs have confidence 1 − `alpha`.
+        var alpha: Double
+        /// Series whose wall clock is a decision: thread CPU beside it is shown, not decided.
+        var wallClockSeries: Set<SeriesID>
+        /// Machine fields that differ and were not allowed: timing and OS memory are not judged.
+        var otherMachine: [String] = []
+        /// The filter of a partial current run: a series missing from it was not measured, not removed.
+        var currentFilter: String? = nil
+    }
+
+    /// Builds the row of one series, the one function every comparison path uses: added or
+    /// removed when a side is missing; exact when a deterministic metric is constant on each side;
+    /// not judged for the reasons ``notJudgedReason(_:row:otherMachine:supporting:calls:)`` names;
+    /// otherwise estimated from its replication units (per-process medians of stored runs, or the
+    /// ratios of paired rounds) and left for ``judgeStatistically(_:alpha:)``, which applies
+    /// Benjamini–Hochberg and the two gates across the comparison's decisions.
+    /// - Parameters:
+    ///   - id: The series.
+    ///   - metric: Its metric.
+    ///   - baseline: The baseline side's values; nil when the series was added.
+    ///   - current: The current side's values; nil when it was removed.
+    ///   - replication: How the sides replicate; nil when a side is missing.
+    ///   - context: Bands, α, supporting series, machine differences and a partial run's filter.
+    /// - Returns: The row: decided already (added, removed, exact, not judged, inconclusive), or
+    ///   with its change and p against the band's edge, awaiting the gates.
+    /// - Throws: ``StatisticsError`` for empty or non-finite values.
+    static func row(
+        _ id: SeriesID, metric: Metric, baseline: [Double]?, current: [Double]?, replication: Replication?, context: RowContext
+    ) throws -> ComparisonRow {
+        var row = try ComparisonRow(id, metric: metric, baseline: baseline, current: current, bands: context.bands)
+        guard let baseline, let current, let replication else {
+            if baseline == nil {
+                row.verdict = .added
+            } else if let filter = context.currentFilter {
+                row.verdict = .notJudged
+                row.note = "not measured in this run (it measured only tests matching '\(filter)')"
+            } else {
+                row.verdict = .removed
+            }
+            return row
+        }
+        if case .unpaired(let note) = replication {
+            row.verdict = .inconclusive
+            row.note = note
+            return row
+        }
+        if metric.isDeterministic && isConstant(baseline) && isConstant(current) {
+            judgeExactly(&row, baseline: baseline[0], current: current[0], threshold: context.bands.absolute[metric.name] ?? 0)
+            return row
+        }
+        let supporting = metric == .threadCPU && context.wallClockSeries.contains(id.with(metric: .wallClock))
+        if let reason = notJudgedReason(metric, row: row, otherMachine: context.otherMachine, supporting: supporting, calls: replication.calls) {
+            row.verdict = .notJudged
+            row.note = reason
+            return row
+        }
+        switch replication {
+        case .processes(let b, let c): try estimateProcesses(&row, b, c)
+        case .rounds(let series): try estimateRounds(&row, series, alpha: context.alpha)
+        case .unpaired: break
+        }
+        return row
+    }
+
+    /// Estimates a row of two stored runs from their per-process medians. A timing row with one
+    /// process on either side is not judged (drift between processes is not estimable); other
+    /// metrics of one-process runs fall back to samples.
+    static func estimateProcesses(_ row: inout ComparisonRow, _ b: SampleSeries, _ c: SampleSeries) throws {
+        let processes = min(b.processCount, c.processCount)
+        if row.metric.unit == .nanoseconds && processes < 2 {
+            row.verdict = .notJudged
+            row.note =
+                "one process per side: drift between processes is not estimable (measure with perfkit run --processes N, or compare revisions with perfkit abba)"
+            return
+        }
+        let level = processes >= 2 ? "per-process medians of \(b.processCount) and \(c.processCount) processes" : "samples of one process"
+        let (x, y) = processes >= 2 ? (b.processMedians(), c.processMedians()) : (b.values, c.values)
+        let varies = row.metric.isDeterministic ? "varies between samples, so compared as a distribution; " : ""
+        row.note = varies + "\(level); "
+        guard x.count >= 3, y.count >= 3 else {
+            row.verdict = .inconclusive
+            row.note += "too few values (\(x.count) and \(y.count); need 3 per side)"
+            return
+        }
+        try estimateIndependent(&row, x, y)
+    }
+
+    /// Estimates a paired row on one scale, the per-round log ratios: the Hodges–Lehmann estimate
+    /// of their centre with its exact signed-rank CI at 1 − `alpha` (back-transformed to a ratio),
+    /// and the Wilcoxon signed-rank p against the band's edge on the estimate's side.
+    static func estimateRounds(_ row: inout ComparisonRow, _ series: PairedSeries, alpha: Double) throws {
+        guard series.baseline.count >= 4 else {
+            row.verdict = .inconclusive
+            row.note = "too few rounds (\(series.baseline.count); need 4)"
+            return
+        }
+        let logs = series.ratios.filter { $0.isFinite && $0 > 0 }.map { Foundation.log($0) }
+        guard logs.count >= 4 else {  // a zero on one side makes a ratio meaningless
+            row.verdict = .inconclusive
+            row.note = "too few rounds with a finite, positive ratio (\(logs.count); need 4)"
+            return
+        }
+        let centre = HodgesLehmann.interval(logs, confidence: 1 - alpha)
+        row.change = Estimate(value: Foundation.exp(centre.value), lower: Foundation.exp(centre.lower), upper: Foundation.exp(centre.upper))
+        // One-sided against the band's edge on the estimate's side: the claim a verdict can make.
+        let edge = Foundation.log(centre.value >= 0 ? 1 + row.noiseBand : 1 - row.noiseBand)
+        let twoSided = try Wilcoxon([Double](repeating: 0, count: logs.count), logs.map { $0 - edge }).pValue
+        row.pValue = oneSided(twoSided, beyondEdge: abs(centre.value) > abs(edge))
+        row.smallestP = SequentialPlan.signedRankFloor(pairs: logs.count)
+        row.confidence = alpha == 0.05 ? nil : 1 - alpha
+        row.detectableChange = detectableChange(halfWidth: (centre.upper - centre.lower) / 2, band: row.noiseBand, alpha: alpha)
+        row.note = row.metric.isDeterministic ? "varies between rounds, so compared as a distribution; " : ""
+    }
+
+    /// Sets a row's change and its p against the band's edge from two independent samples
+    /// (per-process medians, or samples when a side has one process).
+    static func estimateIndependent(_ row: inout ComparisonRow, _ x: [Double], _ y: [Double]) throws {
+        let band = row.noiseBand
+        if x.allSatisfy({ $0 > 0 }) && y.allSatisfy({ $0 > 0 }) {
+            let lx = x.map { Foundation.log($0) }, ly = y.map { Foundation.log($0) }
+            let shift = HodgesLehmann.shiftInterval(lx, ly)
+            row.change = Estimate(value: Foundation.exp(shift.value), lower: Foundation.exp(shift.lower), upper: Foundation.exp(shift.upper))
+            // The claim a verdict can make is "the change lies beyond the band": a one-sided test
+            // against the band's edge on the estimate's side, so Benjamini–Hochberg controls false
+            // regressions and improvements, not rejections of "no change at all".
+            let edge = Foundation.log(shift.value >= 0 ? 1 + band : 1 - band)
+            let twoSided = try MannWhitney(lx.map { $0 + edge }, ly).pValue
+            row.pValue = oneSided(twoSided, beyondEdge: abs(shift.value) > abs(edge))
+            let (n, m) = (Double(x.count), Double(y.count))
+            row.smallestP = Foundation.exp(lgamma(n + 1) + lgamma(m + 1) - lgamma(n + m + 1))
+        } else {
+            row.difference = try TwoSampleEstimate.differenceOfMedians(baseline: x, current: y)
+            row.pValue = try MannWhitney(x, y).pValue
+        }
+    }
+
+    /// The smallest relative change detected with 80% power: a change c is called when its CI,
+    /// about c ± h on the log scale, clears the band's edge; with h = z₁₋α/₂ · se the estimate must
+    /// exceed the edge by h + z₀.₈ · se, 80% of the time.
+    /// - Parameters:
+    ///   - halfWidth: Half the CI's width on the log scale.
+    ///   - band: The noise band (relative).
+    ///   - alpha: The CI's error rate.
+    /// - Returns: The relative change (0.03 = 3%).
+    static func detectableChange(halfWidth: Double, band: Double, alpha: Double) -> Double {
+        let standardError = halfWidth / Normal.quantile(1 - alpha / 2)
+        return Foundation.exp(Foundation.log(1 + band) + halfWidth + Normal.quantile(0.8) * standardError) - 1
+    }
+
+    /// A one-sided p from a two-sided one: half of it when the estimate lies beyond the edge
+    /// being tested (the direction of the claim), else one minus that half.
+    static func oneSided(_ twoSided: Double, beyondEdge: Bool) -> Double { beyondEdge ? twoSided / 2 : 1 - twoSided / 2 }
+
+    /// Whether every value is the same: only then is a deterministic metric compared exactly.
+    static func isConstant(_ values: [Double]) -> Bool { values.allSatisfy { $0 == values[0] } }
+}
