@@ -13,6 +13,20 @@ public enum LayoutWindow {
         public var description: String
     }
 
+    /// The time of the layout's current-time line.
+    /// - Parameters:
+    ///   - text: A local date-time (`yyyy-MM-ddTHH:mm`), or nil for no line.
+    ///   - timeZone: The zone of the local time.
+    /// - Returns: The moment, or nil when `text` is nil.
+    /// - Throws: ``Problem`` naming `--now` when `text` is not a date-time.
+    public static func now(_ text: String?, timeZone: TimeZone) throws(Problem) -> Date? {
+        guard let text else { return nil }
+        guard let date = CalendarEventFile.parseDate(text, zone: timeZone) else {
+            throw Problem(description: "--now: '\(text)' is not a date-time (yyyy-MM-ddTHH:mm)")
+        }
+        return date
+    }
+
     /// The day grid of the window.
     /// - Parameters:
     ///   - events: The events.

@@ -28,6 +28,11 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
     /// The first look of an adaptive plan. At 10 pairs the exact signed-rank CI exists down to a
     /// level of 1 − 2/2¹⁰ = 99.8%, so every look of a plan with up to 20 looks at α = 0.05 has one.
     public static let firstLook = 10
+    /// Most rounds of an adaptive comparison by default: looks at 10, 16, 24, 36 and 60 rounds.
+    public static let defaultMaximumRounds = 60
+    /// Seconds of measuring an adaptive comparison gets by default: near five minutes, about 24
+    /// rounds of the calendar suite on a 2-core VM.
+    public static let defaultTimeBudget = 300
 
     /// An adaptive plan: looks at 10 rounds, then each about 1.5 times the last (rounded up to an
     /// even number, so every look ends on a whole ABBA block), up to `maximumRounds`. When the

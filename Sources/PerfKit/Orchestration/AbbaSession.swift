@@ -20,6 +20,28 @@ public struct AbbaSession {
             self.bundle = bundle
             self.environment = environment
         }
+
+        /// The two arms of a comparison of revisions `a` and `b`: both are resolved before anything
+        /// is created (a bad B leaves no worktree of A behind), then each is checked out in its
+        /// own worktree and built in release with a pinned code layout (once when both are one folder).
+        /// - Parameters:
+        ///   - a: Revision A (the baseline side), or `.` for the working tree.
+        ///   - b: Revision B (the current side).
+        ///   - environments: Extra environment of A's and of B's processes.
+        ///   - progress: Receives one line per step.
+        /// - Returns: Arms A and B.
+        /// - Throws: ``OrchestrationError`` for an unknown revision, a failed checkout or build.
+        public static func build(
+            _ a: String, _ b: String, environments: (a: [String: String], b: [String: String]) = ([:], [:]), progress: (String) -> Void = { _ in }
+        ) throws -> (a: Arm, b: Arm) {
+            for revision in [a, b] { _ = try Revision.resolve(revision) }
+            let revisionA = try Revision.prepare(a, progress: progress), revisionB = try Revision.prepare(b, progress: progress)
+            let bundleA = try revisionA.build(pinnedLayout: true, progress: progress)
+            let bundleB = revisionA.directory == revisionB.directory ? bundleA : try revisionB.build(pinnedLayout: true, progress: progress)
+            return (
+                Arm(revision: revisionA, bundle: bundleA, environment: environments.a), Arm(revision: revisionB, bundle: bundleB, environment: environments.b)
+            )
+        }
     }
 
     /// One look of the sequential plan, as it happened.

@@ -3,6 +3,16 @@ import Foundation
 /// A `perfkit run`: the measured tests of one build, in several fresh processes that split the
 /// rounds between them, merged into one run file with every value labelled by its process.
 public enum MeasuredRun {
+    /// The default test-ID filter: measured tests live in suites whose names end in `Benchmarks`.
+    public static let defaultFilter = "Benchmarks/"
+
+    /// Fresh processes per run by default. Each runs its share of the rounds (30 rounds: 4 a
+    /// process), so a stored comparison sees 8 per-process medians a side: Mann–Whitney can then
+    /// reach p = 0.0002, enough to survive Benjamini–Hochberg across a suite's decisions, and
+    /// drift between processes is inside the noise estimate. Measured cost on the calendar suite
+    /// is in README ("Baselines and comparison").
+    public static let defaultProcesses = 8
+
     /// The environment of process `index` of `processes`: how the measured tests split their rounds
     /// and which process takes the exact-count pass (the first).
     /// - Parameters:

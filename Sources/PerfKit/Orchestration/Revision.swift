@@ -42,6 +42,20 @@ public struct Revision: Sendable, Equatable {
         return commit
     }
 
+    /// The Swift package a folder belongs to: the nearest folder at or above it holding a
+    /// `Package.swift`.
+    /// - Parameter folder: Where to start (an absolute path).
+    /// - Returns: The package's folder, or nil outside any package.
+    public static func packageRoot(containing folder: String) -> String? {
+        var url = URL(fileURLWithPath: folder)
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            let parent = url.deletingLastPathComponent()
+            guard parent.path != url.path else { return nil }
+            url = parent
+        }
+        return url.path
+    }
+
     /// Checks `revision` out into its own worktree under ``worktreeRoot`` (`.` is the working tree
     /// itself), and pins relative path dependencies in the worktree's manifest.
     /// - Parameters:

@@ -55,6 +55,12 @@ struct Arguments {
         }
     }
 
+    /// The value of an option an action cannot do without.
+    func required(_ name: String, for action: String) throws -> String {
+        guard let value = options[name] else { throw UsageError("perfkit \(verb.name) \(action) needs --\(name) (perfkit \(verb.name) --help)") }
+        return value
+    }
+
     /// The value of an integer option, or `defaultValue`.
     func integer(_ name: String, default defaultValue: Int, range: ClosedRange<Int> = 1...1_000_000) throws -> Int {
         guard let raw = options[name] else { return defaultValue }

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKit
 
 /// The package a verb works on: the nearest folder at or above the current one holding a
 /// `Package.swift`, so `perfkit run` from `Sources/` measures the package instead of building a
@@ -15,13 +16,9 @@ enum PackageRoot {
     ///   Outside any package the arguments come back unchanged and the folder stays as it is.
     static func enter(_ arguments: [String]) -> [String] {
         let start = FileManager.default.currentDirectoryPath
-        var folder = URL(fileURLWithPath: start)
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-            let parent = folder.deletingLastPathComponent()
-            guard parent.path != folder.path else { return arguments }  // not inside a package: work here
-            folder = parent
-        }
-        guard folder.standardizedFileURL.path != URL(fileURLWithPath: start).standardizedFileURL.path else { return arguments }
+        guard let root = Revision.packageRoot(containing: start),
+            URL(fileURLWithPath: root).standardizedFileURL.path != URL(fileURLWithPath: start).standardizedFileURL.path
+        else { return arguments }  // at the root, or not inside a package: work here
         var rewritten: [String] = []
         var index = 0
         while index < arguments.count {
@@ -38,8 +35,8 @@ enum PackageRoot {
                 rewritten.append(argument)
             }
         }
-        guard FileManager.default.changeCurrentDirectoryPath(folder.path) else { return arguments }
-        Output.progress("perfkit: working in the package at \(folder.path)")
+        guard FileManager.default.changeCurrentDirectoryPath(root) else { return arguments }
+        Output.progress("perfkit: working in the package at \(root)")
         return rewritten
     }
 

@@ -11,6 +11,8 @@ struct Verb: Sendable {
     }
 
     var name: String
+    /// What the verb does with its arguments (after the verb): returns the exit status.
+    var run: @Sendable ([String]) throws -> Int32
     /// Positional arguments as shown in usage, for example `BASELINE` or `REV_A REV_B`.
     var positionals: String
     var summary: String
@@ -41,14 +43,15 @@ struct Verb: Sendable {
 
     static let all: [Verb] = [
         Verb(
-            name: "doctor", positionals: "", summary: "Machine fingerprint, allocator check, probe availability and the cost of one read of each probe.",
+            name: "doctor", run: DoctorCommand.run, positionals: "",
+            summary: "Machine fingerprint, allocator check, probe availability and the cost of one read of each probe.",
             options: [
                 .init(
                     name: "batching", value: nil,
                     help: "also check batched timing: a ~50 ns body through the runner against a 1,000,000-call loop, and an injected +3% change")
             ]),
         Verb(
-            name: "stats", positionals: "FILE [FILE2]",
+            name: "stats", run: StatsCommand.run, positionals: "FILE [FILE2]",
             summary: "ministat-style summaries of number files (one number per line) and, with two, their comparison.",
             options: [
                 .init(name: "format", value: "text|json|markdown|csv", help: "output format (default text)"),
@@ -56,7 +59,8 @@ struct Verb: Sendable {
                 .init(name: "paired", value: nil, help: "pair the two files line by line: Wilcoxon and Hodges–Lehmann of the log ratios"),
             ]),
         Verb(
-            name: "run", positionals: "", summary: "Builds the package in release and measures its .performance() tests in fresh processes; writes a run file.",
+            name: "run", run: RunCommand.run, positionals: "",
+            summary: "Builds the package in release and measures its .performance() tests in fresh processes; writes a run file.",
             options: [
                 .init(name: "filter", value: "REGEX", help: "test IDs to measure (default 'Benchmarks/': suites whose names end in Benchmarks)"),
                 .init(name: "iterations", value: "N", help: "samples per measured test, split over the processes (default: each test's own)"),
@@ -64,7 +68,8 @@ struct Verb: Sendable {
                 .init(name: "output", value: "FILE", help: "run file (default .perfkit/runs/<time>.json; .perfkit/runs/latest.json is always written)"),
             ]),
         Verb(
-            name: "baseline", positionals: "save NAME | list | show NAME | delete NAME", summary: "Stores and inspects baselines under Baselines/.",
+            name: "baseline", run: BaselineCommand.run, positionals: "save NAME | list | show NAME | delete NAME",
+            summary: "Stores and inspects baselines under Baselines/.",
             options: [
                 .init(name: "from", value: "RUNFILE", help: "run file to save (default .perfkit/runs/latest.json)"),
                 .init(name: "policy", value: "all|failed|missing|never", help: "which stored tests a save replaces (default all)"),
@@ -72,7 +77,7 @@ struct Verb: Sendable {
                 .init(name: "root", value: "DIR", help: "baseline folder (default Baselines)"),
             ]),
         Verb(
-            name: "compare", positionals: "BASELINE",
+            name: "compare", run: CompareCommand.run, positionals: "BASELINE",
             summary: "Compares a run (or a second baseline) against a stored baseline; prints the answer, writes reports.",
             options: [
                 .init(name: "current", value: "RUNFILE", help: "run file to compare (default .perfkit/runs/latest.json)"),
@@ -86,13 +91,13 @@ struct Verb: Sendable {
                 .init(name: "root", value: "DIR", help: "baseline folder (default Baselines)"),
             ]),
         Verb(
-            name: "export", positionals: "RUNFILE", summary: "Exports a run file for github-action-benchmark or Bencher.",
+            name: "export", run: ExportCommand.run, positionals: "RUNFILE", summary: "Exports a run file for github-action-benchmark or Bencher.",
             options: [
                 .init(name: "format", value: "github-smaller|github-bigger|bencher", help: "export format"),
                 .init(name: "output", value: "FILE", help: "where to write (default standard output)"),
             ]),
         Verb(
-            name: "abba", positionals: "REV_A REV_B",
+            name: "abba", run: AbbaCommand.run, positionals: "REV_A REV_B",
             summary:
                 "Builds two revisions in their own worktrees and measures them process by process in counterbalanced ABBA rounds until every series is decided; B is compared against A.",
             options: [
@@ -112,7 +117,7 @@ struct Verb: Sendable {
                 .init(name: "env-b", value: "KEY=VALUE,…", help: "extra environment for B's processes"),
             ]),
         Verb(
-            name: "calibrate", positionals: "",
+            name: "calibrate", run: CalibrateCommand.run, positionals: "",
             summary: "Builds HEAD twice in separate worktrees, measures their paired A/A noise per series, stores it as noise bands.",
             options: [
                 .init(name: "rounds", value: "N", help: "ABBA rounds per A/A comparison (default 24)"),
@@ -122,7 +127,8 @@ struct Verb: Sendable {
                 .init(name: "output", value: "FILE", help: "noise-band file (default .perfkit/noise/<machine>.json)"),
             ]),
         Verb(
-            name: "demo", positionals: "", summary: "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what make demo runs).",
+            name: "demo", run: DemoCommand.run, positionals: "",
+            summary: "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what make demo runs).",
             options: [
                 .init(name: "iterations", value: "N", help: "samples per measured test"),
                 .init(name: "processes", value: "N", help: "fresh processes (default 8)"),
@@ -132,7 +138,7 @@ struct Verb: Sendable {
                 .init(name: "save-baseline", value: nil, help: "save this run as the baseline"),
             ]),
         Verb(
-            name: "calendar", positionals: "fixture|layout|history|memory|edit",
+            name: "calendar", run: CalendarCommand.run, positionals: "fixture|layout|history|memory|edit",
             summary: "Calendar workloads: generate fixtures, lay events out, and the demo's child processes.",
             options: [
                 .init(name: "kind", value: "varied|history", help: "fixture: which workload"),

@@ -5,31 +5,22 @@ import PerfKit
 /// measured tests run process by process in counterbalanced ABBA rounds, paired round by round,
 /// adding rounds look by look until every series is decided (or `--rounds N` for a fixed number).
 enum AbbaCommand {
-    /// Most rounds of an adaptive comparison by default: looks at 10, 16, 24, 36 and 60 rounds.
-    static let defaultMaximumRounds = 60
-    /// Seconds of measuring by default: near five minutes, about 24 rounds of the calendar suite on a 2-core VM.
-    static let defaultTimeBudget = 300
-
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "abba")
         try parsed.requirePositionals(2...2)
         if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
         let plan = try plan(parsed)
-        let timeBudget = try parsed.integer("time-budget", default: defaultTimeBudget, range: 1...86_400)
+        let timeBudget = try parsed.integer("time-budget", default: SequentialPlan.defaultTimeBudget, range: 1...86_400)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
         let seed = UInt64(try parsed.integer("seed", default: 0xABBA, range: 0...Int.max))
-        let filter = parsed.options["filter"] ?? RunCommand.defaultFilter
+        let filter = parsed.options["filter"] ?? MeasuredRun.defaultFilter
         let envA = try environment(parsed.options["env-a"]), envB = try environment(parsed.options["env-b"])
         let started = Date()
-        // Both revisions are resolved before anything is created: a bad B leaves no worktree of A behind.
-        for revision in parsed.positionals { _ = try Revision.resolve(revision) }
-        let a = try Revision.prepare(parsed.positionals[0], progress: Output.progress)
-        let b = try Revision.prepare(parsed.positionals[1], progress: Output.progress)
-        let bundleA = try a.build(pinnedLayout: true, progress: Output.progress)
-        let bundleB = a.directory == b.directory ? bundleA : try b.build(pinnedLayout: true, progress: Output.progress)
+        let arms = try AbbaSession.Arm.build(parsed.positionals[0], parsed.positionals[1], environments: (envA, envB), progress: Output.progress)
+        let (a, b) = (arms.a.revision, arms.b.revision)
         let machine = EnvironmentReader.machine()
         var session = try AbbaSession.run(
-            a: .init(revision: a, bundle: bundleA, environment: envA), b: .init(revision: b, bundle: bundleB, environment: envB), plan: plan,
+            a: arms.a, b: arms.b, plan: plan,
             timeBudget: parsed.options["rounds"] == nil ? Double(timeBudget) : nil,
             bands: try NoiseBandsFile.load(parsed.options["noise"], machine: machine, default: NoiseBandsFile.pairedDefault), filter: filter,
             iterations: iterations, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
@@ -57,7 +48,7 @@ enum AbbaCommand {
             if let problem = AbbaSession.roundsProblem(rounds) { throw UsageError(problem) }
             return .fixed(rounds: rounds)
         }
-        let maximum = try parsed.integer("max-rounds", default: defaultMaximumRounds, range: 2...1_000)
+        let maximum = try parsed.integer("max-rounds", default: SequentialPlan.defaultMaximumRounds, range: 2...1_000)
         if let problem = AbbaSession.roundsProblem(maximum, adaptive: true) { throw UsageError(problem) }
         return SequentialPlan(maximumRounds: maximum)
     }

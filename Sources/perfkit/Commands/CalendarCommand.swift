@@ -33,7 +33,7 @@ enum CalendarCommand {
 
     static func layout(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "calendar")
-        guard let path = parsed.options["events"] else { throw UsageError("perfkit calendar layout needs --events FILE (perfkit calendar --help)") }
+        let path = try parsed.required("events", for: "layout")
         let format = try parsed.choice("format", ["json", "svg"], default: "json")
         let file = try CalendarEventFile.read(path, timeZoneOverride: parsed.options["time-zone"])
         var metrics = LayoutMetrics()
@@ -42,18 +42,9 @@ enum CalendarCommand {
         if parsed.options["max-lanes"] != nil { metrics.maxLanes = try parsed.integer("max-lanes", default: 4, range: 2...100) }
         guard metrics.trackWidth > 0 else { throw UsageError("--width must be positive") }
         let days = try parsed.options["days"].map { _ in try parsed.integer("days", default: 1, range: 1...LayoutWindow.maximumDays) }
-        let grid: DayGrid
-        do { grid = try LayoutWindow.grid(events: file.events, timeZone: file.timeZone, firstDay: parsed.options["first-day"], days: days, path: path) } catch {
-            throw UsageError(error.description)
-        }
+        let grid = try LayoutWindow.grid(events: file.events, timeZone: file.timeZone, firstDay: parsed.options["first-day"], days: days, path: path)
         let layout = CalendarLayout(events: file.events, grid: grid, metrics: metrics)
-        var now: Date?
-        if let text = parsed.options["now"] {
-            guard let date = CalendarEventFile.parseDate(text, zone: file.timeZone) else {
-                throw UsageError("--now: '\(text)' is not a date-time (yyyy-MM-ddTHH:mm)")
-            }
-            now = date
-        }
+        let now = try LayoutWindow.now(parsed.options["now"], timeZone: file.timeZone)
         let text = format == "json" ? LayoutRendering.json(layout, events: file.events) : LayoutRendering.svg(layout, events: file.events, now: now)
         try Output.write(text, to: parsed.options["output"])
         return 0
@@ -83,7 +74,7 @@ enum CalendarCommand {
     /// journal's kill test reads these lines: every printed operation must survive a SIGKILL.
     static func edit(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "calendar")
-        guard let path = parsed.options["journal"] else { throw UsageError("perfkit calendar edit needs --journal FILE (perfkit calendar --help)") }
+        let path = try parsed.required("journal", for: "edit")
         let moves = try parsed.integer("moves", default: 1, range: 1...1_000_000)
         try EditSession.moveRepeatedly(journal: path, moves: moves) { Output.line("\($0)") }
         return 0

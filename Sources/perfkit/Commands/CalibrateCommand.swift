@@ -11,7 +11,7 @@ enum CalibrateCommand {
         let rounds = try parsed.integer("rounds", default: 24, range: AbbaSession.minimumRounds...1_000)
         let repeats = try parsed.integer("repeats", default: 1, range: 1...1_000)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
-        let filter = parsed.options["filter"] ?? RunCommand.defaultFilter
+        let filter = parsed.options["filter"] ?? MeasuredRun.defaultFilter
         let started = Date()
         if try Revision.prepare(".").commit.hasSuffix("+dirty") {
             Output.progress("perfkit calibrate: calibrating HEAD; uncommitted changes are not in these builds")

@@ -4,23 +4,13 @@ import PerfKit
 /// `perfkit run`: builds the tests in release and runs the measured ones serially in measure mode,
 /// then merges their results into one run file.
 enum RunCommand {
-    /// Default test-ID filter: measured tests live in suites whose names end in `Benchmarks`.
-    static let defaultFilter = "Benchmarks/"
-
-    /// Fresh processes per run by default. Each runs its share of the rounds (30 rounds: 4 a
-    /// process), so a stored comparison sees 8 per-process medians a side: Mann–Whitney can then
-    /// reach p = 0.0002, enough to survive Benjamini–Hochberg across a suite's decisions, and
-    /// drift between processes is inside the noise estimate. Measured cost on the calendar suite
-    /// is in README ("Baselines and comparison").
-    static let defaultProcesses = 8
-
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "run")
         try parsed.requirePositionals(0...0)
         let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
-        let processes = try parsed.integer("processes", default: defaultProcesses, range: 1...100)
+        let processes = try parsed.integer("processes", default: MeasuredRun.defaultProcesses, range: 1...100)
         let output = parsed.options["output"] ?? RunFile.timestampedPath()
-        let filter = parsed.options["filter"] ?? defaultFilter
+        let filter = parsed.options["filter"] ?? MeasuredRun.defaultFilter
         var (run, status) = try MeasuredRun.measurePackage(filter: filter, iterations: iterations, processes: processes, progress: Output.progress)
         if parsed.options["filter"] != nil { run.filter = filter }
         try run.write(to: output)
@@ -32,7 +22,7 @@ enum RunCommand {
         }
         if parsed.options["filter"] == nil {
             Output.line(
-                "measured \(run.tests.count) tests in suites matching '\(defaultFilter)'; a .performance() test in a suite whose name does not end in Benchmarks is not run: pass --filter REGEX to include it"
+                "measured \(run.tests.count) tests in suites matching '\(MeasuredRun.defaultFilter)'; a .performance() test in a suite whose name does not end in Benchmarks is not run: pass --filter REGEX to include it"
             )
         }
         Output.line("run file: \(output)")
