@@ -3,7 +3,18 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
+
+/// `write(2)`, named through its module because `StoredFile` has `write` methods of its own.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+    #else
+        Darwin.write(fd, buffer, count)
+    #endif
+}
 
 extension StoredFile {
     /// Writes `data` to `path` atomically: a temporary file in the same folder, flushed, then renamed.
@@ -110,7 +121,7 @@ extension StoredFile {
         let written = data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n <= 0 { return false }
                 offset += n
             }
