@@ -48,6 +48,22 @@ import Testing
         #expect(allowed.rows.first { $0.metric == .wallClock }?.verdict == .regressed)
     }
 
+    @Test func aNoisyStoredComparisonSaysWhatChangeItCouldHaveSeen() throws {
+        // Eight processes a side whose medians spread by ±20% (as this VM's do): a 10% change is
+        // inconclusive, and the row says how large a change these processes could have detected.
+        let eight = Array(0..<8)
+        let spread = [0.8, 1.2, 0.9, 1.1, 0.85, 1.15, 0.95, 1.05]
+        let comparison = try Comparison(
+            baseline: Self.tests(wall: spread.map { 100 * $0 }, mallocs: 10, processes: eight),
+            current: Self.tests(wall: spread.reversed().map { 110 * $0 }, mallocs: 10, processes: eight),
+            bands: NoiseBands().withCrossRunDefault)
+        let wall = try #require(comparison.rows.first { $0.metric == .wallClock })
+        #expect(wall.verdict == .inconclusive)
+        let detectable = try #require(wall.detectableChange)
+        #expect(detectable > 0.25 && detectable < 0.6)
+        #expect(wall.note.contains("detectable change at these processes about ±\(Format.trim(detectable * 100))%"))
+    }
+
     @Test func oneProcessPerSideLeavesTimingUnjudged() throws {
         let comparison = try Comparison(
             baseline: Self.tests(wall: V.noisy(100, seed: 1), mallocs: 10, processes: nil),

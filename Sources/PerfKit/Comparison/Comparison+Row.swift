@@ -154,6 +154,7 @@ extension Comparison {
             row.pValue = oneSided(twoSided, beyondEdge: abs(shift.value) > abs(edge))
             let (n, m) = (Double(x.count), Double(y.count))
             row.smallestP = Foundation.exp(lgamma(n + 1) + lgamma(m + 1) - lgamma(n + m + 1))
+            row.detectableChange = detectableChange(halfWidth: (shift.upper - shift.lower) / 2, band: band, alpha: 0.05)
         } else {
             row.difference = try TwoSampleEstimate.differenceOfMedians(baseline: x, current: y)
             row.pValue = try MannWhitney(x, y).pValue

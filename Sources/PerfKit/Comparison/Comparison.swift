@@ -39,7 +39,8 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     public var smallestP: Double? = nil
     /// The smallest relative change (0.03 = 3%) the row could have called regressed or improved
     /// with 80% power at its sample sizes, its noise and its band: the band plus the CI half-width
-    /// plus z₀.₈ standard errors. Set on statistical paired rows; nil elsewhere.
+    /// plus z₀.₈ standard errors. Set on statistical rows with a ratio (paired rounds, or
+    /// per-process medians of stored runs); nil elsewhere.
     public var detectableChange: Double? = nil
     /// The confidence of ``change``'s interval when it is not 95% (a look of a sequential
     /// comparison judges at 1 − α / looks); nil for 95%.
@@ -261,7 +262,10 @@ public struct Comparison: Sendable, Codable, Equatable {
             } else {
                 reasons.append("a change about as large as the \(bandText) band: the CI crosses its edge")
             }
-            if let detectable = row.detectableChange { reasons.append("detectable change at these rounds about ±\(Format.trim(detectable * 100))%") }
+            if let detectable = row.detectableChange {
+                let units = row.note.contains("per-process medians") ? "processes" : "rounds"
+                reasons.append("detectable change at these \(units) about ±\(Format.trim(detectable * 100))%")
+            }
             row.note += reasons.joined(separator: "; ")
         }
     }
