@@ -96,5 +96,9 @@ import Testing
         let xs = (svg.components(separatedBy: " cx=\"") + svg.components(separatedBy: "class=\"tick\" x1=\"")).dropFirst()
             .compactMap { Double($0.prefix { $0 != "\"" }) }
         #expect(xs.allSatisfy { $0 >= 380 - 1e-9 && $0 <= 800 + 1e-9 })
+        // The document is wide enough for the longest value label: "+45700.0% (CI +29900.0% …
+        // +59900.0%, beyond the axis)", 54 characters from x = 812, about 6.2 px each.
+        let width = try #require(Double(svg.components(separatedBy: "width=\"")[1].prefix { $0 != "\"" }))
+        #expect(width >= 812 + 6.2 * 54)
     }
 }

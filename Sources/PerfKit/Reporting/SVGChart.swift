@@ -57,7 +57,6 @@ public enum SVGChart {
         let levels = Set(rows.map { $0.confidence ?? 0.95 })
         let ciLabel = levels.count == 1 ? levels.first!.ciLabel : "CI (95% or its look's level)"
         var svg = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 300))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
             "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): change of the median with its \(ciLabel) (log scale)</text>",
             // Legend.
@@ -77,6 +76,7 @@ public enum SVGChart {
         if layout.rows.isEmpty {
             svg.append("<text x=\"\(left)\" y=\"\(top + 4)\" fill=\"#57606a\">no judged series in this phase</text>")
         }
+        var longestLabel = 0
         for (i, row) in layout.rows.enumerated() {
             let y = top + Double(i) * rowHeight
             let c = row.change!
@@ -99,7 +99,12 @@ public enum SVGChart {
                 label += " (CI \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)), beyond the axis)"
             }
             svg.append("<text x=\"\(left + width + 12)\" y=\"\(y + 4)\" fill=\"\(color)\">\(escape(label))</text>")
+            longestLabel = max(longestLabel, label.count)
         }
+        // Wide enough for the longest value label (about 6.2 px a character at 11 px sans-serif).
+        let chartWidth = Int(left + width + max(300, 24 + 6.2 * Double(longestLabel)))
+        svg.insert(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(chartWidth)\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">", at: 0)
         svg.append("<text x=\"\(left + width / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\" fill=\"#57606a\">change (log scale; 0% = no change)</text>")
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
