@@ -2,8 +2,8 @@ import Foundation
 
 /// The answer a reviewer reads first, for reports and standard output alike: every regressed or
 /// improved series on its own line with its change and 95% CI, then how many series are within
-/// noise, inconclusive and not judged, each with its main reasons. Exact counts that did not
-/// change are counted, not listed.
+/// noise, inconclusive and not judged, each with its main reasons, and for inconclusive rows the
+/// smallest change they could have called. Exact counts that did not change are counted, not listed.
 public struct ReportHeadline: Sendable {
     /// The Markdown lines (also readable as plain text).
     public var lines: [String]
@@ -44,6 +44,13 @@ public struct ReportHeadline: Sendable {
             for row in matching { reasons[Self.reason(row), default: 0] += 1 }
             let listed = reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
             rest.append("\(label): \(matching.count) (\(listed)).")
+            let detectable = matching.compactMap(\.detectableChange).sorted()
+            if verdict == .inconclusive, let low = detectable.first, let high = detectable.last {
+                let median = detectable[detectable.count / 2]
+                rest.append(
+                    "The smallest change they could have called (80% power): about ±\(Format.trim(median * 100))% at the median, ±\(Format.trim(low * 100))% to ±\(Format.trim(high * 100))%."
+                )
+            }
         }
         if comparison.count(.unchanged) > 0 { rest.append("Exact counts unchanged: \(comparison.count(.unchanged)).") }
         if comparison.count(.added) > 0 { rest.append("Added: \(comparison.count(.added)).") }
