@@ -46,9 +46,9 @@ public struct ReportHeadline: Sendable {
             rest.append("\(label): \(matching.count) (\(listed)).")
             let detectable = matching.compactMap(\.detectableChange).sorted()
             if verdict == .inconclusive, let low = detectable.first, let high = detectable.last {
-                let median = detectable[detectable.count / 2]
+                func percent(_ x: Double) -> String { "±\(Int((x * 100).rounded()))%" }
                 rest.append(
-                    "The smallest change they could have called (80% power): about ±\(Format.trim(median * 100))% at the median, ±\(Format.trim(low * 100))% to ±\(Format.trim(high * 100))%."
+                    "The smallest change they could have called (80% power): about \(percent(detectable[detectable.count / 2])) at the median, \(percent(low)) to \(percent(high))."
                 )
             }
         }
