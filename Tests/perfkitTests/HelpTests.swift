@@ -50,6 +50,14 @@ import Testing
         #expect(result.stderr.contains("no Package.swift in ") && result.stderr.contains("run perfkit inside the Swift package to measure"))
     }
 
+    /// An action without the option it cannot do without names it with its declared placeholder.
+    @Test(arguments: [("layout", "--events FILE"), ("edit", "--journal FILE")])
+    func aMissingRequiredOptionIsNamedWithItsValue(action: String, option: String) throws {
+        let result = try PerfkitProcess.run(["calendar", action], in: FileManager.default.temporaryDirectory.path)
+        #expect(result.status == 2)
+        #expect(result.stderr == "perfkit: perfkit calendar \(action) needs \(option) (perfkit calendar --help)\n")
+    }
+
     /// A fixed number of rounds has no budget or maximum: giving both is refused, not silently ignored.
     @Test(arguments: [["--time-budget", "60"], ["--max-rounds", "30"]])
     func fixedRoundsWithAnAdaptiveOptionIsAUsageError(adaptive: [String]) throws {

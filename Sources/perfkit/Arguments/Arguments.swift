@@ -57,7 +57,8 @@ struct Arguments {
 
     /// The value of an option an action cannot do without.
     func required(_ name: String, for action: String) throws -> String {
-        guard let value = options[name] else { throw UsageError("perfkit \(verb.name) \(action) needs --\(name) (perfkit \(verb.name) --help)") }
+        let placeholder = verb.options.first { $0.name == name }?.value.map { " " + $0 } ?? ""
+        guard let value = options[name] else { throw UsageError("perfkit \(verb.name) \(action) needs --\(name)\(placeholder) (perfkit \(verb.name) --help)") }
         return value
     }
 
