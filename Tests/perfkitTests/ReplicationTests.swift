@@ -63,7 +63,7 @@ import Testing
         #expect(detectable > 0.25 && detectable < 0.6)
         #expect(wall.note.contains("detectable change at these processes about ±\(Format.trim(detectable * 100))%"))
         let headline = ReportHeadline(comparison, direction: "current against main").lines.joined(separator: "\n")
-        #expect(headline.contains("The smallest change they could have called (80% power): about ±\(Int((detectable * 100).rounded()))% at the median"))
+        #expect(headline.contains("The smallest change they could have called (80% power): about ±\(Int((detectable * 100).rounded()))%."))
     }
 
     @Test func oneProcessPerSideLeavesTimingUnjudged() throws {

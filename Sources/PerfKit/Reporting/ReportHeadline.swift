@@ -47,9 +47,8 @@ public struct ReportHeadline: Sendable {
             let detectable = matching.compactMap(\.detectableChange).sorted()
             if verdict == .inconclusive, let low = detectable.first, let high = detectable.last {
                 func percent(_ x: Double) -> String { "±\(Int((x * 100).rounded()))%" }
-                rest.append(
-                    "The smallest change they could have called (80% power): about \(percent(detectable[detectable.count / 2])) at the median, \(percent(low)) to \(percent(high))."
-                )
+                let spread = percent(low) == percent(high) ? "" : " at the median, \(percent(low)) to \(percent(high))"
+                rest.append("The smallest change they could have called (80% power): about \(percent(detectable[detectable.count / 2]))\(spread).")
             }
         }
         if comparison.count(.unchanged) > 0 { rest.append("Exact counts unchanged: \(comparison.count(.unchanged)).") }
