@@ -121,6 +121,19 @@ private struct Policy: MeasurableSubject {
         #expect(BudgetTrait.budget(.wallClock, p95: .milliseconds(1)).budget.judge([empty], mode: mode).count == 1)
     }
 
+    @Test(arguments: [(elsewhere: false, exactRounds: 3), (elsewhere: true, exactRounds: 0)])
+    func anAbbaProcessAfterTheFirstBlockSkipsExactCountsButKeepsItsRounds(elsewhere: Bool, exactRounds: Int) {
+        let mode = PerformanceMode(
+            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil, exactCountsElsewhere: elsewhere)
+        let configuration = mode.configuration(from: RunConfiguration(rounds: 40, exactCountRounds: 3))
+        #expect(configuration.rounds == 40)
+        #expect(configuration.exactCountRounds == exactRounds)
+        #expect(mode.leavesExactCountsToFirstProcess == elsewhere)
+        // Its exact-count budgets are judged in the processes that counted, not failed here.
+        let empty = MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [], unavailable: [])
+        #expect(BudgetTrait.budget(.mallocs, max: 0).budget.judge([empty], mode: mode).count == (elsewhere ? 0 : 1))
+    }
+
     @Test func aBudgetOnAnUnavailableMetricIsNotJudgedNeverPassedOnZero() {
         let result = MeasurementResult(
             name: "m", arms: ["main"], order: [], series: [],

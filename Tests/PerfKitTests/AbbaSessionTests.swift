@@ -5,7 +5,8 @@ import Testing
 /// Stands in for measured processes: answers each request with a prepared result (B `effect`
 /// times slower than A, seeded uniform noise of ±`noise`), records the order of requests, moves a
 /// fake clock `secondsPerProcess` a process, and can fail. With `noisyTest` it also reports a second
-/// test whose noise is ±10%.
+/// test whose noise is ±10%. With `mallocsOfB` set, a process not told that another one took the
+/// exact counts also reports an exact allocation count: 10 in A, `mallocsOfB` in B.
 private final class FakeLauncher: MeasuredProcessLauncher {
     var requests: [MeasuredProcessRequest] = []
     var effect = 1.0
@@ -15,6 +16,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
     var generator = SeededGenerator(seed: 11)
     var now = 0.0
     var secondsPerProcess = 1.0
+    var mallocsOfB: Double?
 
     func value(_ isB: Bool, noise: Double) -> Double {
         100_000 * (1 + noise * (Double(generator.index(below: 2_001)) / 1_000 - 1)) * (isB ? effect : 1)
@@ -29,7 +31,13 @@ private final class FakeLauncher: MeasuredProcessLauncher {
             var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
             let value = value(isB, noise: noise)
             for i in 0..<3 { series.append(value, round: i, position: 0, iteration: i) }
-            return TestResult(id: id, suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])
+            var all = [series]
+            if let mallocsOfB, request.environment["PERFKIT_EXACT_COUNTS"] != "elsewhere" {
+                var mallocs = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
+                mallocs.append(isB ? mallocsOfB : 10, round: 0, position: 0, iteration: 0)
+                all.append(mallocs)
+            }
+            return TestResult(id: id, suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: all, unavailable: [])])
         }
         let tests = [result("S/t()", noise: noise)] + (noisyTest ? [result("S/noisy()", noise: 0.10)] : [])
         return MeasuredProcessOutcome(tests: tests, status: isB ? statusOfB : 0)
@@ -49,13 +57,19 @@ private final class FakeLauncher: MeasuredProcessLauncher {
 
     @Test func processesRunInABBAOrderAndArePairedRoundByRound() throws {
         let launcher = FakeLauncher()
+        launcher.mallocsOfB = 10
         let session = try Self.run(launcher, plan: .fixed(rounds: 8))
         // Two processes a round, in the run order's sequence; B's extra environment reaches only B.
         #expect(launcher.requests.map(\.directory) == session.order.rounds.flatMap { $0.map { $0 == 0 ? "a" : "b" } })
         #expect(launcher.requests.count == 16)
-        #expect(launcher.requests.filter { $0.directory == "b" }.allSatisfy { $0.environment == ["X": "1"] })
-        #expect(launcher.requests.filter { $0.directory == "a" }.allSatisfy { $0.environment.isEmpty })
+        // After the first ABBA block (4 processes) the exact counts are left to it.
+        let elsewhere = ["PERFKIT_EXACT_COUNTS": "elsewhere"]
+        #expect(launcher.requests.prefix(4).filter { $0.directory == "b" }.allSatisfy { $0.environment == ["X": "1"] })
+        #expect(launcher.requests.prefix(4).filter { $0.directory == "a" }.allSatisfy { $0.environment.isEmpty })
+        #expect(launcher.requests.dropFirst(4).filter { $0.directory == "b" }.allSatisfy { $0.environment == elsewhere.merging(["X": "1"]) { $1 } })
+        #expect(launcher.requests.dropFirst(4).filter { $0.directory == "a" }.allSatisfy { $0.environment == elsewhere })
         #expect(session.pairing.paired.count == 1 && session.pairing.paired[0].baseline.count == 8)
+        #expect(session.pairing.unpaired.map(\.metric) == [.mallocs])
         #expect(session.rounds.map(\.currentRanSecond) == session.order.rounds.map { $0 == [0, 1] })
         // Raw samples are relabelled with the process round and position.
         let raw = try #require(session.rawTests.first { $0.side == "B" }?.tests)
@@ -72,6 +86,16 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(comparison.rows[0].verdict == verdict)
         #expect(ExitStatus.of(comparison, failOnRegression: true) == (verdict == .regressed ? 1 : 0))
         #expect(ExitStatus.of(comparison, failOnRegression: false) == 0)
+    }
+
+    @Test(arguments: [(extra: 0.0, verdict: Verdict.unchanged), (extra: 2.0, verdict: Verdict.regressed)])
+    func exactCountsOfTheFirstBlockAreJudgedExactly(extra: Double, verdict: Verdict) throws {
+        let launcher = FakeLauncher()
+        launcher.mallocsOfB = 10 + extra
+        let comparison = try Self.run(launcher, plan: .fixed(rounds: 10), seed: 3).comparison
+        let mallocs = try #require(comparison.rows.first { $0.metric == .mallocs })
+        #expect(mallocs.verdict == verdict)
+        #expect(mallocs.baseline?.median == 10 && mallocs.current?.median == 10 + extra)
     }
 
     @Test func aProcessInWhichATestFailedIsKeptAndListed() throws {

@@ -65,13 +65,15 @@ extension Comparison {
             }
             return row
         }
+        // An exact count needs no pairing: constant on each side, any process of a side stands for
+        // all (an ABBA session takes them in its first block only).
+        if metric.isDeterministic && isConstant(baseline) && isConstant(current) {
+            judgeExactly(&row, baseline: baseline[0], current: current[0], threshold: context.bands.absolute[metric.name] ?? 0)
+            return row
+        }
         if case .unpaired(let note) = replication {
             row.verdict = .inconclusive
             row.note = note
-            return row
-        }
-        if metric.isDeterministic && isConstant(baseline) && isConstant(current) {
-            judgeExactly(&row, baseline: baseline[0], current: current[0], threshold: context.bands.absolute[metric.name] ?? 0)
             return row
         }
         let supporting = metric == .threadCPU && context.wallClockSeries.contains(id.with(metric: .wallClock))

@@ -28,8 +28,12 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
     /// The first look of an adaptive plan. At 10 pairs the exact signed-rank CI exists down to a
     /// level of 1 − 2/2¹⁰ = 99.8%, so every look of a plan with up to 20 looks at α = 0.05 has one.
     public static let firstLook = 10
-    /// Most rounds of an adaptive comparison by default: looks at 10, 16, 24, 36 and 60 rounds.
-    public static let defaultMaximumRounds = 60
+    /// Most rounds of an adaptive comparison by default: looks at 10, 16, 24, 36, 54, 82, 124,
+    /// 186, 280 and 400 rounds, each at α / 10. The time budget, not this, ends a costly suite's
+    /// session; a cheap one (a filtered subset, processes of a fraction of a second) can run the
+    /// hundreds of rounds a change of a few percent needs when each process's speed varies by a few
+    /// percent (a 3% slowdown of a subset was decided at 10 to 124 rounds in README's evidence).
+    public static let defaultMaximumRounds = 400
     /// Seconds of measuring an adaptive comparison gets by default: near five minutes, about 24
     /// rounds of the calendar suite on a 2-core VM.
     public static let defaultTimeBudget = 300

@@ -125,9 +125,11 @@ public struct AbbaSession {
                 for (position, index) in armOrder.enumerated() {
                     let arm = arms[index]
                     progress("perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) (\(arm.revision.name)), position \(position + 1)")
+                    var environment = arm.environment
+                    if round >= Self.exactCountRounds { environment[Self.exactCountsVariable] = "elsewhere" }
                     let outcome = try launcher.measure(
                         MeasuredProcessRequest(
-                            bundle: arm.bundle, directory: arm.revision.directory, filter: filter, iterations: iterations, environment: arm.environment))
+                            bundle: arm.bundle, directory: arm.revision.directory, filter: filter, iterations: iterations, environment: environment))
                     if outcome.status != 0 {
                         failed.append("round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit \(outcome.status))")
                     }
@@ -154,6 +156,14 @@ public struct AbbaSession {
             order: RunOrder(rounds: Array(order.rounds.prefix(pairedRounds.count))), rounds: pairedRounds, pairing: pairing, rawTests: raw,
             failedProcesses: failed, plan: plan, looks: looks, stopReason: stopReason, comparison: comparison)
     }
+
+    /// Rounds whose processes take the exact-count pass: the first ABBA block, so each revision's
+    /// counts come from two processes (constant across them, or the row says it varies). Exact
+    /// counts are the same in every process, and the pass, slow and cache-less, is about half of a
+    /// calendar-suite process; later rounds skip it and buy more timing rounds with the time.
+    public static let exactCountRounds = 2
+    /// The variable that tells a measured process another process took the exact counts.
+    static let exactCountsVariable = "PERFKIT_EXACT_COUNTS"
 
     /// Labels every sample with the process round and position instead of the in-process ones.
     static func relabel(_ tests: [TestResult], round: Int, position: Int) -> [TestResult] {

@@ -9,7 +9,9 @@ import PerfKit
 /// - `PERFKIT_PROCESSES` (set by `perfkit run --processes N`) says the run is split over N fresh
 ///   processes: each runs its share of the declared rounds, at least two;
 /// - `PERFKIT_PROCESS_INDEX` (0 to N − 1) says which one this is: only the first runs the exact
-///   allocation count pass, whose counts are the same in every process.
+///   allocation count pass, whose counts are the same in every process;
+/// - `PERFKIT_EXACT_COUNTS=elsewhere` (set by `perfkit abba` after its first ABBA block) says other
+///   processes of the session took the exact counts: this one skips the pass and keeps every round.
 public struct PerformanceMode: Sendable, Equatable {
     /// `true` in measure mode.
     public var isMeasuring: Bool
@@ -23,12 +25,16 @@ public struct PerformanceMode: Sendable, Equatable {
     public var processes: Int
     /// This process's index among them (0 for the first or only one).
     public var processIndex: Int
+    /// Whether another process of the same session takes the exact counts (`PERFKIT_EXACT_COUNTS=elsewhere`).
+    public var exactCountsElsewhere: Bool
 
     /// Creates a mode explicitly (tests and tools; tests normally use ``current``).
     public init(
-        isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?, processes: Int = 1, processIndex: Int = 0
+        isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?, processes: Int = 1, processIndex: Int = 0,
+        exactCountsElsewhere: Bool = false
     ) {
         self.processIndex = max(0, processIndex)
+        self.exactCountsElsewhere = exactCountsElsewhere
         self.isMeasuring = isMeasuring
         self.buildConfiguration = buildConfiguration
         self.resultsDirectory = resultsDirectory
@@ -48,12 +54,14 @@ public struct PerformanceMode: Sendable, Equatable {
             resultsDirectory: environment["PERFKIT_RESULTS_DIR"],
             iterationOverride: environment["PERFKIT_ITERATIONS"].flatMap(Int.init),
             processes: environment["PERFKIT_PROCESSES"].flatMap(Int.init) ?? 1,
-            processIndex: environment["PERFKIT_PROCESS_INDEX"].flatMap(Int.init) ?? 0)
+            processIndex: environment["PERFKIT_PROCESS_INDEX"].flatMap(Int.init) ?? 0,
+            exactCountsElsewhere: environment["PERFKIT_EXACT_COUNTS"] == "elsewhere")
     }
 
-    /// Whether this process skips the exact-count pass because the first process of the run takes
-    /// it: its budgets on exact counts are judged there, not here.
-    public var leavesExactCountsToFirstProcess: Bool { isMeasuring && processes > 1 && processIndex > 0 }
+    /// Whether this process skips the exact-count pass because another process of the run takes
+    /// it (the first of a split run, or the first ABBA block of a session): its budgets on exact
+    /// counts are judged there, not here.
+    public var leavesExactCountsToFirstProcess: Bool { isMeasuring && ((processes > 1 && processIndex > 0) || exactCountsElsewhere) }
 
     /// A name for reports: `measure` or `smoke`.
     public var name: String { isMeasuring ? "measure" : "smoke" }
@@ -65,8 +73,12 @@ public struct PerformanceMode: Sendable, Equatable {
         return nil
     }
 
-    /// The configuration to run with, given the test's declared one.
-    func configuration(from declared: RunConfiguration) -> RunConfiguration {
+    /// The configuration to run with, given the test's declared one: in measure mode the forced
+    /// iterations or this process's share of a split run, and the exact-count rounds this process
+    /// takes; in smoke mode a few rounds.
+    /// - Parameter declared: The test's own configuration.
+    /// - Returns: The configuration this process runs.
+    public func configuration(from declared: RunConfiguration) -> RunConfiguration {
         var configuration = declared
         if isMeasuring {
             if let iterationOverride {
@@ -76,7 +88,11 @@ public struct PerformanceMode: Sendable, Equatable {
             }
             // Exact counts are the same in every process: one round of the slow, cache-less count
             // pass in the first process is enough, and keeps the other processes' fixed cost down.
-            if processes > 1 { configuration.exactCountRounds = leavesExactCountsToFirstProcess ? 0 : min(configuration.exactCountRounds, 1) }
+            if leavesExactCountsToFirstProcess {
+                configuration.exactCountRounds = 0
+            } else if processes > 1 {
+                configuration.exactCountRounds = min(configuration.exactCountRounds, 1)
+            }
         } else {
             configuration.rounds = min(configuration.rounds, Self.smokeRounds)
             configuration.warmupIterations = min(configuration.warmupIterations, 1)

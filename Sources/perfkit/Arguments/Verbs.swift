@@ -102,7 +102,7 @@ struct Verb: Sendable {
                 "Builds two revisions in their own worktrees and measures them process by process in counterbalanced ABBA rounds until every series is decided; B is compared against A.",
             options: [
                 .init(
-                    name: "max-rounds", value: "N", help: "most ABBA rounds; looks at 10, 16, 24, 36, … rounds stop once every series is decided (default 60)"),
+                    name: "max-rounds", value: "N", help: "most ABBA rounds; looks at 10, 16, 24, 36, … rounds stop once every series is decided (default 400)"),
                 .init(name: "time-budget", value: "SECONDS", help: "no look is started that would end after this much measuring (default 300)"),
                 .init(name: "rounds", value: "N", help: "a fixed number of rounds instead, at least 6: one look, no early stop"),
                 .init(name: "filter", value: "REGEX", help: "test IDs to measure (default 'Benchmarks/')"),
