@@ -169,6 +169,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(noisy.verdict == .inconclusive)
         // The open row names its failing gate and what these rounds could detect.
         #expect(noisy.note.contains("too noisy to tell") && noisy.note.contains("detectable change at these rounds about ±"))
+        #expect(noisy.replicatedOver == .rounds)
         let detectable = try #require(noisy.detectableChange)
         #expect(detectable > 0.01 + (noisy.change!.upper - noisy.change!.lower) / 2 / noisy.change!.value * 0.9)
     }

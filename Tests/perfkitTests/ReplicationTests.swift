@@ -59,6 +59,8 @@ import Testing
             bands: NoiseBands().withCrossRunDefault)
         let wall = try #require(comparison.rows.first { $0.metric == .wallClock })
         #expect(wall.verdict == .inconclusive)
+        #expect(wall.replicatedOver == .processes)
+        #expect(comparison.rows.first { $0.metric == .mallocs }?.replicatedOver == nil)
         let detectable = try #require(wall.detectableChange)
         #expect(detectable > 0.25 && detectable < 0.6)
         #expect(wall.note.contains("detectable change at these processes about ±\(Format.trim(detectable * 100))%"))

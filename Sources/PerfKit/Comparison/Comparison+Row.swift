@@ -105,6 +105,7 @@ extension Comparison {
         let (x, y) = processes >= 2 ? (b.processMedians(), c.processMedians()) : (b.values, c.values)
         let varies = row.metric.isDeterministic ? "varies between samples, so compared as a distribution; " : ""
         row.note = varies + "\(level); "
+        row.replicatedOver = processes >= 2 ? .processes : .samples
         guard x.count >= 3, y.count >= 3 else {
             row.verdict = .inconclusive
             row.note += "too few values (\(x.count) and \(y.count); need 3 per side)"
@@ -117,6 +118,7 @@ extension Comparison {
     /// of their centre with its exact signed-rank CI at 1 − `alpha` (back-transformed to a ratio),
     /// and the Wilcoxon signed-rank p against the band's edge on the estimate's side.
     static func estimateRounds(_ row: inout ComparisonRow, _ series: PairedSeries, alpha: Double) throws {
+        row.replicatedOver = .rounds
         guard series.baseline.count >= 4 else {
             row.verdict = .inconclusive
             row.note = "too few rounds (\(series.baseline.count); need 4)"

@@ -45,6 +45,19 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     /// The confidence of ``change``'s interval when it is not 95% (a look of a sequential
     /// comparison judges at 1 − α / looks); nil for 95%.
     public var confidence: Double? = nil
+    /// The units the row's statistics were computed over; nil for rows without statistics
+    /// (exact, added, removed, not judged).
+    public var replicatedOver: ReplicationUnit? = nil
+}
+
+/// What a statistical row's values replicate over: the level its variance was estimated at.
+public enum ReplicationUnit: String, Sendable, Codable, Equatable {
+    /// Per-process medians of two stored runs.
+    case processes
+    /// Per-round ratios of a paired ABBA session.
+    case rounds
+    /// Samples of one process (a stored run of one process, for metrics other than time).
+    case samples
 }
 
 extension Double {
@@ -263,8 +276,7 @@ public struct Comparison: Sendable, Codable, Equatable {
                 reasons.append("a change about as large as the \(bandText) band: the CI crosses its edge")
             }
             if let detectable = row.detectableChange {
-                let units = row.note.contains("per-process medians") ? "processes" : "rounds"
-                reasons.append("detectable change at these \(units) about ±\(Format.trim(detectable * 100))%")
+                reasons.append("detectable change at these \(row.replicatedOver?.rawValue ?? "samples") about ±\(Format.trim(detectable * 100))%")
             }
             row.note += reasons.joined(separator: "; ")
         }
