@@ -105,6 +105,9 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(session.failedProcesses.count == 6)
         #expect(session.failedProcesses[0].contains("B (.)") && session.failedProcesses[0].contains("exit 1"))
         #expect(session.designSection(a: Self.a.revision, b: Self.b.revision, elapsedSeconds: 1).contains("a measured test failed"))
+        #expect(
+            session.designSection(a: Self.a.revision, b: Self.b.revision, elapsedSeconds: 1).contains(
+                "Exact counts (allocations) come from the processes of the first 2 rounds"))
     }
 
     @Test func aProcessThatEndsAbnormallyStopsTheSessionAsAChildFailure() {

@@ -205,7 +205,8 @@ public struct AbbaSession {
             A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in release with pinned code alignment (functions and blocks on 64-byte boundaries). \
             In every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase; \(order.rounds.count) rounds ran. \
             Each round pairs the two processes: the per-round figure is the median of that process's samples. Change is the Hodges–Lehmann estimate of the per-round ratios B/A (on their logarithms) \
-            with its exact signed-rank CI; p is the Wilcoxon signed-rank test of the log ratios against the noise band's edge, adjusted with Benjamini–Hochberg across the decisions of a look.
+            with its exact signed-rank CI; p is the Wilcoxon signed-rank test of the log ratios against the noise band's edge, adjusted with Benjamini–Hochberg across the decisions of a look. \
+            Exact counts (allocations) come from the processes of the first \(min(Self.exactCountRounds, order.rounds.count)) rounds, the same in every process; later processes skip that pass.
 
             Sequential plan: looks at \(plan.looks.map(String.init).joined(separator: ", ")) rounds, each spending α = \(Format.trim(plan.alpha)) / \(plan.looks.count) = \(String(format: "%.3g", plan.alphaPerLook)) \
             (CIs at \(Format.trim((1 - plan.alphaPerLook) * 100))%; Bonferroni alpha spending, so the chance of any false claim over all looks stays at most α). \
