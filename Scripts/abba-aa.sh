@@ -25,10 +25,23 @@ echo "abba HEAD~1 HEAD (both release builds included): $(( $(date +%s) - started
 cat "$out/aa.txt"
 grep -o "Looks taken: [^.]*\. Stopped at [^.]*" "$out/aa-full.md" | head -1 || true
 python3 - "$out/aa.json" <<'EOF'
-import json, sys, collections
+import json, sys, collections, math
 rows = json.load(open(sys.argv[1]))["comparison"]["rows"]
 timing = [r for r in rows if r["metric"]["unit"] == "ns" and r.get("pValue") is not None]
 count = collections.Counter(r["verdict"] for r in timing)
 within = count.get("withinNoise", 0)
 print(f"timing series judged: {len(timing)}; {dict(count)}; within noise {within} of {len(timing)} ({100 * within / max(len(timing), 1):.0f}%)")
+# CI half-widths shrink about as 1/sqrt(rounds): the rounds an inconclusive series would need for
+# its CI to fit inside its band, at the spread this session saw.
+needs = []
+for r in timing:
+    c = r.get("change")
+    if r["verdict"] != "inconclusive" or not c or not c["lower"] or not c["upper"]:
+        continue
+    half = (math.log(c["upper"]) - math.log(c["lower"])) / 2
+    band = math.log(1 + r["noiseBand"])
+    needs.append((half, band))
+if needs:
+    print("inconclusive series: CI half-width / band: " + ", ".join(f"{h / b:.1f}" for h, b in sorted(needs))
+          + " (rounds needed ≈ rounds run × that ratio squared)")
 EOF
