@@ -177,14 +177,21 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(detectable > 0.01 + (noisy.change!.upper - noisy.change!.lower) / 2 / noisy.change!.value * 0.9)
     }
 
-    @Test func theTimeBudgetStopsBeforeALookThatWouldEndAfterIt() throws {
+    @Test(arguments: [
+        (budget: 40.0, looks: [10, 16, 20], reason: "the time budget: a last look at 20 rounds instead of 24, the rounds that fit 40 s"),
+        (budget: 35.0, looks: [10, 16], reason: "the time budget: the next look (24 rounds) would end after 35 s"),
+    ])
+    func theTimeBudgetShortensOrSkipsALookThatWouldEndAfterIt(budget: Double, looks: [Int], reason: String) throws {
         let launcher = FakeLauncher()
         launcher.noisyTest = true
-        // Two seconds a round: look 1 ends at 20 s, look 2 (16 rounds) at 32 s, look 3 (24) would end at 48 s.
-        let session = try Self.run(launcher, maximumRounds: 60, timeBudget: 40)
-        #expect(session.looks.map(\.rounds) == [10, 16])
-        #expect(session.order.rounds.count == 16 && launcher.requests.count == 32)
-        #expect(session.stopReason.hasPrefix("the time budget: the next look (24 rounds) would end after 40 s"))
+        // Two seconds a round: look 1 ends at 20 s, look 2 (16 rounds) at 32 s, look 3 (24) would
+        // end at 48 s. Within 40 s, 4 more rounds fit (a quarter of 16: enough for a last look);
+        // within 35 s only 1, so the session stops.
+        let session = try Self.run(launcher, maximumRounds: 60, timeBudget: budget)
+        #expect(session.looks.map(\.rounds) == looks)
+        #expect(session.order.rounds.count == looks.last! && launcher.requests.count == 2 * looks.last!)
+        #expect(session.stopReason.hasPrefix(reason))
+        #expect(session.looks.last!.seconds <= budget)
         // 2 decisions at 0.01 need p ≤ 0.005: 8 pairs would do, so 16 rounds raise no floor warning.
         #expect(session.floorWarning == nil)
     }

@@ -83,8 +83,10 @@ public struct AbbaSession {
     ///   - a: Arm A (the reference).
     ///   - b: Arm B.
     ///   - plan: The looks and the error each spends (``SequentialPlan/fixed(rounds:alpha:)`` for one look).
-    ///   - timeBudget: Seconds the rounds may take: a look is not started when the rounds it needs
-    ///     would, at the average round's duration so far, end after the budget. The first look always runs.
+    ///   - timeBudget: Seconds the rounds may take. When a look's rounds would, at the average
+    ///     round's duration so far, end after the budget, it becomes a last look at the whole ABBA
+    ///     blocks that still fit, if they add at least a quarter of the rounds run (and two);
+    ///     otherwise the session stops. The first look always runs.
     ///   - bands: The noise bands the series are judged with.
     ///   - filter: Test filter.
     ///   - iterations: Rounds forced on each measured test inside a process, if any.
@@ -109,14 +111,25 @@ public struct AbbaSession {
         var pairing = Pairing(paired: [], unpaired: [])
         var stopReason = "the plan's last look (\(plan.maximumRounds) rounds)"
         let start = clock()
-        for (lookIndex, target) in plan.looks.enumerated() {
+        for (lookIndex, planned) in plan.looks.enumerated() {
+            var target = planned, lastLook = false
             if lookIndex > 0, let timeBudget {
-                let elapsed = clock() - start
-                let perRound = elapsed / Double(pairedRounds.count)
-                if elapsed + perRound * Double(target - pairedRounds.count) > timeBudget {
+                let elapsed = clock() - start, done = pairedRounds.count
+                let perRound = elapsed / Double(done)
+                if elapsed + perRound * Double(planned - done) > timeBudget {
+                    // A last, shorter look at the whole ABBA blocks that still fit, when they add
+                    // enough rounds to matter. Round times say nothing about B against A, so this
+                    // moves a look, never adds one: the Bonferroni bound over the plan's looks holds.
+                    let fits = done + Int(max(0, timeBudget - elapsed) / perRound) / 2 * 2
+                    guard fits >= done + max(2, done / 4) else {
+                        stopReason =
+                            "the time budget: the next look (\(planned) rounds) would end after \(Int(timeBudget)) s at \(Format.trim(perRound)) s a round"
+                        break
+                    }
+                    target = fits
+                    lastLook = true
                     stopReason =
-                        "the time budget: the next look (\(target) rounds) would end after \(Int(timeBudget)) s at \(Format.trim(perRound)) s a round"
-                    break
+                        "the time budget: a last look at \(fits) rounds instead of \(planned), the rounds that fit \(Int(timeBudget)) s at \(Format.trim(perRound)) s a round"
                 }
             }
             while pairedRounds.count < target {
@@ -151,6 +164,7 @@ public struct AbbaSession {
                 stopReason = "every statistical series decided at look \(lookIndex + 1)"
                 break
             }
+            if lastLook { break }
         }
         return AbbaSession(
             order: RunOrder(rounds: Array(order.rounds.prefix(pairedRounds.count))), rounds: pairedRounds, pairing: pairing, rawTests: raw,
