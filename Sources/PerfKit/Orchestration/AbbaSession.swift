@@ -118,8 +118,9 @@ public struct AbbaSession {
                 let perRound = elapsed / Double(done)
                 if elapsed + perRound * Double(planned - done) > timeBudget {
                     // A last, shorter look at the whole ABBA blocks that still fit, when they add
-                    // enough rounds to matter. Round times say nothing about B against A, so this
-                    // moves a look, never adds one: the Bonferroni bound over the plan's looks holds.
+                    // enough rounds to matter. It moves a look, never adds one, and where it lands
+                    // depends on the pace of the rounds (A's time plus B's), not on the statistics
+                    // judged at it: the Bonferroni bound over the plan's looks holds.
                     let fits = done + Int(max(0, timeBudget - elapsed) / perRound) / 2 * 2
                     guard fits >= done + max(2, done / 4) else {
                         stopReason =
