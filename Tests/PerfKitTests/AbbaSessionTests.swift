@@ -17,6 +17,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
     var now = 0.0
     var secondsPerProcess = 1.0
     var mallocsOfB: Double?
+    var mallocsOfBGrow = false
 
     func value(_ isB: Bool, noise: Double) -> Double {
         100_000 * (1 + noise * (Double(generator.index(below: 2_001)) / 1_000 - 1)) * (isB ? effect : 1)
@@ -34,6 +35,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
             var all = [series]
             if let mallocsOfB, request.environment["PERFKIT_EXACT_COUNTS"] != "elsewhere" {
                 var mallocs = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
+                if isB && mallocsOfBGrow { self.mallocsOfB = mallocsOfB + 1 }
                 mallocs.append(isB ? mallocsOfB : 10, round: 0, position: 0, iteration: 0)
                 all.append(mallocs)
             }
@@ -96,6 +98,17 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         let mallocs = try #require(comparison.rows.first { $0.metric == .mallocs })
         #expect(mallocs.verdict == verdict)
         #expect(mallocs.baseline?.median == 10 && mallocs.current?.median == 10 + extra)
+    }
+
+    @Test func anExactCountThatDiffersBetweenTheFirstBlocksProcessesIsNotJudged() throws {
+        let launcher = FakeLauncher()
+        launcher.mallocsOfB = 10
+        launcher.mallocsOfBGrow = true
+        let comparison = try Self.run(launcher, plan: .fixed(rounds: 10), seed: 3).comparison
+        let mallocs = try #require(comparison.rows.first { $0.metric == .mallocs })
+        #expect(mallocs.verdict == .inconclusive)
+        #expect(mallocs.note.hasPrefix("an exact count that differs between the processes of the first ABBA block"))
+        #expect(mallocs.note.contains("in A in 2 of 10 rounds, in B in 2"))
     }
 
     @Test func aProcessInWhichATestFailedIsKeptAndListed() throws {

@@ -37,10 +37,15 @@ extension Comparison {
         currentEnvironment = environmentB
     }
 
-    /// The row of a series that could not be paired: added, removed, or inconclusive when it is
-    /// missing from some rounds (a test that failed in some processes, for example).
+    /// The row of a series that could not be paired: added, removed, exact when it is a constant
+    /// count on each side, or inconclusive when it is missing from some rounds (a test that failed
+    /// in some processes, or an exact-pass count, taken in the first ABBA block only, that differs
+    /// between the processes that took it).
     static func unpairedRow(_ series: UnpairedSeries, context: RowContext) throws -> ComparisonRow {
-        let note = "not paired: in A in \(series.baseline.count) of \(series.rounds) rounds, in B in \(series.current.count)"
+        var note = "not paired: in A in \(series.baseline.count) of \(series.rounds) rounds, in B in \(series.current.count)"
+        if Metric.exactPass.contains(series.metric) {
+            note = "an exact count that differs between the processes of the first ABBA block, the only ones that take it (\(note))"
+        }
         return try row(
             series.id, metric: series.metric, baseline: series.baseline.isEmpty ? nil : series.baseline, current: series.current.isEmpty ? nil : series.current,
             replication: series.baseline.isEmpty || series.current.isEmpty ? nil : .unpaired(note: note), context: context)
