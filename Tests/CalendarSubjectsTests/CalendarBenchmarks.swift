@@ -88,7 +88,7 @@ import Testing
                 #expect(mallocs.values.allSatisfy { $0 == 0 }, "a warm query reuses its buffer")
             } else {
                 // No exact count without jemalloc, or in a process of a split run that leaves it to the first.
-                #expect(!Jemalloc.isLinked || PerformanceMode.current.leavesExactCountsToFirstProcess, "\(arm): no exact allocation count was taken")
+                #expect(!Jemalloc.isLinked || PerformanceMode.current.leavesExactCountsToAnotherProcess, "\(arm): no exact allocation count was taken")
             }
         }
         // Work is bounded by the rows a 200 pt band can meet: at most the rows of three whole

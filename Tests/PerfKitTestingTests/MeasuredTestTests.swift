@@ -110,7 +110,7 @@ private struct Policy: MeasurableSubject {
     func onlyTheFirstProcessOfASplitRunCountsAndJudgesExactAllocations(index: Int, judged: Int) {
         let mode = PerformanceMode(
             isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil, processes: 8, processIndex: index)
-        #expect(mode.leavesExactCountsToFirstProcess == (index > 0))
+        #expect(mode.leavesExactCountsToAnotherProcess == (index > 0))
         // The other processes skip the exact pass, so they record no mallocs: no judgement there
         // (the first process's stands for the run), never a failure for a metric never recorded.
         let empty = MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [], unavailable: [])
@@ -128,7 +128,7 @@ private struct Policy: MeasurableSubject {
         let configuration = mode.configuration(from: RunConfiguration(rounds: 40, exactCountRounds: 3))
         #expect(configuration.rounds == 40)
         #expect(configuration.exactCountRounds == exactRounds)
-        #expect(mode.leavesExactCountsToFirstProcess == elsewhere)
+        #expect(mode.leavesExactCountsToAnotherProcess == elsewhere)
         // Its exact-count budgets are judged in the processes that counted, not failed here.
         let empty = MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [], unavailable: [])
         #expect(BudgetTrait.budget(.mallocs, max: 0).budget.judge([empty], mode: mode).count == (elsewhere ? 0 : 1))

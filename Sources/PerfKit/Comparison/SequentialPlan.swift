@@ -32,10 +32,10 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
     /// 186, 280 and 400 rounds, each at α / 10. The time budget, not this, ends a costly suite's
     /// session; a cheap one (a filtered subset, processes of a fraction of a second) can run the
     /// hundreds of rounds a change of a few percent needs when each process's speed varies by a few
-    /// percent (a 3% slowdown of a subset was decided at 10 to 124 rounds in README's evidence).
+    /// percent (a 3% slowdown of a subset was decided at 10 to 280 rounds in README's evidence).
     public static let defaultMaximumRounds = 400
-    /// Seconds of measuring an adaptive comparison gets by default: near five minutes, about 24
-    /// rounds of the calendar suite on a 2-core VM.
+    /// Seconds of measuring an adaptive comparison gets by default: near five minutes, 16 to 20
+    /// rounds of the calendar suite with its tests' own iterations on README's 2-core VM.
     public static let defaultTimeBudget = 300
 
     /// An adaptive plan: looks at 10 rounds, then each about 1.5 times the last (rounded up to an

@@ -140,7 +140,7 @@ public struct AbbaSession {
                     let arm = arms[index]
                     progress("perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) (\(arm.revision.name)), position \(position + 1)")
                     var environment = arm.environment
-                    if round >= Self.exactCountRounds { environment[Self.exactCountsVariable] = "elsewhere" }
+                    if round >= Self.exactCountRounds { environment[MeasuredProcessEnvironment.exactCounts] = MeasuredProcessEnvironment.exactCountsElsewhere }
                     let outcome = try launcher.measure(
                         MeasuredProcessRequest(
                             bundle: arm.bundle, directory: arm.revision.directory, filter: filter, iterations: iterations, environment: environment))
@@ -174,11 +174,10 @@ public struct AbbaSession {
 
     /// Rounds whose processes take the exact-count pass: the first ABBA block, so each revision's
     /// counts come from two processes (constant across them, or the row says it varies). Exact
-    /// counts are the same in every process, and the pass, slow and cache-less, is about half of a
-    /// calendar-suite process; later rounds skip it and buy more timing rounds with the time.
+    /// counts are the same in every process, and the pass, slow and cache-less, took about 40% of a
+    /// calendar-suite process at `--iterations 3` (README); later rounds skip it and buy more
+    /// timing rounds with the time.
     public static let exactCountRounds = 2
-    /// The variable that tells a measured process another process took the exact counts.
-    static let exactCountsVariable = "PERFKIT_EXACT_COUNTS"
 
     /// Labels every sample with the process round and position instead of the in-process ones.
     static func relabel(_ tests: [TestResult], round: Int, position: Int) -> [TestResult] {

@@ -65,9 +65,9 @@ public struct TestBundleLauncher: MeasuredProcessLauncher {
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: results) }
         var environment = request.environment
-        environment["PERFKIT_MODE"] = "measure"
-        environment["PERFKIT_RESULTS_DIR"] = results
-        if let iterations = request.iterations { environment["PERFKIT_ITERATIONS"] = String(iterations) }
+        environment[MeasuredProcessEnvironment.mode] = MeasuredProcessEnvironment.measureMode
+        environment[MeasuredProcessEnvironment.resultsDirectory] = results
+        if let iterations = request.iterations { environment[MeasuredProcessEnvironment.iterations] = String(iterations) }
         let bundle = request.bundle.hasPrefix("/") ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
         let (status, _) = try ChildProcess.run(
             [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter], in: request.directory,

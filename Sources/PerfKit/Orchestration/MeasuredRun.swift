@@ -20,7 +20,7 @@ public enum MeasuredRun {
     ///   - processes: How many.
     /// - Returns: Variables for the process (none for a single process).
     public static func environment(process index: Int, of processes: Int) -> [String: String] {
-        processes > 1 ? ["PERFKIT_PROCESSES": String(processes), "PERFKIT_PROCESS_INDEX": String(index)] : [:]
+        processes > 1 ? [MeasuredProcessEnvironment.processes: String(processes), MeasuredProcessEnvironment.processIndex: String(index)] : [:]
     }
 
     /// Measures `bundle`'s tests matching `filter`, serially, in `processes` fresh processes.

@@ -15,7 +15,7 @@ extension Budget {
     /// In a process that leaves the exact-count pass to the first process of a `perfkit run`, a
     /// budget on an exact count has no judgement here: the first process's stands for the run.
     public func judge(_ measurements: [MeasurementResult], mode: PerformanceMode) -> [Judgement] {
-        if mode.leavesExactCountsToFirstProcess && Metric.exactPass.contains(metric) { return [] }
+        if mode.leavesExactCountsToAnotherProcess && Metric.exactPass.contains(metric) { return [] }
         var judgements: [Judgement] = []
         for measurement in measurements {
             for series in measurement.series where series.metric == metric {

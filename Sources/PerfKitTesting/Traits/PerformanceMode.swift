@@ -49,19 +49,19 @@ public struct PerformanceMode: Sendable, Equatable {
     public static var current: PerformanceMode {
         let environment = ProcessInfo.processInfo.environment
         return PerformanceMode(
-            isMeasuring: environment["PERFKIT_MODE"] == "measure",
+            isMeasuring: environment[MeasuredProcessEnvironment.mode] == MeasuredProcessEnvironment.measureMode,
             buildConfiguration: Environment.currentBuildConfiguration,
-            resultsDirectory: environment["PERFKIT_RESULTS_DIR"],
-            iterationOverride: environment["PERFKIT_ITERATIONS"].flatMap(Int.init),
-            processes: environment["PERFKIT_PROCESSES"].flatMap(Int.init) ?? 1,
-            processIndex: environment["PERFKIT_PROCESS_INDEX"].flatMap(Int.init) ?? 0,
-            exactCountsElsewhere: environment["PERFKIT_EXACT_COUNTS"] == "elsewhere")
+            resultsDirectory: environment[MeasuredProcessEnvironment.resultsDirectory],
+            iterationOverride: environment[MeasuredProcessEnvironment.iterations].flatMap(Int.init),
+            processes: environment[MeasuredProcessEnvironment.processes].flatMap(Int.init) ?? 1,
+            processIndex: environment[MeasuredProcessEnvironment.processIndex].flatMap(Int.init) ?? 0,
+            exactCountsElsewhere: environment[MeasuredProcessEnvironment.exactCounts] == MeasuredProcessEnvironment.exactCountsElsewhere)
     }
 
     /// Whether this process skips the exact-count pass because another process of the run takes
     /// it (the first of a split run, or the first ABBA block of a session): its budgets on exact
     /// counts are judged there, not here.
-    public var leavesExactCountsToFirstProcess: Bool { isMeasuring && ((processes > 1 && processIndex > 0) || exactCountsElsewhere) }
+    public var leavesExactCountsToAnotherProcess: Bool { isMeasuring && ((processes > 1 && processIndex > 0) || exactCountsElsewhere) }
 
     /// A name for reports: `measure` or `smoke`.
     public var name: String { isMeasuring ? "measure" : "smoke" }
@@ -88,7 +88,7 @@ public struct PerformanceMode: Sendable, Equatable {
             }
             // Exact counts are the same in every process: one round of the slow, cache-less count
             // pass in the first process is enough, and keeps the other processes' fixed cost down.
-            if leavesExactCountsToFirstProcess {
+            if leavesExactCountsToAnotherProcess {
                 configuration.exactCountRounds = 0
             } else if processes > 1 {
                 configuration.exactCountRounds = min(configuration.exactCountRounds, 1)

@@ -103,7 +103,9 @@ struct Verb: Sendable {
             options: [
                 .init(
                     name: "max-rounds", value: "N", help: "most ABBA rounds; looks at 10, 16, 24, 36, … rounds stop once every series is decided (default 400)"),
-                .init(name: "time-budget", value: "SECONDS", help: "no look is started that would end after this much measuring (default 300)"),
+                .init(
+                    name: "time-budget", value: "SECONDS",
+                    help: "seconds of measuring; a look that would end later is cut to the rounds that fit, or not taken (default 300)"),
                 .init(name: "rounds", value: "N", help: "a fixed number of rounds instead, at least 6: one look, no early stop"),
                 .init(name: "filter", value: "REGEX", help: "test IDs to measure (default 'Benchmarks/')"),
                 .init(name: "iterations", value: "N", help: "samples per measured test in each process (default: each test's own)"),
