@@ -70,6 +70,23 @@ public final class EditJournal {
         let isNew = !FileManager.default.fileExists(atPath: path)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileError(path, "cannot open journal for reading and writing: \(String(cString: strerror(errno)))") }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw FileError(path, "not a regular file; a journal must be one")
+        }
+        guard info.st_size <= Self.maximumBytes else {
+            close(fd)
+            throw FileError(path, "journal is \(info.st_size) bytes, over the \(Self.maximumBytes)-byte limit; refusing to read it")
+        }
+        // One writer at a time, across processes: two appenders at one verified end would write over
+        // each other's acknowledged records. The lock lives as long as the descriptor.
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(fd)
+            if code == EWOULDBLOCK { throw FileError(path, "another process has this journal open; one writer at a time") }
+            throw FileError(path, "cannot lock journal: \(String(cString: strerror(code)))")
+        }
         let bytes: [UInt8]
         do { bytes = try Self.readAll(fd) } catch {
             close(fd)
@@ -115,6 +132,9 @@ public final class EditJournal {
     }
 
     deinit { close(descriptor) }
+
+    /// The largest journal opened (64 MiB, about 500,000 records): a journal is read whole into memory.
+    public static let maximumBytes: off_t = 64 << 20
 
     /// Appends a record durably: one positioned write at the verified end, then `fsync`.
     ///

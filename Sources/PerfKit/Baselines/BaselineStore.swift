@@ -71,7 +71,11 @@ public struct BaselineStore: Sendable {
     /// or digit (a leading dot would collide with the store's hidden lock and staging files).
     /// - Throws: ``FileError`` naming the baseline and the rule.
     public static func validate(name: String) throws(FileError) {
-        guard name.count <= 100, name.range(of: "^[A-Za-z0-9][A-Za-z0-9._-]*$", options: .regularExpression) != nil else {
+        // Matched character by character over the whole string: a regular expression's `$` also
+        // matches before a final newline, which let `abc\n` through.
+        func isAlphanumeric(_ c: Unicode.Scalar) -> Bool { c.isASCII && (("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)) }
+        let scalars = Array(name.unicodeScalars)
+        guard (1...100).contains(scalars.count), isAlphanumeric(scalars[0]), scalars.allSatisfy({ isAlphanumeric($0) || "._-".unicodeScalars.contains($0) }) else {
             throw FileError(name, "not a baseline name: use 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit")
         }
     }

@@ -7,10 +7,10 @@ public enum HodgesLehmann {
     /// The median of all Walsh averages.
     /// - Parameter x: Finite values, at least one.
     /// - Returns: The estimate of the centre of symmetry.
-    /// - Complexity: O(n²) time and memory.
+    /// - Complexity: O(n log n) time and O(n) memory: the Walsh averages are never stored
+    ///   (``WalshAverages``), so millions of values fit.
     public static func estimate(_ x: [Double]) -> Double {
-        var walsh = walshAverages(x)
-        return walsh.withUnsafeMutableBufferPointer { Quantile.medianBySelection($0) }
+        WalshAverages(x).median
     }
 
     /// The estimate with its exact signed-rank confidence interval: the k-th smallest and k-th
@@ -23,14 +23,13 @@ public enum HodgesLehmann {
     ///   - confidence: For example 0.95.
     /// - Returns: The estimate and its interval; when n is too small for the level, the interval
     ///   is the range of the Walsh averages (and cannot exclude anything).
-    /// - Complexity: O(n² log n) for the sort of the Walsh averages, O(n³) for the exact distribution.
+    /// - Complexity: O(n log n) time and O(n) memory (each order statistic of the Walsh averages
+    ///   is found exactly by a search over the values, ``WalshAverages``), plus O(n³) for the exact
+    ///   distribution when n ≤ 50.
     public static func interval(_ x: [Double], confidence: Double = 0.95) -> Estimate {
-        var walsh = walshAverages(x)
-        walsh.sort()
-        let m = walsh.count
-        let point = Quantile.percentile(sorted: walsh, 50)
+        let walsh = WalshAverages(x)
         let k = Swift.max(1, criticalRank(n: x.count, tail: (1 - confidence) / 2))
-        return Estimate(value: point, lower: walsh[k - 1], upper: walsh[m - k])
+        return Estimate(value: walsh.median, lower: walsh.element(k), upper: walsh.element(walsh.count - k + 1))
     }
 
     /// The largest k such that P(W⁺ ≤ k − 1) ≤ tail under the null hypothesis (0 when even
@@ -39,8 +38,8 @@ public enum HodgesLehmann {
     static func criticalRank(n: Int, tail: Double) -> Int {
         guard n > 0 else { return 0 }
         if n > 50 {
-            let mean = Double(n * (n + 1)) / 4
-            let sd = (Double(n * (n + 1) * (2 * n + 1)) / 24).squareRoot()
+            let mean = Double(n) * Double(n + 1) / 4
+            let sd = (Double(n) * Double(n + 1) * Double(2 * n + 1) / 24).squareRoot()
             return Swift.max(0, Int((mean - Normal.quantile(1 - tail) * sd).rounded(.down)))
         }
         let ways = SignedRank.distribution(n)
@@ -55,11 +54,12 @@ public enum HodgesLehmann {
         return k  // P(W⁺ ≤ k − 1) ≤ tail < P(W⁺ ≤ k)
     }
 
+    /// Every Walsh average, stored (tests compare the implicit order statistics against it).
     static func walshAverages(_ x: [Double]) -> [Double] {
         var walsh: [Double] = []
         walsh.reserveCapacity(x.count * (x.count + 1) / 2)
         for i in x.indices {
-            for j in i..<x.count { walsh.append((x[i] + x[j]) / 2) }
+            for j in i..<x.count { walsh.append(WalshAverages.average(x[i], x[j])) }
         }
         return walsh
     }

@@ -18,6 +18,11 @@ public enum Quantile {
         let b = sorted[lower + 1]
         // numpy's _lerp: stable for fractions at either end.
         let difference = b - a
+        if !difference.isFinite {
+            // a and b near ±1e308: interpolate on half the gap, which cannot overflow.
+            let half = b / 2 - a / 2
+            return fraction >= 0.5 ? b - half * (2 * (1 - fraction)) : a + half * (2 * fraction)
+        }
         return fraction >= 0.5 ? b - difference * (1 - fraction) : a + difference * fraction
     }
 
@@ -50,7 +55,13 @@ public enum Quantile {
         // The lower middle is the largest value left of n/2 after selection.
         var lower = -Double.infinity
         for i in 0..<(n / 2) where buffer[i] > lower { lower = buffer[i] }
-        return (lower + upper) / 2
+        return midpoint(lower, upper)
+    }
+
+    /// (a + b) / 2 without overflow for values near ±1e308.
+    static func midpoint(_ a: Double, _ b: Double) -> Double {
+        let sum = a + b
+        return sum.isFinite ? sum / 2 : a / 2 + b / 2
     }
 
     /// Reorders `buffer` so the element at `k` is the one a full sort would put there, smaller

@@ -20,15 +20,47 @@ extension StoredFile {
     /// Writes `data` to `path` atomically: a temporary file in the same folder, flushed, then renamed.
     /// A writer killed half-way leaves the old file intact; concurrent writers never interleave.
     /// - Throws: ``FileError`` naming the file.
+    ///
+    /// The path is resolved first (``OutputPath``): a symbolic link writes through to its target,
+    /// standard output and devices or FIFOs are written in place, a folder is refused; none of them
+    /// is ever replaced by a regular file.
     public static func writeAtomically(_ data: Data, to path: String) throws(FileError) {
+        switch try OutputPath.resolve(path) {
+        case .regularFile(let target): try replaceRegularFile(data, at: target, for: path)
+        case .descriptor(let fd): try writeAll(data, to: fd, for: path)
+        case .special(let target):
+            let fd = open(target, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw FileError(path, "cannot open for writing: \(lastError())") }
+            defer { close(fd) }
+            try writeAll(data, to: fd, for: path)
+        }
+    }
+
+    /// Writes every byte of `data` to an open descriptor, reporting the first write error.
+    private static func writeAll(_ data: Data, to fd: Int32, for path: String) throws(FileError) {
+        let failure: String? = data.withUnsafeBytes { buffer -> String? in
+            var offset = 0
+            while offset < buffer.count {
+                let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return n < 0 ? lastError() : "short write" }
+                offset += n
+            }
+            return nil
+        }
+        if let failure { throw FileError(path, "write failed: \(failure)") }
+    }
+
+    /// The temporary-file-and-rename path for a regular file (or a new one).
+    private static func replaceRegularFile(_ data: Data, at path: String, for original: String) throws(FileError) {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try createFolder(directory, for: path)
+        try createFolder(directory, for: original)
         let temporary = directory + "/.\(URL(fileURLWithPath: path).lastPathComponent).\(uniqueSuffix()).tmp"
-        try writeFlushed(data, to: temporary, for: path)
+        try writeFlushed(data, to: temporary, for: original)
         guard rename(temporary, path) == 0 else {
             let reason = lastError()
             unlink(temporary)
-            throw FileError(path, "cannot move the new file into place: \(reason)")
+            throw FileError(original, "cannot move the new file into place: \(reason)")
         }
         syncFolder(directory)
     }

@@ -15,6 +15,7 @@ enum AbbaCommand {
         let seed = UInt64(try parsed.integer("seed", default: 0xABBA, range: 0...Int.max))
         let filter = parsed.options["filter"] ?? MeasuredRun.defaultFilter
         let envA = try environment(parsed.options["env-a"]), envB = try environment(parsed.options["env-b"])
+        for path in [parsed.options["markdown"], parsed.options["csv"], parsed.options["json"]].compactMap({ $0 }) { try OutputPath.validate(path) }
         let started = Date()
         let arms = try AbbaSession.Arm.build(parsed.positionals[0], parsed.positionals[1], environments: (envA, envB), progress: Output.progress)
         let (a, b) = (arms.a.revision, arms.b.revision)

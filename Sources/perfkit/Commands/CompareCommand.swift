@@ -9,6 +9,11 @@ enum CompareCommand {
         try parsed.requirePositionals(1...1)
         if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
         guard parsed.options["current"] == nil || parsed.options["with"] == nil else { throw UsageError("give --current or --with, not both") }
+        let outputs = [parsed.options["markdown"], parsed.options["csv"], parsed.options["json"]].compactMap { $0 }
+        for output in outputs {
+            try OutputPath.refuseOverwriting(output, inputs: [parsed.options["current"] ?? RunFile.latestPath])
+            try OutputPath.validate(output)
+        }
         let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
         let baseline = try store.load(parsed.positionals[0])
         let currentTests: [TestResult]

@@ -7,6 +7,10 @@ enum ExportCommand {
         let parsed = try Arguments(arguments, verb: "export")
         try parsed.requirePositionals(1...1)
         let format = try parsed.choice("format", ["github-smaller", "github-bigger", "bencher"], default: "bencher")
+        if let output = parsed.options["output"] {
+            try OutputPath.refuseOverwriting(output, inputs: [parsed.positionals[0]])
+            try OutputPath.validate(output)
+        }
         let run = try RunFile.read(from: parsed.positionals[0])
         let data: Data
         switch format {

@@ -11,10 +11,13 @@ enum RunCommand {
         let processes = try parsed.integer("processes", default: MeasuredRun.defaultProcesses, range: 1...100)
         let output = parsed.options["output"] ?? RunFile.timestampedPath()
         let filter = parsed.options["filter"] ?? MeasuredRun.defaultFilter
+        // A bad output path must cost nothing: checked before measuring, and the run is saved to
+        // .perfkit/runs/ before it is written anywhere else.
+        try OutputPath.validate(output)
         var (run, status) = try MeasuredRun.measurePackage(filter: filter, iterations: iterations, processes: processes, progress: Output.progress)
         if parsed.options["filter"] != nil { run.filter = filter }
-        try run.write(to: output)
         try run.write(to: RunFile.latestPath)
+        try run.write(to: output)
         Output.line(RunSummary.text(run))
         if let arms = try ArmComparison.compare(run.tests) {
             Output.line("arms (each against the first declared arm of its measurement):")
