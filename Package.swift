@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "CalendarSubjects", targets: ["CalendarSubjects"]),
         .executable(name: "perfkit", targets: ["perfkit"]),
         .plugin(name: "PerfKitPlugin", targets: ["PerfKitPlugin"]),
+        // Preloaded into measured tests under valgrind (`perfkit run --counts`); built on demand.
+        .library(name: "PerfKitValgrindShim", type: .dynamic, targets: ["PerfKitValgrindShim"]),
     ],
     traits: [
         .trait(name: "Jemalloc", description: "Link jemalloc as the process allocator for exact allocation counters."),
@@ -27,11 +29,14 @@ let package = Package(
             providers: [.apt(["libjemalloc-dev"])]
         ),
         .systemLibrary(name: "CLinux"),
+        .target(name: "CValgrind"),
+        .target(name: "PerfKitValgrindShim"),
         .target(
             name: "PerfKit",
             dependencies: [
                 .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
                 "CLinux",
+                "CValgrind",
             ]
         ),
         .target(name: "PerfKitTesting", dependencies: ["PerfKit"]),

@@ -65,10 +65,10 @@ private final class Pair {
     }
 
     @Test func instructionCounterReportsAReasonWhenUnavailable() {
-        if let reason = ProbeSet.unavailableReason(for: .instructions) {
+        if let reason = ProbeSet.unavailableReason(for: .retiredInstructions) {
             #expect(!reason.isEmpty)
         } else {
-            let (_, values) = ProbeSet(metrics: [.instructions]).measureTimed { Self.allocatePairs(10) }
+            let (_, values) = ProbeSet(metrics: [.retiredInstructions]).measureTimed { Self.allocatePairs(10) }
             #expect((values.instructions ?? 0) > 0)
         }
     }

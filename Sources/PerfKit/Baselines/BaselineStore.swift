@@ -5,8 +5,9 @@ import Foundation
 /// so a change to one test makes a small diff.
 public struct BaselineStore: Sendable {
     /// The schema version this code writes: 2 since series carry process labels, 3 since they
-    /// carry calls per sample; 1 and 2 are still read.
-    public static let schemaVersion = 3
+    /// carry calls per sample, 4 since they
+    /// may carry simulated counts with their profiles; 1 to 3 are still read.
+    public static let schemaVersion = 4
 
     /// When a save replaces stored results.
     public enum UpdatePolicy: String, Sendable, CaseIterable {

@@ -32,6 +32,12 @@ extension Comparison {
         var otherMachine: [String] = []
         /// The filter of a partial current run: a series missing from it was not measured, not removed.
         var currentFilter: String? = nil
+        /// Fields that make simulated counts incomparable (toolchain, valgrind, build) and differ.
+        var countingDifferences: [String] = []
+        /// When the CPUs' features differ (valgrind's hwcaps), both lines: counts are judged, with a note.
+        var countingCPUs: (baseline: String, current: String)? = nil
+        /// Whether the current run took counts only: the baseline's other series were not measured.
+        var currentCountsOnly = false
     }
 
     /// Builds the row of one series, the one function every comparison path uses: added or
@@ -57,12 +63,19 @@ extension Comparison {
         guard let baseline, let current, let replication else {
             if baseline == nil {
                 row.verdict = .added
+            } else if context.currentCountsOnly && !metric.isSimulated {
+                row.verdict = .notJudged
+                row.note = "not measured in this run (it took simulated counts only)"
             } else if let filter = context.currentFilter {
                 row.verdict = .notJudged
                 row.note = "not measured in this run (it measured only tests matching '\(filter)')"
             } else {
                 row.verdict = .removed
             }
+            return row
+        }
+        if metric.isSimulated {
+            judgeCounts(&row, baseline: baseline, current: current, context: context)
             return row
         }
         // An exact count needs no pairing: constant on each side, any process of a side stands for
@@ -181,6 +194,46 @@ extension Comparison {
     /// A one-sided p from a two-sided one: half of it when the estimate lies beyond the edge
     /// being tested (the direction of the claim), else one minus that half.
     static func oneSided(_ twoSided: Double, beyondEdge: Bool) -> Double { beyondEdge ? twoSided / 2 : 1 - twoSided / 2 }
+
+    /// The relative tolerance simulated counts are judged with unless a noise file sets one for
+    /// the metric: 0.2%. Two separately built binaries of identical code, counted minutes apart,
+    /// differed by at most 0.011% per series (Documentation/Evidence.md, "A/A of counts"), and a 1%
+    /// change of work must be called; 0.2% keeps an eighteenfold margin over the A/A and a fivefold
+    /// one under the change to be found (rustls gates at 0.2%, Gungraun and CodSpeed offer 0.2–1%).
+    public static let defaultCountTolerance = 0.002
+
+    /// Judges a simulated count: unchanged when every sample is identical on both sides, else the
+    /// change of the mean per call against the relative tolerance. Not judged when the toolchain,
+    /// valgrind or the build differ (the count then measures another binary or another simulator).
+    static func judgeCounts(_ row: inout ComparisonRow, baseline: [Double], current: [Double], context: RowContext) {
+        if !context.countingDifferences.isEmpty {
+            row.verdict = .notJudged
+            row.note = "simulated counts from another \(context.countingDifferences.joined(separator: ", ")): not comparable"
+            return
+        }
+        let tolerance = context.bands.relative[row.metric.name] ?? defaultCountTolerance
+        let cpu = context.countingCPUs.map { "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other string routines" } ?? ""
+        row.noiseBand = tolerance
+        if baseline == current {
+            row.verdict = .unchanged
+            row.change = Estimate(value: 1, lower: 1, upper: 1)
+            row.note = "simulated count, identical in every sample\(cpu)"
+            return
+        }
+        let b = baseline.reduce(0, +) / Double(baseline.count), c = current.reduce(0, +) / Double(current.count)
+        guard b > 0 else {
+            row.verdict = c == 0 ? .unchanged : .regressed
+            row.note = "simulated count from zero\(cpu)"
+            return
+        }
+        let ratio = c / b
+        row.change = Estimate(value: ratio, lower: ratio, upper: ratio)
+        let within = abs(ratio - 1) <= tolerance
+        row.verdict = within ? .withinNoise : (ratio > 1) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
+        row.note =
+            "simulated count, mean per call \(Format.value(b, row.metric.unit)) → \(Format.value(c, row.metric.unit)), "
+            + (within ? "within" : "beyond") + " the ±\(Format.trim(tolerance * 100))% count tolerance\(cpu)"
+    }
 
     /// Whether every value is the same: only then is a deterministic metric compared exactly.
     static func isConstant(_ values: [Double]) -> Bool { values.allSatisfy { $0 == values[0] } }

@@ -159,7 +159,7 @@ public struct Comparison: Sendable, Codable, Equatable {
     public init(
         baseline: [TestResult], current: [TestResult], bands: NoiseBands = NoiseBands(), alpha: Double = 0.05,
         baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil, allowOtherMachine: Bool = false,
-        currentFilter: String? = nil
+        currentFilter: String? = nil, currentCountsOnly: Bool = false
     ) throws {
         self.baselineEnvironment = baselineEnvironment
         self.currentEnvironment = currentEnvironment
@@ -167,9 +167,14 @@ public struct Comparison: Sendable, Codable, Equatable {
         let otherMachine = allowOtherMachine ? [] : machineDifferences
         let base = SeriesTable(baseline)
         let now = SeriesTable(current)
-        let context = RowContext(
+        var context = RowContext(
             bands: bands, alpha: alpha, wallClockSeries: Set(base.keys.filter { $0.metric == Metric.wallClock.name }), otherMachine: otherMachine,
             currentFilter: currentFilter)
+        context.currentCountsOnly = currentCountsOnly
+        if let b = baselineEnvironment, let c = currentEnvironment {
+            context.countingDifferences = b.countingDifferences(from: c)
+            if let x = b.valgrindCPU, let y = c.valgrindCPU, x != y { context.countingCPUs = (x, y) }
+        }
         var rows: [ComparisonRow] = []
         for key in Array(Set(base.keys).union(now.keys)).sorted() {
             let b = base.series[key], c = now.series[key]

@@ -53,23 +53,57 @@ public enum MeasuredRun {
         return (processes > 1 ? [TestResult].merging(processes: results) : results[0], status)
     }
 
+    /// Which passes a run makes: timing (native processes), simulated counts (one process under
+    /// callgrind), or both.
+    public struct Passes: Sendable, Equatable {
+        /// Native processes: time, CPU, exact allocation counts, memory, subject counters.
+        public var timing: Bool
+        /// One counting process: simulated instructions per call.
+        public var counts: Bool
+        /// Timing only (the default).
+        public static let timing = Passes(timing: true, counts: false)
+        /// Timing, then counts.
+        public static let timingAndCounts = Passes(timing: true, counts: true)
+        /// Counts only.
+        public static let counts = Passes(timing: false, counts: true)
+    }
+
     /// Builds the package in the current directory in release and measures its tests matching
-    /// `filter` in `processes` fresh processes (``measure(bundle:directory:filter:iterations:processes:launcher:progress:)``).
+    /// `filter`: in `processes` fresh processes (``measure(bundle:directory:filter:iterations:processes:launcher:progress:)``),
+    /// then, when asked, once more under callgrind for simulated counts (``CountingRun``).
     /// - Parameters:
     ///   - filter: Test filter.
-    ///   - iterations: Total samples forced on every measured test, if any.
+    ///   - iterations: Total samples forced on every measured test, if any (per arm and phase in the counting pass).
     ///   - processes: Fresh processes.
+    ///   - passes: Timing, counts or both.
     ///   - progress: Receives one line per step and process.
-    /// - Returns: The run file (every value labelled with its process) and the worst exit status.
+    /// - Returns: The run file (every value labelled with its process), the worst exit status, and
+    ///   the folder of raw callgrind dumps when counts were taken.
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
-    public static func measurePackage(filter: String, iterations: Int?, processes: Int, progress: (String) -> Void = { _ in }) throws -> (
-        run: RunFile, status: Int32
-    ) {
+    public static func measurePackage(
+        filter: String, iterations: Int?, processes: Int, passes: Passes = .timing, progress: (String) -> Void = { _ in }
+    ) throws -> (run: RunFile, status: Int32, dumps: String?) {
         let revision = try Revision.prepare(".", progress: progress)
         let bundle = try revision.build(progress: progress)
-        let (tests, status) = try measure(
-            bundle: bundle, filter: filter, iterations: iterations, processes: processes, launcher: TestBundleLauncher(), progress: progress)
-        let environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
-        return (RunFile(date: Date(), mode: "measure", environment: environment, tests: tests), status)
+        var tests: [TestResult] = []
+        var status: Int32 = 0
+        if passes.timing {
+            (tests, status) = try measure(
+                bundle: bundle, filter: filter, iterations: iterations, processes: processes, launcher: TestBundleLauncher(), progress: progress)
+        }
+        var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
+        var dumps: String?
+        if passes.counts {
+            let setup = try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress)
+            let counted = try CountingRun.measure(bundle: bundle, directory: ".", filter: filter, samples: iterations, setup: setup, progress: progress)
+            tests = passes.timing ? tests.addingCounts(counted.tests) : counted.tests
+            status = max(status, counted.status)
+            dumps = counted.dumps
+            environment.valgrind = setup.version
+            environment.valgrindCPU = setup.cpu
+        }
+        var run = RunFile(date: Date(), mode: passes.timing ? "measure" : "count", environment: environment, tests: tests)
+        if !passes.timing { run.countsOnly = true }
+        return (run, status, dumps)
     }
 }

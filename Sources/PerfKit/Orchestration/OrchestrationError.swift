@@ -18,12 +18,16 @@ public enum OrchestrationError: Error, Sendable, Equatable, CustomStringConverti
     case measuredProcessFailed(description: String, status: Int32)
     /// A helper child process failed or printed something unusable (the message says which).
     case childFailed(String)
+    /// A counting run cannot start here (valgrind missing, the shim cannot be built).
+    case countingUnavailable(String)
+    /// The counting process under valgrind failed; `detail` is valgrind's own line.
+    case countingFailed(status: Int32, detail: String)
 
     /// Whether a child process failed (a build or a measured process), as opposed to bad input.
     public var isChildFailure: Bool {
         switch self {
-        case .buildFailed, .noTestBundle, .measuredProcessFailed, .childFailed: true
-        case .unknownRevision, .notAPackage, .checkoutFailed, .noMeasuredTests: false
+        case .buildFailed, .noTestBundle, .measuredProcessFailed, .childFailed, .countingFailed: true
+        case .unknownRevision, .notAPackage, .checkoutFailed, .noMeasuredTests, .countingUnavailable: false
         }
     }
 
@@ -40,6 +44,9 @@ public enum OrchestrationError: Error, Sendable, Equatable, CustomStringConverti
         case .measuredProcessFailed(let description, let status):
             "\(description) ended abnormally (status \(status)); its results cannot be trusted"
         case .childFailed(let message): message
+        case .countingUnavailable(let message): message
+        case .countingFailed(let status, let detail):
+            "the counting process under valgrind failed (status \(status)): \(detail); no counts were stored"
         }
     }
 }

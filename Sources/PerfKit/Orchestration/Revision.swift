@@ -132,6 +132,13 @@ public struct Revision: Sendable, Equatable {
     /// up to ±5% between two builds on this machine).
     public static let pinnedLayoutFlags = ["-align-all-functions=6", "-align-all-nofallthru-blocks=6"].flatMap { ["-Xswiftc", "-Xllvm", "-Xswiftc", $0] }
 
+    /// The build folder of a release build: `.build`, or `PERFKIT_SCRATCH_PATH` under the plugin
+    /// (`swift package` holds `.build`'s lock while a plugin runs), or `.perfkit/build-pinned` for
+    /// the working tree's pinned-layout build.
+    public static func scratchPath(pinnedLayout: Bool = false) -> String {
+        pinnedLayout ? ".perfkit/build-pinned" : ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? ".build"
+    }
+
     /// Builds the package and its tests in release.
     /// - Parameters:
     ///   - pinnedLayout: Whether to build with ``pinnedLayoutFlags``, for builds that are compared
@@ -142,9 +149,7 @@ public struct Revision: Sendable, Equatable {
     /// - Throws: ``OrchestrationError/buildFailed(revision:status:)`` or ``OrchestrationError/noTestBundle(folder:)``.
     public func build(pinnedLayout: Bool = false, progress: (String) -> Void = { _ in }) throws -> String {
         progress("perfkit: building \(name) (\(commit.prefix(12))) in release in \(directory)…")
-        // Under the plugin, `swift package` holds .build's lock: PERFKIT_SCRATCH_PATH points elsewhere.
-        let plain = ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? ".build"
-        let scratch = pinnedLayout && directory == "." ? ".perfkit/build-pinned" : plain
+        let scratch = Self.scratchPath(pinnedLayout: pinnedLayout && directory == ".")
         let (status, _) = try ChildProcess.run(
             ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch] + (pinnedLayout ? Self.pinnedLayoutFlags : []),
             in: directory, output: .standardError, showErrors: true)

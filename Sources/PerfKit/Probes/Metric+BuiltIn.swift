@@ -21,8 +21,13 @@ extension Metric {
     /// the arena that owns them, so frees by other threads of earlier measured blocks are included:
     /// exact in a serial run (`perfkit run`), an upper bound under parallel tests.
     public static let frees = Metric("frees", unit: .count, isDeterministic: true, scope: .process)
-    /// Retired user-space instructions of the measuring thread (`perf_event_open`).
-    public static let instructions = Metric("instructions", unit: .count, scope: .thread)
+    /// Retired user-space instructions of the measuring thread (`perf_event_open`): real hardware
+    /// counts, unavailable in most virtual machines (no PMU), and not deterministic.
+    public static let retiredInstructions = Metric("retiredInstructions", unit: .count, scope: .thread)
+    /// Instructions executed per call of the measured body, counted under valgrind's callgrind
+    /// (simulated, `Ir`): deterministic for one binary, toolchain and valgrind version. Recorded only
+    /// in a counting run (`perfkit run --counts`), where it covers the body alone.
+    public static let instructions = Metric("instructions", unit: .instructions, isDeterministic: true, scope: .process)
     /// Resident set size of the process after the measured region (`/proc/self/statm`).
     public static let residentMemory = Metric("residentMemory", unit: .bytes, kind: .memory, scope: .process)
     /// Peak resident set size of the process so far (`getrusage` `ru_maxrss`).
@@ -39,7 +44,7 @@ extension Metric {
     /// Metrics read in the timed pass, around every sample.
     public static let timedPass: [Metric] = [
         .wallClock, .threadCPU, .processUserCPU, .processSystemCPU, .contextSwitches, .pageFaults,
-        .bytesAllocated, .bytesFreed, .instructions,
+        .bytesAllocated, .bytesFreed, .retiredInstructions,
     ]
     /// Metrics read in the exact-count pass, which is never timed.
     public static let exactPass: [Metric] = [.mallocs, .frees]
@@ -51,8 +56,8 @@ extension Metric {
     /// Process-wide metrics (process CPU, page faults, context switches, resident and allocator
     /// memory) see every other thread and depend on what ran earlier in the process, so they are
     /// opt-in; memory per policy is measured in fresh processes instead.
-    public static let defaultMeasured: [Metric] = [.wallClock, .threadCPU, .bytesAllocated, .bytesFreed, .instructions, .mallocs, .frees]
+    public static let defaultMeasured: [Metric] = [.wallClock, .threadCPU, .bytesAllocated, .bytesFreed, .mallocs, .frees]
 
     /// Every built-in metric.
-    public static let builtIn: [Metric] = timedPass + exactPass + memoryPass
+    public static let builtIn: [Metric] = timedPass + exactPass + memoryPass + [.instructions]
 }

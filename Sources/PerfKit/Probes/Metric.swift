@@ -40,6 +40,26 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The metric's name.
     public var description: String { name }
 
+    private enum CodingKeys: String, CodingKey { case name, unit, polarity, kind, isDeterministic, scope }
+
+    /// Reads a stored metric. Before schema 4, `instructions` was the hardware counter (unit
+    /// `count`); such a metric is read as ``retiredInstructions``, so it is never compared with
+    /// simulated counts.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        unit = try container.decode(MetricUnit.self, forKey: .unit)
+        polarity = try container.decode(Polarity.self, forKey: .polarity)
+        kind = try container.decode(MetricKind.self, forKey: .kind)
+        isDeterministic = try container.decode(Bool.self, forKey: .isDeterministic)
+        scope = try container.decode(MetricScope.self, forKey: .scope)
+        if name == "instructions" && unit == .count { name = "retiredInstructions" }
+    }
+
+    /// Whether the metric is counted under simulation (valgrind), not measured on the hardware:
+    /// reports mark it so, and it is compared by a count tolerance, not by noise statistics.
+    public var isSimulated: Bool { unit == .instructions }
+
     /// Metrics are the same when their names are: the name is the identity stored in files.
     public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.name == rhs.name }
     /// Hashes the name, the metric's identity.
@@ -84,6 +104,8 @@ public struct MetricUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     public static let bytes = MetricUnit("B")
     /// A count of events or objects.
     public static let count = MetricUnit("count")
+    /// Simulated instructions (callgrind's `Ir`).
+    public static let instructions = MetricUnit("instructions")
 }
 
 /// The kind of question a metric answers. Reports keep kinds in separate sections.

@@ -21,7 +21,7 @@ public struct ProbeSet: ~Copyable {
         readsUsage = !metrics.isDisjoint(with: [.processUserCPU, .processSystemCPU, .contextSwitches, .pageFaults])
         readsThreadCPU = metrics.contains(.threadCPU)
         allocationCounter = ThreadAllocationCounter()
-        instructionCounter = metrics.contains(.instructions) ? try? InstructionCounter() : nil
+        instructionCounter = metrics.contains(.retiredInstructions) ? try? InstructionCounter() : nil
     }
 
     /// Why a built-in metric cannot be measured here, or `nil` when it can.
@@ -33,8 +33,10 @@ public struct ProbeSet: ~Copyable {
             Jemalloc.isLinked ? nil : "built without the Jemalloc trait; allocation metrics are unavailable"
         case .mallocs, .frees:
             ExactAllocationCounter.unavailableReason
-        case .instructions:
+        case .retiredInstructions:
             InstructionCounter.unavailableReason
+        case .instructions:
+            SimulatedCounter.unavailableReason
         case .residentMemory:
             ResidentMemory.currentBytes() == nil ? "/proc/self/statm is not readable" : nil
         default:
@@ -131,7 +133,7 @@ public struct TimedValues: Sendable {
         ]
         if let bytesAllocated { out.append((.bytesAllocated, Double(bytesAllocated))) }
         if let bytesFreed { out.append((.bytesFreed, Double(bytesFreed))) }
-        if let instructions { out.append((.instructions, Double(instructions))) }
+        if let instructions { out.append((.retiredInstructions, Double(instructions))) }
         return out.filter { metrics.contains($0.0) }
     }
 }

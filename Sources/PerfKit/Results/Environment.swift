@@ -16,6 +16,11 @@ public struct Environment: Sendable, Codable, Equatable {
     public var machine: MachineFingerprint
     /// The process allocator (`jemalloc` or `system`).
     public var allocator: String
+    /// For a run with simulated counts: valgrind's version (`valgrind-3.19.0`); nil otherwise.
+    public var valgrind: String? = nil
+    /// For a run with simulated counts: what valgrind reports of the CPU ("Arch and hwcaps"). glibc
+    /// picks string routines by CPU features, so counts of one binary can differ between CPUs.
+    public var valgrindCPU: String? = nil
 
     /// Whether results come from an optimised build.
     public var isRelease: Bool { buildConfiguration == "release" }
@@ -82,6 +87,19 @@ public struct MachineFingerprint: Sendable, Codable, Equatable, Hashable {
 }
 
 extension Environment {
+    /// The fields that make simulated counts incomparable and differ between the two: toolchain,
+    /// valgrind version, build configuration, allocator. The machine itself does not matter.
+    /// - Parameter other: The other side's environment.
+    /// - Returns: The names of the fields that differ; empty when counts are comparable.
+    public func countingDifferences(from other: Environment) -> [String] {
+        var fields: [String] = []
+        if swiftVersion != other.swiftVersion { fields.append("toolchain") }
+        if (valgrind ?? "none") != (other.valgrind ?? "none") { fields.append("valgrind version") }
+        if buildConfiguration != other.buildConfiguration { fields.append("build configuration") }
+        if allocator != other.allocator { fields.append("allocator") }
+        return fields
+    }
+
     /// The fields that make timing and OS-memory figures of two environments incomparable, named
     /// for a report: CPU model, core count, memory, OS, kernel, toolchain, allocator, build configuration.
     /// - Parameter other: The other side's environment.

@@ -22,6 +22,11 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     /// sample lasts at least ``Batching/targetSampleNanoseconds``); nil when every value is one
     /// call. Values are always per call: additive metrics of a batched sample are divided by it.
     public var callsPerSample: [Int]? = nil
+    /// For simulated counts: the number N of each value's callgrind dump (`callgrind.out.N` in the
+    /// folder beside the run file), so "where it went" can be read per series; nil otherwise.
+    public var callgrindDumps: [Int]? = nil
+    /// For simulated counts: where the series' instructions went, per function (from its dumps).
+    public var profile: CountProfile? = nil
 
     /// Creates an empty series.
     public init(metric: Metric, arm: String, phase: Phase) {

@@ -7,7 +7,7 @@ protocol ValidatedOnLoad {
 
 extension MetricUnit {
     /// The units PerfKit writes.
-    static let known: Set<MetricUnit> = [.nanoseconds, .bytes, .count]
+    static let known: Set<MetricUnit> = [.nanoseconds, .bytes, .count, .instructions]
 }
 
 extension SampleSeries {

@@ -6,8 +6,12 @@ import Foundation
 public struct RunFile: Sendable, Codable, Equatable {
     /// The schema version this code writes. Version 2 added process labels to series
     /// (`processes`); version 3 added calls per sample (`callsPerSample`, batched fast bodies).
+    /// Version 4 added simulated counts (`instructions` in unit `instructions`, with
+    /// `callgrindDumps` and `profile` per series), `valgrind` and `valgrindCPU` in the environment
+    /// and `countsOnly`; a version-3 series named `instructions` (hardware, unit `count`) is read as
+    /// `retiredInstructions`.
     /// Versions 1 and 2 are still read (their series come from one process, one call a sample).
-    public static let currentSchemaVersion = 3
+    public static let currentSchemaVersion = 4
 
     /// The file's schema version.
     public var schemaVersion: Int
@@ -22,6 +26,9 @@ public struct RunFile: Sendable, Codable, Equatable {
     /// The test filter when the run measured a subset (`perfkit run --filter`); nil for a full run.
     /// A comparison then says "not measured in this run" for the baseline's other tests, not "removed".
     public var filter: String? = nil
+    /// Whether the run took simulated counts only (`perfkit run --counts-only`): a comparison then
+    /// says "not measured" for the baseline's timing series, not "removed".
+    public var countsOnly: Bool? = nil
 
     /// Creates a run file.
     public init(date: Date, mode: String, environment: Environment, tests: [TestResult]) {

@@ -81,13 +81,18 @@ public struct Runner: Sendable {
             for (round, armOrder) in order.rounds.enumerated() {
                 for (position, armIndex) in armOrder.enumerated() {
                     let label = SampleLabel(arm: arms[armIndex].name, phase: phase, round: round, position: position, iteration: iterations[armIndex])
-                    try takeTimedSample(arms[armIndex].subject, &states[armIndex], &calls[armIndex], label, probes, &collector)
+                    if SimulatedCounter.isCounting {
+                        try takeCountedSample(arms[armIndex].subject, &states[armIndex], label, &collector)
+                    } else {
+                        try takeTimedSample(arms[armIndex].subject, &states[armIndex], &calls[armIndex], label, probes, &collector)
+                    }
                     iterations[armIndex] += 1
                 }
             }
             states = [AnyObject?](repeating: nil, count: arms.count)
             iterations = [Int](repeating: 0, count: arms.count)
-            if ExactAllocationCounter.unavailableReason == nil, !configuration.metrics.isDisjoint(with: Metric.exactPass) {
+            // A counting run records simulated instructions only; the exact counts come from the native run.
+            if !SimulatedCounter.isCounting, ExactAllocationCounter.unavailableReason == nil, !configuration.metrics.isDisjoint(with: Metric.exactPass) {
                 for (round, armOrder) in order.rounds.prefix(configuration.exactCountRounds).enumerated() {
                     for (position, armIndex) in armOrder.enumerated() {
                         let label = SampleLabel(arm: arms[armIndex].name, phase: phase, round: round, position: position, iteration: iterations[armIndex])
@@ -97,7 +102,7 @@ public struct Runner: Sendable {
                 }
             }
         }
-        let unavailable = configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
+        let unavailable = SimulatedCounter.isCounting ? [] : configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
             ProbeSet.unavailableReason(for: metric).map { UnavailableMetric(metric: metric.name, reason: $0) }
         }
         return MeasurementResult(name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series, unavailable: unavailable)
@@ -157,6 +162,26 @@ public struct Runner: Sendable {
         }
     }
 
+    /// One sample of a counting run: one call, never batched (a calibrated batch size would follow
+    /// the clock, which is not deterministic), with collection on for the body alone.
+    private func takeCountedSample<S: MeasurableSubject>(
+        _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector
+    ) throws {
+        let box = try prepare(subject, &slot, label.phase)
+        var before: [Metric: Double] = [:]
+        for reading in subject.counters(box.value) where reading.accumulation == .runningTotal { before[reading.metric] = reading.value }
+        let tag = "\(label.arm)|\(label.phase.identifier)|\(label.iteration)"
+        let (output, count, dump) = try withUnsafeMutablePointer(to: &box.value) { state in
+            try SimulatedCounter.count(label: tag) { try subject.run(&state.pointee) }
+        }
+        blackHole(output)
+        if let count { collector.add(.instructions, Double(count), label, dump: dump) }
+        // The subject's own counters are deterministic too, and tests assert on them.
+        for reading in subject.counters(box.value) {
+            collector.add(reading.metric, reading.accumulation == .runningTotal ? reading.value - (before[reading.metric] ?? 0) : reading.value, label)
+        }
+    }
+
     private func takeExactSample<S: MeasurableSubject>(
         _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector
     ) throws {
@@ -189,7 +214,7 @@ struct SeriesCollector {
     private(set) var series: [SampleSeries] = []
     private var index: [String: Int] = [:]
 
-    mutating func add(_ metric: Metric, _ value: Double, _ label: SampleLabel, calls: Int = 1) {
+    mutating func add(_ metric: Metric, _ value: Double, _ label: SampleLabel, calls: Int = 1, dump: Int? = nil) {
         let key = "\(metric.name)\u{1}\(label.arm)\u{1}\(label.phase.identifier)"
         let slot: Int
         if let existing = index[key] {
@@ -200,5 +225,6 @@ struct SeriesCollector {
             series.append(SampleSeries(metric: metric, arm: label.arm, phase: label.phase))
         }
         series[slot].append(value, round: label.round, position: label.position, iteration: label.iteration, calls: calls)
+        if let dump { series[slot].callgrindDumps = (series[slot].callgrindDumps ?? []) + [dump] }
     }
 }

@@ -25,13 +25,18 @@ package enum ChildProcess {
     /// - Returns: The exit status and the captured standard output (empty unless `output` is `.capture`).
     /// - Throws: When the command cannot be started.
     package static func run(
-        _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:], output: Output = .capture, showErrors: Bool = false
+        _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:], output: Output = .capture, showErrors: Bool = false,
+        replacingEnvironment: Bool = false
     ) throws -> (status: Int32, output: Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
+        if replacingEnvironment {
+            process.environment = environment
+        } else if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardError = showErrors ? FileHandle.standardError : FileHandle.nullDevice
         let pipe = Pipe()
         switch output {

@@ -16,6 +16,20 @@ extension Budget {
     /// budget on an exact count has no judgement here: the first process's stands for the run.
     public func judge(_ measurements: [MeasurementResult], mode: PerformanceMode) -> [Judgement] {
         if mode.leavesExactCountsToAnotherProcess && Metric.exactPass.contains(metric) { return [] }
+        // A counting run records simulated instructions only: every other budget is judged by the
+        // native processes of the same run.
+        if SimulatedCounter.isCounting && !metric.isSimulated { return [] }
+        if metric.isSimulated && !SimulatedCounter.isCounting {
+            // Never a silent pass: a count budget outside a counting run says how to judge it.
+            let detail = "not judged, run with counts (perfkit run --counts): simulated instructions are counted only under valgrind"
+            return [
+                Judgement(
+                    outcome: BudgetOutcome(
+                        measurement: measurements.map(\.name).joined(separator: ", "), arm: "", phase: .warm, metric: metric.name, budget: text,
+                        status: "notJudged", detail: detail),
+                    message: "\(metric.name) budget \(text): \(detail)")
+            ]
+        }
         var judgements: [Judgement] = []
         for measurement in measurements {
             for series in measurement.series where series.metric == metric {

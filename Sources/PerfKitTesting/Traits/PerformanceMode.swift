@@ -42,6 +42,9 @@ public struct PerformanceMode: Sendable, Equatable {
         self.processes = max(1, processes)
     }
 
+    /// Samples per arm and phase in a counting run (simulated instructions), unless forced.
+    public static let countingSamples = 3
+
     /// Rounds used in smoke mode.
     public static let smokeRounds = 3
 
@@ -63,8 +66,8 @@ public struct PerformanceMode: Sendable, Equatable {
     /// counts are judged there, not here.
     public var leavesExactCountsToAnotherProcess: Bool { isMeasuring && ((processes > 1 && processIndex > 0) || exactCountsElsewhere) }
 
-    /// A name for reports: `measure` or `smoke`.
-    public var name: String { isMeasuring ? "measure" : "smoke" }
+    /// A name for reports: `count` (a counting run under callgrind), `measure` or `smoke`.
+    public var name: String { isMeasuring ? (SimulatedCounter.isCounting ? "count" : "measure") : "smoke" }
 
     /// Why time budgets cannot be judged in this mode, or `nil` when they can.
     public var timeJudgementBlocker: String? {
@@ -80,7 +83,12 @@ public struct PerformanceMode: Sendable, Equatable {
     /// - Returns: The configuration this process runs.
     public func configuration(from declared: RunConfiguration) -> RunConfiguration {
         var configuration = declared
-        if isMeasuring {
+        if isMeasuring && SimulatedCounter.isCounting {
+            // Counts repeat exactly: a few samples per arm and phase show that they do.
+            configuration.rounds = iterationOverride ?? min(configuration.rounds, Self.countingSamples)
+            configuration.exactCountRounds = 0
+            configuration.batchTargetNanoseconds = 0
+        } else if isMeasuring {
             if let iterationOverride {
                 configuration.rounds = iterationOverride
             } else if processes > 1 {

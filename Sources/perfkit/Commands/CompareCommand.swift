@@ -20,6 +20,7 @@ enum CompareCommand {
         let currentEnvironment: Environment
         let currentSource: String
         var currentFilter: String?
+        var currentCountsOnly = false
         if let other = parsed.options["with"] {
             let b = try store.load(other)
             (currentTests, currentEnvironment, currentSource) = (b.tests, b.environment, "\(store.root)/\(other)")
@@ -27,6 +28,7 @@ enum CompareCommand {
             currentSource = parsed.options["current"] ?? RunFile.latestPath
             let run = try RunFile.read(orLatest: parsed.options["current"])
             (currentTests, currentEnvironment, currentFilter) = (run.tests, run.environment, run.filter)
+            currentCountsOnly = run.countsOnly ?? false
         }
         let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: currentEnvironment.machine).withCrossRunDefault
         let comparison: Comparison
@@ -35,21 +37,24 @@ enum CompareCommand {
                 baseline: baseline.tests, current: currentTests, bands: bands,
                 baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment,
                 allowOtherMachine: parsed.flags.contains("allow-other-machine"),
-                currentFilter: currentFilter)
+                currentFilter: currentFilter, currentCountsOnly: currentCountsOnly)
         } catch let error as ComparisonError {
             throw FileError(currentSource, "\(error) (against \(store.root)/\(baseline.name))")
         }
         let command = MarkdownReport.commandLine(["perfkit", "compare"] + arguments)
+        let whereItWent = WhereItWent(comparison, baseline: baseline.tests, current: currentTests)
         let report = MarkdownReport(
             title: "PerfKit comparison against \(baseline.name)", command: command, comparison: comparison,
             armComparison: try ArmComparison.compare(currentTests).map {
                 MarkdownReport.ArmSection(title: "Arms of the current run: each against its first arm", comparison: $0, first: "first arm", second: "arm")
             },
+            extraSections: whereItWent.markdown.map { [$0] } ?? [],
             budgets: MarkdownReport.budgets(of: currentTests))
         let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
             .write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
         // The answer always goes to standard output, whatever files are written too.
         for line in ReportHeadline(comparison, direction: "current against \(baseline.name)").plainLines { Output.line(line) }
+        for line in whereItWent.plainLines { Output.line(line) }
         for path in written where path.hasSuffix(".md") { Output.line("report: \(path)") }
         return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
     }

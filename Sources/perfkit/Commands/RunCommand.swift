@@ -14,10 +14,23 @@ enum RunCommand {
         // A bad output path must cost nothing: checked before measuring, and the run is saved to
         // .perfkit/runs/ before it is written anywhere else.
         try OutputPath.validate(output)
-        var (run, status) = try MeasuredRun.measurePackage(filter: filter, iterations: iterations, processes: processes, progress: Output.progress)
+        let countsOnly = parsed.flags.contains("counts-only")
+        let passes: MeasuredRun.Passes = countsOnly ? .counts : parsed.flags.contains("counts") ? .timingAndCounts : .timing
+        var (run, status, dumps) = try MeasuredRun.measurePackage(
+            filter: filter, iterations: iterations, processes: processes, passes: passes, progress: Output.progress)
         if parsed.options["filter"] != nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)
         try run.write(to: output)
+        if let dumps {
+            // The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind).
+            for runFile in Set([RunFile.latestPath, output]) {
+                let folder = CountingRun.dumpFolder(besides: runFile)
+                try? FileManager.default.removeItem(atPath: folder)
+                try FileManager.default.copyItem(atPath: dumps, toPath: folder)
+            }
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
+            Output.line("callgrind files: \(CountingRun.dumpFolder(besides: output))/callgrind.out.N (the series' dump numbers are in the run file)")
+        }
         Output.line(RunSummary.text(run))
         if let arms = try ArmComparison.compare(run.tests) {
             Output.line("arms (each against the first declared arm of its measurement):")

@@ -1,0 +1,192 @@
+import Foundation
+
+/// The counting pass of a run: the measured tests once more, in one process under valgrind's
+/// callgrind, where each sample's simulated instruction count covers the measured body alone
+/// (``SimulatedCounter``).
+///
+/// The process is made as repeatable as a process can be: ASLR off (`setarch -R`), Swift's
+/// hashing deterministic (`SWIFT_DETERMINISTIC_HASHING=1`), an environment of fixed variables
+/// only, and every path it is given (the bundle, the preloaded shim, the results and dump folders)
+/// of one fixed length under one temporary folder. The working directory is the package's, so its
+/// length is the checkout's (a limit: code that reads it may count differently in another folder).
+public enum CountingRun {
+    /// valgrind's facts for the environment record, and the shim to preload.
+    public struct Setup: Sendable, Equatable {
+        /// `valgrind --version`.
+        public var version: String
+        /// valgrind's "Arch and hwcaps" line for this CPU.
+        public var cpu: String
+        /// The built `libPerfKitValgrindShim.so`.
+        public var shim: String
+    }
+
+    /// Checks valgrind and builds the sigsuspend shim (``Setup/shim``) with the package's own build.
+    /// - Parameters:
+    ///   - directory: The package directory.
+    ///   - scratch: Its build folder (as the release build uses).
+    ///   - progress: Receives one line per step.
+    /// - Returns: The setup.
+    /// - Throws: ``OrchestrationError/countingUnavailable(_:)`` with one line saying what is missing.
+    public static func prepare(directory: String, scratch: String, progress: (String) -> Void = { _ in }) throws -> Setup {
+        guard let version = ChildProcess.output(["valgrind", "--version"]), version.hasPrefix("valgrind") else {
+            throw OrchestrationError.countingUnavailable("valgrind is not installed (apt-get install valgrind); counting runs need it")
+        }
+        progress("perfkit: building PerfKitValgrindShim (a sigsuspend valgrind can run Swift Testing with)…")
+        let (status, _) = try ChildProcess.run(
+            ["swift", "build", "-c", "release", "--product", "PerfKitValgrindShim", "--scratch-path", scratch], in: directory,
+            output: .standardError, showErrors: true)
+        let shim = directory + "/" + scratch + "/release/libPerfKitValgrindShim.so"
+        guard status == 0, FileManager.default.fileExists(atPath: shim) else {
+            throw OrchestrationError.countingUnavailable(
+                "cannot build the product PerfKitValgrindShim in \(directory) (status \(status)); the package must depend on PerfKit")
+        }
+        let probe = try ChildProcess.run(["valgrind", "-v", "--tool=none", "--log-fd=1", "/bin/true"], output: .capture)
+        let cpu =
+            String(decoding: probe.output, as: UTF8.self).split(separator: "\n")
+            .first { $0.contains("Arch and hwcaps:") }
+            .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        return Setup(version: version, cpu: cpu, shim: shim)
+    }
+
+    /// Runs the bundle's tests matching `filter` once under callgrind and reads their counts.
+    /// - Parameters:
+    ///   - bundle: The release test bundle.
+    ///   - directory: The package directory.
+    ///   - filter: Test filter.
+    ///   - samples: Samples per arm and phase, if forced (default ``PerformanceMode``'s 3).
+    ///   - setup: From ``prepare(directory:scratch:progress:)``.
+    ///   - progress: Receives one line when it starts.
+    /// - Returns: The tests, each series of simulated instructions with its dump numbers and
+    ///   profile, and the folder holding the raw dumps (`callgrind.out.N`), for the caller to keep
+    ///   beside the run file.
+    /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
+    public static func measure(
+        bundle: String, directory: String, filter: String, samples: Int?, setup: Setup, progress: (String) -> Void = { _ in }
+    ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
+        // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
+        let root = "/tmp/perfkit-counts-\(UUID().uuidString)"
+        let results = root + "/results", dumps = root + "/dumps"
+        try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
+        var keep = false
+        defer {
+            try? FileManager.default.removeItem(atPath: results)
+            try? FileManager.default.removeItem(atPath: root + "/bundle")
+            try? FileManager.default.removeItem(atPath: root + "/shim.so")
+            if !keep { try? FileManager.default.removeItem(atPath: root) }
+        }
+        let absoluteBundle = bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
+        try FileManager.default.createSymbolicLink(atPath: root + "/bundle", withDestinationPath: absoluteBundle)
+        try FileManager.default.copyItem(atPath: setup.shim, toPath: root + "/shim.so")
+        var environment = [
+            "PATH": "/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C", "SWIFT_DETERMINISTIC_HASHING": "1",
+            "LD_PRELOAD": root + "/shim.so",
+            MeasuredProcessEnvironment.mode: MeasuredProcessEnvironment.measureMode,
+            MeasuredProcessEnvironment.resultsDirectory: results,
+            SimulatedCounter.outputVariable: dumps + "/callgrind.out",
+        ]
+        if let samples { environment[MeasuredProcessEnvironment.iterations] = String(samples) }
+        progress("perfkit run: counting instructions of tests matching '\(filter)' under callgrind (about 50× slower than native)…")
+        var machine = utsname()
+        uname(&machine)
+        let arch = withUnsafeBytes(of: &machine.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let (status, _) = try ChildProcess.run(
+            [
+                "setarch", arch, "-R", "valgrind", "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(dumps)/callgrind.out",
+                "--log-file=\(root)/valgrind.log", root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter", filter,
+            ], in: directory, environment: environment, output: .discard, showErrors: true, replacingEnvironment: true)
+        let log = (try? String(contentsOfFile: root + "/valgrind.log", encoding: .utf8)) ?? ""
+        guard status == 0 || status == 1, !log.contains("VALGRIND INTERNAL ERROR") else {
+            let line = log.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error") }
+            throw OrchestrationError.countingFailed(
+                status: status, detail: line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log")
+        }
+        var tests = try ResultFragments.readAll(from: results)
+        guard !tests.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: status) }
+        tests = profiled(tests, dumps: dumps)
+        keep = true
+        try? FileManager.default.removeItem(atPath: root + "/valgrind.log")
+        return (tests, dumps, status)
+    }
+
+    /// Where a run file's callgrind dumps are kept: `<run file without .json>.callgrind/`.
+    /// - Parameter runFile: The run file's path.
+    /// - Returns: The folder's path.
+    public static func dumpFolder(besides runFile: String) -> String {
+        (runFile.hasSuffix(".json") ? String(runFile.dropLast(5)) : runFile) + ".callgrind"
+    }
+
+    /// Adds each count series' profile, read from its dumps, with Swift names demangled.
+    static func profiled(_ tests: [TestResult], dumps folder: String) -> [TestResult] {
+        var parsed: [Int: CallgrindDump] = [:]
+        for test in tests {
+            for measurement in test.measurements {
+                for series in measurement.series {
+                    for dump in series.callgrindDumps ?? [] where parsed[dump] == nil {
+                        if let data = FileManager.default.contents(atPath: "\(folder)/callgrind.out.\(dump)") {
+                            parsed[dump] = CallgrindDump(parsing: String(decoding: data, as: UTF8.self))
+                        }
+                    }
+                }
+            }
+        }
+        var names = Set<String>()
+        for dump in parsed.values { names.formUnion(dump.inclusive.keys); names.formUnion(dump.allocationCalls.keys) }
+        let demangled = demangle(Array(names))
+        return tests.map { test in
+            var test = test
+            for m in test.measurements.indices {
+                for s in test.measurements[m].series.indices {
+                    let series = test.measurements[m].series[s]
+                    guard let numbers = series.callgrindDumps else { continue }
+                    test.measurements[m].series[s].profile = CallgrindDump.profile(numbers.compactMap { parsed[$0] }, demangle: demangled)
+                }
+            }
+            return test
+        }
+    }
+
+    /// Swift names through `swift demangle --simplified --compact`, in batches; other names stay.
+    static func demangle(_ names: [String]) -> [String: String] {
+        let swift = names.filter { $0.hasPrefix("$s") || $0.hasPrefix("_$s") }
+        var result: [String: String] = [:]
+        var start = 0
+        while start < swift.count {
+            let batch = Array(swift[start..<min(start + 400, swift.count)])
+            start += batch.count
+            guard let text = ChildProcess.output(["swift", "demangle", "--simplified", "--compact"] + batch) else { continue }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            guard lines.count == batch.count else { continue }
+            for (name, line) in zip(batch, lines) { result[name] = String(line) }
+        }
+        return result
+    }
+}
+
+extension [TestResult] {
+    /// These (native) results with a counting run's simulated instruction series added to the
+    /// matching measurements, and its count budgets replacing the "not judged, run with counts" ones.
+    /// - Parameter counted: The counting run's results.
+    /// - Returns: The merged results; a test only the counting run has is added as it is.
+    public func addingCounts(_ counted: [TestResult]) -> [TestResult] {
+        var merged = self
+        for test in counted {
+            guard let index = merged.firstIndex(where: { $0.id == test.id }) else {
+                merged.append(test)
+                continue
+            }
+            for measurement in test.measurements {
+                if let m = merged[index].measurements.firstIndex(where: { $0.name == measurement.name }) {
+                    merged[index].measurements[m].series.removeAll { $0.metric.isSimulated }
+                    merged[index].measurements[m].series += measurement.series.filter(\.metric.isSimulated)
+                    merged[index].measurements[m].unavailable.removeAll { $0.metric == Metric.instructions.name }
+                } else {
+                    merged[index].measurements.append(measurement)
+                }
+            }
+            let countBudgets = Set(test.budgets.map(\.metric))
+            merged[index].budgets = merged[index].budgets.filter { !countBudgets.contains($0.metric) } + test.budgets
+        }
+        return merged
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// One callgrind output file, read for the figures "where it went" needs: per function, its
+/// inclusive instructions and its direct calls into the allocator.
+///
+/// The format is callgrind's (valgrind's `docs/cl-format.html`): `fn=` starts a function's block;
+/// cost lines are `position Ir …`; a `calls=N target` line says the next cost line is the
+/// inclusive cost of N calls to the function named by the last `cfn=`. Names may be compressed,
+/// `(id) name` defining and `(id)` reusing. Inclusive cost is the block's own lines plus its call
+/// lines, as `callgrind_annotate --inclusive=yes` computes it (recursive calls are counted at each level).
+public struct CallgrindDump: Sendable, Equatable {
+    /// The dump's `totals:` figure (`Ir`).
+    public var totals: UInt64
+    /// Inclusive instructions per (mangled) function.
+    public var inclusive: [String: UInt64]
+    /// Direct calls into the allocator per calling (mangled) function.
+    public var allocationCalls: [String: UInt64]
+
+    /// The functions counted as "the allocator": a call from outside this set into it is an allocation site.
+    public static let allocatorEntryPoints: Set<String> = [
+        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "swift_slowAlloc", "swift_allocObject",
+        "swift_allocBox", "swift_allocEmptyBox",
+    ]
+
+    /// Mangled-name prefixes of the harness (PerfKit, PerfKitTesting, Swift Testing, the concurrency runtime's task switch).
+    static let harnessPrefixes = ["$s7PerfKit", "$s14PerfKitTesting", "$s7Testing", "swift_task_switch"]
+
+    /// Parses a dump's text.
+    /// - Parameter text: The file's content.
+    public init(parsing text: String) {
+        totals = 0
+        inclusive = [:]
+        allocationCalls = [:]
+        var functionNames: [String: String] = [:]
+        var function = ""
+        var callee = ""
+        var nextIsCall = false
+        var pendingCalls: UInt64 = 0
+        func name(_ value: Substring) -> String {
+            // "(id) name" defines, "(id)" refers, anything else is a plain name.
+            guard value.hasPrefix("("), let close = value.firstIndex(of: ")") else { return String(value) }
+            let id = String(value[value.index(after: value.startIndex)..<close])
+            let rest = value[value.index(after: close)...].drop { $0 == " " }
+            if rest.isEmpty { return functionNames[id] ?? id }
+            functionNames[id] = String(rest)
+            return String(rest)
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            guard let first = line.first else { continue }
+            if first.isNumber || first == "+" || first == "-" || first == "*" {
+                let fields = line.split(separator: " ")
+                let cost = fields.count > 1 ? UInt64(fields[1]) ?? 0 : 0
+                inclusive[function, default: 0] += cost
+                if nextIsCall {
+                    if Self.allocatorEntryPoints.contains(callee) && !Self.allocatorEntryPoints.contains(function) {
+                        allocationCalls[function, default: 0] += pendingCalls
+                    }
+                    nextIsCall = false
+                }
+            } else if line.hasPrefix("fn=") {
+                function = name(line.dropFirst(3))
+            } else if line.hasPrefix("cfn=") {
+                callee = name(line.dropFirst(4))
+            } else if line.hasPrefix("calls=") {
+                pendingCalls = UInt64(line.dropFirst(6).split(separator: " ").first ?? "") ?? 0
+                nextIsCall = true
+            } else if line.hasPrefix("totals:") {
+                totals = UInt64(line.dropFirst(7).split(separator: " ").first ?? "") ?? 0
+            }
+        }
+    }
+
+    /// Builds the profile of a series from its dumps: every dump's figures summed, divided by the
+    /// number of dumps, the largest ``CountProfile/limit`` kept, names demangled by `demangle`.
+    /// - Parameters:
+    ///   - dumps: The series' dumps.
+    ///   - demangle: Maps mangled names to readable ones (names it does not know stay as they are).
+    /// - Returns: The profile.
+    public static func profile(_ dumps: [CallgrindDump], demangle: [String: String]) -> CountProfile {
+        // Names are merged after demangling (specialisations of one function read as one), and the
+        // harness is left out: PerfKit's and Swift Testing's frames enclose every body, and callgrind's
+        // recursion levels (`name'2`) repeat costs already counted.
+        func readable(_ name: String) -> String? {
+            if name.isEmpty || name.contains("'") || harnessPrefixes.contains(where: { name.hasPrefix($0) }) { return nil }
+            return demangle[name] ?? name
+        }
+        var inclusive: [String: UInt64] = [:]
+        var allocations: [String: UInt64] = [:]
+        for dump in dumps {
+            for (name, value) in dump.inclusive { if let name = readable(name) { inclusive[name, default: 0] += value } }
+            for (name, value) in dump.allocationCalls { if let name = readable(name) { allocations[name, default: 0] += value } }
+        }
+        let n = Double(max(1, dumps.count))
+        // Frames that enclose the whole body (the test's thunks, the dispatch and task frames the
+        // body runs under, the body's own entry) repeat the series' total: the headline has it.
+        let total = dumps.reduce(0.0) { $0 + Double($1.totals) }
+        inclusive = inclusive.filter { Double($0.value) < 0.999 * total }
+        func top(_ values: [String: UInt64]) -> [CountProfile.Entry] {
+            values.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(CountProfile.limit)
+                .map { CountProfile.Entry(function: $0.key, value: Double($0.value) / n) }
+        }
+        return CountProfile(inclusive: top(inclusive), allocationCalls: top(allocations), samples: dumps.count)
+    }
+}

@@ -1,0 +1,80 @@
+import CValgrind
+import Foundation
+import Synchronization
+
+/// Simulated instruction counts of a measured body, from callgrind's client requests.
+///
+/// A counting run (`perfkit run --counts`) starts the measured test bundle under
+/// `valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file=PREFIX` and sets
+/// `PERFKIT_CALLGRIND_OUT=PREFIX`. Each counted region then zeroes the counters, turns collection
+/// on for the body alone, turns it off and dumps: callgrind writes `PREFIX.N` (N = 1, 2, … in the
+/// order of dumps), whose `totals:` line is the body's instruction count. Setup, warm-up and the
+/// harness run with collection off, so they are never counted.
+///
+/// Limits: callgrind counts every thread while collection is on (it runs them one at a time), so
+/// a body that starts threads, or a test run in parallel with others, is counted with them and may
+/// not repeat exactly; time spent waiting (system calls, sleeps, locks, cache misses) is not an
+/// instruction and is invisible here.
+public enum SimulatedCounter {
+    /// The environment variable with the dump prefix callgrind was started with.
+    public static let outputVariable = "PERFKIT_CALLGRIND_OUT"
+
+    /// The dump prefix when this process is a counting run under callgrind, else nil.
+    public static let outputPrefix: String? = {
+        guard perfkit_running_on_valgrind() != 0 else { return nil }
+        return ProcessInfo.processInfo.environment[outputVariable]
+    }()
+
+    /// Whether this process counts instructions (a counting run under callgrind).
+    public static var isCounting: Bool { outputPrefix != nil }
+
+    /// Why simulated instructions are not counted here, or nil in a counting run.
+    public static var unavailableReason: String? {
+        if isCounting { return nil }
+        if perfkit_valgrind_headers_present() == 0 {
+            return "built without valgrind's headers (apt install valgrind); simulated instructions are counted only in a counting run"
+        }
+        return "simulated: counted only in a counting run (perfkit run --counts)"
+    }
+
+    /// The number of the last dump, process-wide: callgrind numbers dumps per process, and tests
+    /// of one process may measure from several threads, so the counter is shared under a lock.
+    private static let dumps = Mutex(0)
+
+    /// Runs `body` with collection on and returns its instruction count and the dump's number.
+    /// - Parameters:
+    ///   - label: Written into the dump's header (`desc: Trigger: Client Request: label`).
+    ///   - body: The measured region.
+    /// - Returns: The body's result, its count (nil when the dump cannot be read) and the dump number.
+    /// - Throws: What `body` throws (the region is closed first).
+    public static func count<R>(label: String, _ body: () throws -> R) rethrows -> (result: R, instructions: UInt64?, dump: Int) {
+        guard let prefix = outputPrefix else { return (try body(), nil, 0) }
+        return try dumps.withLock { last in
+            perfkit_count_begin()
+            let result: R
+            do { result = try body() } catch {
+                perfkit_count_end(label)
+                last += 1
+                throw error
+            }
+            perfkit_count_end(label)
+            last += 1
+            return (result, totals(ofDump: "\(prefix).\(last)"), last)
+        }
+    }
+
+    /// The `totals:` (or `summary:`) figure of a callgrind dump: its first event, `Ir`.
+    /// - Parameter path: A dump file.
+    /// - Returns: The count, or nil when the file has no such line.
+    public static func totals(ofDump path: String) -> UInt64? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        var summary: UInt64?
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 2, let value = UInt64(fields[1]) else { continue }
+            if line.hasPrefix("totals:") { return value }
+            summary = value
+        }
+        return summary
+    }
+}
