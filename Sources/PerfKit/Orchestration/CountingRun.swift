@@ -55,13 +55,15 @@ public enum CountingRun {
     ///   - filter: Test filter.
     ///   - samples: Samples per arm and phase, if forced (default ``PerformanceMode``'s 3).
     ///   - setup: From ``prepare(directory:scratch:progress:)``.
+    ///   - extra: Variables added to the fixed environment (test-only, for example an injected change).
     ///   - progress: Receives one line when it starts.
     /// - Returns: The tests, each series of simulated instructions with its dump numbers and
     ///   profile, and the folder holding the raw dumps (`callgrind.out.N`), for the caller to keep
     ///   beside the run file.
     /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
     public static func measure(
-        bundle: String, directory: String, filter: String, samples: Int?, setup: Setup, progress: (String) -> Void = { _ in }
+        bundle: String, directory: String, filter: String, samples: Int?, setup: Setup, environment extra: [String: String] = [:],
+        progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
         // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
         let root = "/tmp/perfkit-counts-\(UUID().uuidString)"
@@ -86,6 +88,7 @@ public enum CountingRun {
             SimulatedCounter.outputVariable: dumps + "/callgrind.out",
         ]
         if let samples { environment[MeasuredProcessEnvironment.iterations] = String(samples) }
+        environment.merge(extra) { _, new in new }
         progress("perfkit run: counting instructions of tests matching '\(filter)' under callgrind (about 50× slower than native)…")
         var machine = utsname()
         uname(&machine)

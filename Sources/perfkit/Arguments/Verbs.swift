@@ -119,6 +119,7 @@ struct Verb: Sendable {
                 .init(name: "noise", value: "FILE", help: "noise bands from perfkit calibrate (default ±1%)"),
                 .init(name: "env-a", value: "KEY=VALUE,…", help: "extra environment for A's processes (test-only, for example an injected slowdown)"),
                 .init(name: "env-b", value: "KEY=VALUE,…", help: "extra environment for B's processes"),
+                .init(name: "counts", value: nil, help: "compare simulated instruction counts instead: one counting process per side, no timing rounds"),
             ]),
         Verb(
             name: "calibrate", run: CalibrateCommand.run, positionals: "",

@@ -17,6 +17,9 @@ enum AbbaCommand {
         let envA = try environment(parsed.options["env-a"]), envB = try environment(parsed.options["env-b"])
         for path in [parsed.options["markdown"], parsed.options["csv"], parsed.options["json"]].compactMap({ $0 }) { try OutputPath.validate(path) }
         let started = Date()
+        if parsed.flags.contains("counts") {
+            return try counted(parsed, arguments: arguments, filter: filter, iterations: iterations, environments: (envA, envB), started: started)
+        }
         let arms = try AbbaSession.Arm.build(parsed.positionals[0], parsed.positionals[1], environments: (envA, envB), progress: Output.progress)
         let (a, b) = (arms.a.revision, arms.b.revision)
         let machine = EnvironmentReader.machine()
@@ -37,6 +40,45 @@ enum AbbaCommand {
                 + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
         for warning in session.warnings() { Output.progress("warning: \(warning)") }
         return ExitStatus.of(session.comparison, failOnRegression: parsed.options["fail-on"] != nil)
+    }
+
+    /// `perfkit abba A B --counts`: both revisions built, each counted once under callgrind, the
+    /// counts compared (identical, or against the count tolerance). Counts need no rounds: they do
+    /// not drift with the machine.
+    static func counted(
+        _ parsed: Arguments, arguments: [String], filter: String, iterations: Int?, environments: (a: [String: String], b: [String: String]), started: Date
+    ) throws -> Int32 {
+        let arms = try AbbaSession.Arm.build(parsed.positionals[0], parsed.positionals[1], progress: Output.progress)
+        // The shim does not depend on the measured code: built once, from the working tree.
+        let setup = try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: Output.progress)
+        let machine = EnvironmentReader.machine()
+        var sides: [(tests: [TestResult], environment: Environment)] = []
+        for (arm, environment) in [(arms.a, environments.a), (arms.b, environments.b)] {
+            let counted = try CountingRun.measure(
+                bundle: arm.bundle, directory: arm.revision.directory, filter: filter, samples: iterations, setup: setup, environment: environment,
+                progress: Output.progress)
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
+            var recorded = arm.revision.environment(machine: machine)
+            recorded.valgrind = setup.version
+            recorded.valgrindCPU = setup.cpu
+            sides.append((counted.tests, recorded))
+        }
+        let (a, b) = (arms.a.revision, arms.b.revision)
+        let comparison = try Comparison(
+            baseline: sides[0].tests, current: sides[1].tests, baselineEnvironment: sides[0].environment, currentEnvironment: sides[1].environment)
+        let whereItWent = WhereItWent(comparison, baseline: sides[0].tests, current: sides[1].tests)
+        let report = MarkdownReport(
+            title: "PerfKit counts: \(b.name) against \(a.name)", command: MarkdownReport.commandLine(["perfkit", "abba"] + arguments),
+            comparison: comparison, extraSections: whereItWent.markdown.map { [$0] } ?? [],
+            sides: MarkdownReport.Sides(
+                heading: "B against A (simulated counts)", against: "B against A", first: "A", second: "B",
+                lead: "One counting process per side under callgrind; counts do not drift with the machine, so no rounds are needed."))
+        let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
+            .write(report, rawTests: [("A", sides[0].tests), ("B", sides[1].tests)])
+        for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines { Output.line(line) }
+        for line in whereItWent.plainLines { Output.line(line) }
+        Output.line("counted both sides in \(Int(Date().timeIntervalSince(started))) s" + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
+        return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
     }
 
     /// `--rounds N`: one look after N rounds; otherwise looks up to `--max-rounds`.
