@@ -6,6 +6,7 @@ import PerfKit
 /// measured process failed.
 let usage = Verb.overview
 
+Interrupts.install()
 let status: Int32
 do {
     var arguments = Array(CommandLine.arguments.dropFirst())
@@ -25,10 +26,13 @@ do {
     Output.line(request.verb.help)
     status = 0
 } catch let error as OrchestrationError {
+    Interrupts.deferToHandler()  // a child ended by the interrupt is not the error to report
     Output.progress("perfkit: \(error)")
     status = error.isChildFailure ? 3 : 2
 } catch {
+    Interrupts.deferToHandler()
     Output.progress("perfkit: \(error)")
     status = 2
 }
+Interrupts.deferToHandler()
 exit(status)

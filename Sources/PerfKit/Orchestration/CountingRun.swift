@@ -71,7 +71,9 @@ public enum CountingRun {
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
         var keep = false
+        ChildRegistry.created(folder: root)
         defer {
+            ChildRegistry.removed(folder: root)
             try? FileManager.default.removeItem(atPath: results)
             try? FileManager.default.removeItem(atPath: root + "/bundle")
             try? FileManager.default.removeItem(atPath: root + "/shim.so")

@@ -63,7 +63,11 @@ public struct TestBundleLauncher: MeasuredProcessLauncher {
     public func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-measured-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: results) }
+        ChildRegistry.created(folder: results)
+        defer {
+            try? FileManager.default.removeItem(atPath: results)
+            ChildRegistry.removed(folder: results)
+        }
         var environment = request.environment
         environment[MeasuredProcessEnvironment.mode] = MeasuredProcessEnvironment.measureMode
         environment[MeasuredProcessEnvironment.resultsDirectory] = results

@@ -45,6 +45,9 @@ package enum ChildProcess {
         case .discard: process.standardOutput = FileHandle.nullDevice
         }
         try process.run()
+        let pid = process.processIdentifier
+        if !ChildRegistry.started(pid) { kill(-pid, SIGTERM) }  // an interrupt came first
+        defer { ChildRegistry.ended(pid) }
         // Read before waiting: a child that fills the pipe would otherwise never exit.
         let data = output == .capture ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
