@@ -100,7 +100,7 @@ private struct Policy: MeasurableSubject {
         var series = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
         series.append(10, round: 0, position: 0, iteration: 0)
         let result = MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [series], unavailable: [])
-        for (limit, expected) in [(9.0, "failed"), (10.0, "passed"), (11.0, "passed")] {
+        for (limit, expected) in [(9.0, BudgetStatus.failed), (10.0, .passed), (11.0, .passed)] {
             let budget = BudgetTrait.budget(.mallocs, max: limit).budget
             #expect(budget.judge([result], mode: Self.debugOrSmoke).map(\.outcome.status) == [expected])
         }
@@ -116,7 +116,7 @@ private struct Policy: MeasurableSubject {
         let empty = MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [], unavailable: [])
         let judgements = BudgetTrait.budget(.mallocs, max: 0).budget.judge([empty], mode: mode)
         #expect(judgements.count == judged)
-        if judged == 1 { #expect(judgements[0].outcome.status == "failed") }
+        if judged == 1 { #expect(judgements[0].outcome.status == .failed) }
         // A time budget is still judged in every process.
         #expect(BudgetTrait.budget(.wallClock, p95: .milliseconds(1)).budget.judge([empty], mode: mode).count == 1)
     }
@@ -139,7 +139,7 @@ private struct Policy: MeasurableSubject {
             name: "m", arms: ["main"], order: [], series: [],
             unavailable: [UnavailableMetric(metric: "mallocs", reason: "built without the Jemalloc trait")])
         let judgements = BudgetTrait.budget(.mallocs, max: 0).budget.judge([result], mode: Self.measuringRelease)
-        #expect(judgements.map(\.outcome.status) == ["notJudged"])
+        #expect(judgements.map(\.outcome.status) == [.notJudged])
         #expect(judgements[0].message.contains("built without the Jemalloc trait"))
     }
 
@@ -149,18 +149,36 @@ private struct Policy: MeasurableSubject {
         let result = MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
         let budget = BudgetTrait.budget(.directInteraction).budget
         let notJudged = budget.judge([result], mode: Self.debugOrSmoke)
-        #expect(notJudged.map(\.outcome.status) == ["notJudged"])
+        #expect(notJudged.map(\.outcome.status) == [.notJudged])
         #expect(notJudged[0].message.contains("smoke mode"))
         let debugMeasure = PerformanceMode(isMeasuring: true, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
         #expect(budget.judge([result], mode: debugMeasure)[0].message.contains("debug build"))
-        #expect(budget.judge([result], mode: Self.measuringRelease).map(\.outcome.status) == ["failed"])
+        #expect(budget.judge([result], mode: Self.measuringRelease).map(\.outcome.status) == [.failed])
     }
 
     @Test func localActionTargetIsAWarningAndCeilingAFailure() {
         var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
         for i in 0..<20 { series.append(60_000_000, round: i, position: 0, iteration: i) }
         let result = MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
-        #expect(BudgetTrait.budget(.localAction).budget.judge([result], mode: Self.measuringRelease).map(\.outcome.status) == ["targetMissed"])
+        let judgements = BudgetTrait.budget(.localAction).budget.judge([result], mode: Self.measuringRelease)
+        #expect(judgements.map(\.outcome.status) == [.targetMissed])
+        // The trait records a warning for it (it recorded nothing before BudgetStatus was typed).
+        var recorded: [(String, Issue.Severity)] = []
+        PerformanceTrait.recordIssue(for: judgements[0], at: #_sourceLocation) { comment, severity, _ in recorded.append((comment.rawValue, severity)) }
+        #expect(recorded.map(\.1) == [.warning])
+        #expect(recorded.first?.0 == judgements[0].message)
+    }
+
+    @Test func everyBudgetStatusRecordsItsIssue() {
+        let cases: [(BudgetStatus, Issue.Severity?)] = [(.passed, nil), (.failed, .error), (.notJudged, .warning), (.targetMissed, .warning)]
+        for (status, expected) in cases {
+            let judgement = Budget.Judgement(
+                outcome: BudgetOutcome(measurement: "m", arm: "main", phase: .warm, metric: "wallClock", budget: "b", status: status, detail: ""),
+                message: "message")
+            var severities: [Issue.Severity] = []
+            PerformanceTrait.recordIssue(for: judgement, at: #_sourceLocation) { _, severity, _ in severities.append(severity) }
+            #expect(severities == (expected.map { [$0] } ?? []), "\(status)")
+        }
     }
 
     @Test(.performance(iterations: 4))

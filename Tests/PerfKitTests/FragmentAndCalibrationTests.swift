@@ -7,7 +7,7 @@ import Testing
         var series = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
         series.append(value, round: 0, position: 0, iteration: 0)
         let outcome = BudgetOutcome(
-            measurement: measurement, arm: "main", phase: .warm, metric: "mallocs", budget: budget, status: "passed", detail: "")
+            measurement: measurement, arm: "main", phase: .warm, metric: "mallocs", budget: budget, status: .passed, detail: "")
         return TestResult(
             id: id, suite: "S", measurements: [MeasurementResult(name: measurement, arms: ["main"], order: [[0]], series: [series], unavailable: [])],
             budgets: [outcome])

@@ -58,9 +58,9 @@ import Testing
 
     @Test func failedBudgetsAreListedUnderTheAnswerAndEveryBudgetInTheFullReport() throws {
         let failed = BudgetOutcome(
-            measurement: "parse", arm: "main", phase: .warm, metric: "mallocs", budget: "max ≤ 0", status: "failed", detail: "max 30015 exceeds 0")
+            measurement: "parse", arm: "main", phase: .warm, metric: "mallocs", budget: "max ≤ 0", status: .failed, detail: "max 30015 exceeds 0")
         let passed = BudgetOutcome(
-            measurement: "scroll", arm: "main", phase: .warm, metric: "wallClock", budget: "p95 ≤ 10 ms (direct interaction)", status: "passed",
+            measurement: "scroll", arm: "main", phase: .warm, metric: "wallClock", budget: "p95 ≤ 10 ms (direct interaction)", status: .passed,
             detail: "p95 = 2 ms")
         let report = MarkdownReport(
             title: "T", command: "c", comparison: try Self.comparison(), budgets: [("S/parse()", failed), ("S/scroll()", passed)])

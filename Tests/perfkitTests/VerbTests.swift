@@ -52,7 +52,7 @@ import Testing
         // `failed` replaces only tests whose budgets failed (and adds missing ones).
         var failing = try RunFile.read(from: directory + "/after.json")
         failing.tests[1].budgets = [
-            BudgetOutcome(measurement: "m", arm: "main", phase: .warm, metric: "wallClock", budget: "max ≤ 1 ns", status: "failed", detail: "")
+            BudgetOutcome(measurement: "m", arm: "main", phase: .warm, metric: "wallClock", budget: "max ≤ 1 ns", status: .failed, detail: "")
         ]
         try failing.write(to: directory + "/failing.json")
         let saved = try PerfkitProcess.run(["baseline", "save", "main", "--from", "failing.json", "--policy", "failed"], in: directory)

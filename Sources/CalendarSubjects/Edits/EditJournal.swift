@@ -59,6 +59,7 @@ public final class EditJournal {
     /// Warnings from opening (for example a skipped torn record).
     public private(set) var warnings: [String] = []
     private let descriptor: Int32
+    private let lockKey: JournalLock.Key
     /// Length of the file up to the end of the last acknowledged record.
     private var verifiedLength: off_t
 
@@ -80,13 +81,15 @@ public final class EditJournal {
             throw FileError(path, "journal is \(info.st_size) bytes, over the \(Self.maximumBytes)-byte limit; refusing to read it")
         }
         // One writer at a time, across processes: two appenders at one verified end would write over
-        // each other's acknowledged records. The lock lives as long as the descriptor.
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        // each other's acknowledged records. Held until the last journal of this file in this process closes.
+        do { try JournalLock.acquire(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) } catch {
             close(fd)
-            if code == EWOULDBLOCK { throw FileError(path, "another process has this journal open; one writer at a time") }
-            throw FileError(path, "cannot lock journal: \(String(cString: strerror(code)))")
+            throw error
         }
+        let key = JournalLock.Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        lockKey = key
+        var opened = false
+        defer { if !opened { JournalLock.release(key) } }  // a journal that fails to open holds no lock
         let bytes: [UInt8]
         do { bytes = try Self.readAll(fd) } catch {
             close(fd)
@@ -121,6 +124,7 @@ public final class EditJournal {
         }
         descriptor = fd
         verifiedLength = off_t(goodLength)
+        opened = true
         if isNew {
             // A new file's name is durable only once its folder is flushed too.
             let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
@@ -131,7 +135,10 @@ public final class EditJournal {
         }
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        close(descriptor)
+        JournalLock.release(lockKey)
+    }
 
     /// The largest journal opened (64 MiB, about 500,000 records): a journal is read whole into memory.
     public static let maximumBytes: off_t = 64 << 20

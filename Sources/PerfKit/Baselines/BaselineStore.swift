@@ -140,7 +140,7 @@ public struct BaselineStore: Sendable {
             let replace: Bool
             switch policy {
             case .all: replace = true
-            case .failed: replace = tests[test.id] == nil || test.budgets.contains { $0.status == "failed" }
+            case .failed: replace = tests[test.id] == nil || test.budgets.contains { $0.status == .failed }
             case .missing: replace = tests[test.id] == nil
             case .never: replace = false
             }

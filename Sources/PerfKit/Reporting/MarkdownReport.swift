@@ -172,7 +172,7 @@ public struct MarkdownReport: Sendable {
         if let env = comparison.currentEnvironment, !env.isRelease {
             out += ["", "> **Debug build**: timings are not representative."]
         }
-        let failed = budgets.filter { $0.outcome.status == "failed" }
+        let failed = budgets.filter { $0.outcome.status == .failed }
         if !failed.isEmpty {
             out += ["", "**Budgets that failed (\(failed.count)):**", ""]
             out += failed.map {

@@ -72,13 +72,13 @@ public struct BudgetOutcome: Sendable, Codable, Equatable {
     public var metric: String
     /// A plain description of the budget (for example `p95 ≤ 10 ms, max ≤ 20 ms`).
     public var budget: String
-    /// `passed`, `failed` or `notJudged`.
-    public var status: String
+    /// Passed, failed, not judged or target missed.
+    public var status: BudgetStatus
     /// Why: the observed values, or why it was not judged.
     public var detail: String
 
     /// Creates an outcome.
-    public init(measurement: String, arm: String, phase: Phase, metric: String, budget: String, status: String, detail: String) {
+    public init(measurement: String, arm: String, phase: Phase, metric: String, budget: String, status: BudgetStatus, detail: String) {
         self.measurement = measurement
         self.arm = arm
         self.phase = phase

@@ -21,7 +21,7 @@ public enum RunSummary {
                 }
                 lines.append("  \(test.id) \(measurement.name): " + parts.joined(separator: ", "))
             }
-            let failed = test.budgets.filter { $0.status == "failed" }
+            let failed = test.budgets.filter { $0.status == .failed }
             if !failed.isEmpty { lines.append("    budgets failed: " + failed.map { "\($0.metric) \($0.detail)" }.joined(separator: "; ")) }
         }
         return lines.joined(separator: "\n")

@@ -7,6 +7,11 @@ extension Budget {
         public var outcome: BudgetOutcome
         /// The message of the test issue or warning.
         public var message: String
+        /// A judgement.
+        public init(outcome: BudgetOutcome, message: String) {
+            self.outcome = outcome
+            self.message = message
+        }
     }
 
     /// Judges every series of the budget's metric in `measurements`. A metric the measurement
@@ -26,7 +31,7 @@ extension Budget {
                 Judgement(
                     outcome: BudgetOutcome(
                         measurement: measurements.map(\.name).joined(separator: ", "), arm: "", phase: .warm, metric: metric.name, budget: text,
-                        status: "notJudged", detail: detail),
+                        status: .notJudged, detail: detail),
                     message: "\(metric.name) budget \(text): \(detail)")
             ]
         }
@@ -43,7 +48,7 @@ extension Budget {
                     Judgement(
                         outcome: BudgetOutcome(
                             measurement: measurement.name, arm: measurement.arms.joined(separator: ", "), phase: .warm, metric: metric.name,
-                            budget: text, status: "notJudged", detail: detail),
+                            budget: text, status: .notJudged, detail: detail),
                         message: "\(metric.name) budget \(text) for \(measurement.name): \(detail)"))
             }
         }
@@ -55,7 +60,7 @@ extension Budget {
                 : "never judged: no measurement records \(metric.name); add it to .performance(metrics:) or report it from the subject's counters"
             judgements.append(
                 Judgement(
-                    outcome: BudgetOutcome(measurement: "", arm: "", phase: .warm, metric: metric.name, budget: text, status: "failed", detail: detail),
+                    outcome: BudgetOutcome(measurement: "", arm: "", phase: .warm, metric: metric.name, budget: text, status: .failed, detail: detail),
                     message: "\(metric.name) budget \(text): \(detail)"))
         }
         return judgements
@@ -63,17 +68,17 @@ extension Budget {
 
     private func judge(_ series: SampleSeries, in measurement: String, mode: PerformanceMode) -> Judgement {
         let place = "\(measurement) [\(series.arm), \(series.phase)]"
-        func outcome(_ status: String, _ detail: String) -> Judgement {
+        func outcome(_ status: BudgetStatus, _ detail: String) -> Judgement {
             Judgement(
                 outcome: BudgetOutcome(
                     measurement: measurement, arm: series.arm, phase: series.phase, metric: metric.name, budget: text, status: status, detail: detail),
                 message: "\(metric.name) budget \(text) for \(place): \(detail)")
         }
         if !metric.isDeterministic, let blocker = mode.timeJudgementBlocker {
-            return outcome("notJudged", "not judged: \(blocker)")
+            return outcome(.notJudged, "not judged: \(blocker)")
         }
         guard let summary = try? Summary(series.values, percentiles: limits.map(\.percentile)) else {
-            return outcome("failed", "no valid samples")
+            return outcome(.failed, "no valid samples")
         }
         var misses: [String] = []
         var targetMisses: [String] = []
@@ -88,8 +93,8 @@ extension Budget {
         }
         // Exact counts can differ between debug and release builds (inlining, specialisation): say which one judged them.
         let build = metric.isDeterministic ? ", \(mode.buildConfiguration) build" : ""
-        if !misses.isEmpty { return outcome("failed", misses.joined(separator: "; ") + " (\(summary.count) samples\(build))") }
-        if !targetMisses.isEmpty { return outcome("targetMissed", targetMisses.joined(separator: "; ")) }
-        return outcome("passed", observed.joined(separator: ", ") + (metric.isDeterministic ? " (\(mode.buildConfiguration) build)" : ""))
+        if !misses.isEmpty { return outcome(.failed, misses.joined(separator: "; ") + " (\(summary.count) samples\(build))") }
+        if !targetMisses.isEmpty { return outcome(.targetMissed, targetMisses.joined(separator: "; ")) }
+        return outcome(.passed, observed.joined(separator: ", ") + (metric.isDeterministic ? " (\(mode.buildConfiguration) build)" : ""))
     }
 }

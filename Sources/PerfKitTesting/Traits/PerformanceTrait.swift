@@ -53,11 +53,7 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
         for budget in budgets {
             for judgement in budget.judge(measurements, mode: mode) {
                 outcomes.append(judgement.outcome)
-                switch judgement.outcome.status {
-                case "failed": Issue.record(Comment(rawValue: judgement.message), sourceLocation: budget.sourceLocation)
-                case "notJudged": Issue.record(Comment(rawValue: judgement.message), severity: .warning, sourceLocation: budget.sourceLocation)
-                default: break
-                }
+                Self.recordIssue(for: judgement, at: budget.sourceLocation)
             }
         }
         let result = TestResult(id: context.testID, suite: suite, measurements: measurements, budgets: outcomes)
@@ -67,6 +63,23 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             do { try ResultFragments.write(result, into: directory) } catch {
                 Issue.record(Comment(rawValue: "cannot write results: \(error)"))
             }
+        }
+    }
+
+    /// Records the issue a budget's judgement calls for (``BudgetStatus/recordedIssue``): a failure
+    /// for a failed budget, a warning for one not judged or whose target was missed, none for a pass.
+    /// - Parameters:
+    ///   - judgement: The judgement.
+    ///   - location: Where the budget was declared.
+    ///   - record: Records the issue; Swift Testing's `Issue.record` unless a test captures it.
+    package static func recordIssue(
+        for judgement: Budget.Judgement, at location: SourceLocation,
+        record: (Comment, Issue.Severity, SourceLocation) -> Void = { Issue.record($0, severity: $1, sourceLocation: $2) }
+    ) {
+        switch judgement.outcome.status.recordedIssue {
+        case .failure: record(Comment(rawValue: judgement.message), .error, location)
+        case .warning: record(Comment(rawValue: judgement.message), .warning, location)
+        case nil: break
         }
     }
 
