@@ -3,6 +3,8 @@ import PerfKit
 
 /// The events JSON format of `perfkit calendar`: `{"timeZone": ..., "events": [{"id", "calendar", "title", "start", "end", "allDay"}]}`.
 /// A time without an offset is local to the time zone; one with `Z` or an offset is absolute.
+/// A local time repeated by a daylight-saving change is the later instant; one skipped by a change
+/// is read with the offset before it, so it moves forward by the gap (RFC 5545 §3.3.5).
 public enum CalendarEventFile {
     struct Item: Codable {
         var id: String?
@@ -84,15 +86,17 @@ public enum CalendarEventFile {
             let wall = Double((era * 146_097 + doe - 719_468) * 86_400 + hh * 3_600 + mm * 60 + ss)
             // The offsets a day either side bracket any change on this day; a candidate is valid when
             // the zone's offset at it is the one it assumed. In a repeated hour the later instant
-            // wins, as Foundation's formatters choose; in a skipped hour neither is valid and the formatters decide.
+            // wins, as Foundation's formatters choose. In a skipped hour neither is valid: the time is
+            // read with the offset in force before the change, so it moves forward by the gap
+            // (2015-03-29T02:22 in Europe/Berlin is 03:22 CEST), the rule of RFC 5545 §3.3.5.
             let offsets = [wall - 86_400, wall + 86_400].map { Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) }
             let candidates = offsets.map { wall - $0 }.filter { wall - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) == $0 }
-            return candidates.max().map { Date(timeIntervalSince1970: $0) }
+            return Date(timeIntervalSince1970: candidates.max() ?? wall - offsets[0])
         }
 
         /// The date, or nil when `text` is in none of the accepted forms.
         func date(_ text: String) -> Date? {
-            if let fast = fastLocal(text) { return fast }  // nil also for a skipped hour: the formatters decide
+            if let fast = fastLocal(text) { return fast }
             if text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" }), let date = absolute.date(from: text) { return date }
             for formatter in local { if let date = formatter.date(from: text) { return date } }
             return absolute.date(from: text)
@@ -118,7 +122,7 @@ public enum CalendarEventFile {
     /// - Returns: The zone and the events.
     /// - Throws: ``FileError`` naming the file and the event.
     public static func read(_ path: String, timeZoneOverride: String?) throws -> (timeZone: TimeZone, events: [CalendarEvent]) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw FileError(path, "no such file or not readable") }
+        let data = try InputFile.read(path)
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: data) } catch { throw FileError(path, "bad JSON: \(StoredFile.describe(error))") }
         let zoneName = timeZoneOverride ?? file.timeZone ?? "UTC"

@@ -53,7 +53,7 @@ public struct NumberFileReport: Encodable {
     /// - Throws: An encoding error (JSON only; non-finite figures are written as null).
     public func render(_ format: String) throws -> String {
         switch format {
-        case "json": String(decoding: try StoredFile.encoder().encode(self), as: UTF8.self) + "\n"
+        case "json": String(decoding: try StoredFile.encode(self, for: files.map(\.path).joined(separator: ", ")), as: UTF8.self)
         case "csv": Self.csv(self)
         case "markdown": Self.markdown(self)
         default: Self.text(self)

@@ -44,7 +44,7 @@ public enum NumberFile {
     /// Reads and parses a number file.
     /// - Throws: ``FileError`` for a missing file or a bad line.
     public static func read(_ path: String) throws(FileError) -> [Double] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw FileError(path, "no such file or not readable") }
+        let data = try InputFile.read(path)
         guard String(data: data, encoding: .utf8) != nil else { throw FileError(path, "not UTF-8 text") }
         return try data.withUnsafeBytes { raw in Result { () throws(FileError) in try parse(raw.bindMemory(to: UInt8.self), path: path) } }.get()
     }

@@ -39,7 +39,10 @@ public enum StoredFile {
     /// Encodes `value` as stable JSON.
     /// - Throws: ``FileError`` naming the file it was meant for.
     public static func encode<T: Encodable>(_ value: T, for path: String) throws(FileError) -> Data {
-        do { return try encoder().encode(value) + Data("\n".utf8) } catch { throw FileError(path, "cannot encode: \(error)") }
+        do { return try encoder().encode(value) + Data("\n".utf8) } catch let EncodingError.invalidValue(value, context) {
+            let place = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            throw FileError(path, "cannot write \(value) at \(place.isEmpty ? "top level" : place) as JSON (a non-finite number)")
+        } catch { throw FileError(path, "cannot encode: \(error)") }
     }
 
     /// Encodes `value` as stable JSON and writes it atomically.
@@ -64,10 +67,11 @@ public enum StoredFile {
     /// versions only add optional fields, so older files decode unchanged).
     /// - Throws: ``FileError`` as ``read(_:from:supportedVersion:)``.
     public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersions: ClosedRange<Int>) throws(FileError) -> T {
-        guard FileManager.default.fileExists(atPath: path) else { throw FileError(path, "no such file") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw FileError(path, "cannot read file") }
+        let data = try InputFile.read(path)
         let header: SchemaHeader
         do { header = try decoder().decode(SchemaHeader.self, from: data) } catch {
+            let depth = InputFile.jsonDepth(data)
+            if depth > 256 { throw FileError(path, "JSON nested \(depth) levels deep; no PerfKit file nests more than a few, and the reader stops at 512") }
             throw FileError(path, "not a PerfKit file or corrupt JSON (no readable schemaVersion)")
         }
         guard supportedVersions.contains(header.schemaVersion) else {

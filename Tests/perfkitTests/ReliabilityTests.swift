@@ -1,0 +1,154 @@
+import CalendarSubjects
+import Foundation
+import PerfKit
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The defects of the fault campaign (issue 29), one test each: every one failed on the code before
+/// the fix. Outputs that are not regular files, bad output paths, journal writers, unbounded inputs,
+/// names, edge values and messages.
+@Suite struct ReliabilityTests {
+    let folder = TemporaryFolder("perfkit-reliability")
+
+    func writeRun(_ name: String = "r.json") throws -> String {
+        let path = folder.path + "/" + name
+        try BaselineStoreTests.run(build: "release", values: [1, 2, 3]).write(to: path)
+        return path
+    }
+
+    @Test func aSymlinkedOutputWritesThroughToItsTarget() throws {
+        _ = try writeRun()
+        let target = folder.path + "/target.json"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.json", withDestinationPath: "target.json")
+        let result = try PerfkitProcess.run(["export", "r.json", "--output", "link.json"], in: folder.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path + "/link.json") == "target.json")
+        #expect(try String(contentsOfFile: target, encoding: .utf8).contains("\"value\""))
+    }
+
+    @Test func aDeviceOutputIsWrittenInPlaceAndItsWriteErrorReported() throws {
+        _ = try writeRun()
+        // A copy of /dev/full made with mknod (root only): the old code renamed a regular file over it.
+        let device = folder.path + "/full"
+        guard mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 7)) == 0 else { return }  // not root: nothing to check
+        let result = try PerfkitProcess.run(["export", "r.json", "--output", "full"], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("full: write failed: No space left on device"))
+        var info = stat()
+        #expect(lstat(device, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    @Test func aFIFOOutputIsStreamedNotReplaced() throws {
+        _ = try writeRun()
+        let fifo = folder.path + "/pipe"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [fifo]
+        let out = Pipe()
+        reader.standardOutput = out
+        try reader.run()
+        let result = try PerfkitProcess.run(["export", "r.json", "--output", "pipe"], in: folder.path)
+        let read = out.fileHandleForReading.readDataToEndOfFile()
+        reader.waitUntilExit()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: read, as: UTF8.self).contains("\"value\""))
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test func standardOutputPathsResolveToTheDescriptorNeverAFile() throws {
+        for path in ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] { #expect(try OutputPath.resolve(path) == .descriptor(1), "\(path)") }
+        #expect(try OutputPath.resolve("/dev/stderr") == .descriptor(2))
+        #expect(try OutputPath.resolve("/dev/null") == .special("/dev/null"))
+        #expect(throws: FileError.self) { try OutputPath.resolve(folder.path) }
+    }
+
+    @Test func anOutputThatIsAnInputIsRefused() throws {
+        let input = try writeRun("rr.json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: input))
+        let result = try PerfkitProcess.run(["export", "rr.json", "--output", "rr.json"], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("rr.json: is also an input of this command"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
+    }
+
+    @Test func aBadOutputPathIsRefusedBeforeAnythingIsMeasured() throws {
+        try Data().write(to: URL(fileURLWithPath: folder.path + "/file"))
+        // No Package.swift here: reaching the build would be a different error.
+        let result = try PerfkitProcess.run(["run", "--output", "file/x.json"], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("file/x.json: ") && result.stderr.contains("is not a folder"), "\(result.stderr)")
+    }
+
+    @Test func aSecondJournalWriterIsRefusedWithOneLine() throws {
+        let path = folder.path + "/j.log"
+        let holder = try EditJournal(path: path)
+        let result = try PerfkitProcess.run(["calendar", "edit", "--journal", "j.log", "--moves", "3"], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("j.log: another process has this journal open"), "\(result.stderr)")
+        #expect(holder.records.isEmpty)
+    }
+
+    @Test func aJournalThatIsNotARegularFileIsRefused() {
+        #expect {
+            _ = try EditJournal(path: "/dev/zero")
+        } throws: { error in
+            (error as? FileError)?.description == "/dev/zero: not a regular file; a journal must be one"
+        }
+    }
+
+    @Test func baselineNamesAreMatchedAsWholeStrings() {
+        for name in ["abc\n", "abc\nx", "\nabc", ".abc", ""] {
+            #expect(throws: FileError.self, "\(name.debugDescription)") { try BaselineStore.validate(name: name) }
+        }
+        #expect(throws: Never.self) { try BaselineStore.validate(name: "feature-1.2_x") }
+    }
+
+    @Test func extremeValuesHaveFiniteMediansAndJSON() throws {
+        let summary = try Summary([1e308, -1e308])
+        #expect(summary.median == 0)
+        #expect(Quantile.percentile(sorted: [-1e308, 1e308], 75) == 5e307)
+        #expect(HodgesLehmann.estimate([1e308, 1e308, -1e308]).isFinite)
+        let path = folder.path + "/edge.txt"
+        try Data("1e308\n-1e308\n".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try PerfkitProcess.run(["stats", "edge.txt", "--format", "json"], in: folder.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("inf"))
+    }
+
+    @Test func inputsThatAreNotFilesSayWhatTheyAre() throws {
+        try FileManager.default.createDirectory(atPath: folder.path + "/dir", withIntermediateDirectories: true)
+        #expect(throws: FileError(folder.path + "/dir", "is a folder, not a file")) { try NumberFile.read(folder.path + "/dir") }
+        #expect(throws: FileError(folder.path + "/none", "no such file")) { try NumberFile.read(folder.path + "/none") }
+        #expect {
+            _ = try InputFile.read("/dev/zero", limit: 1 << 20)
+        } throws: { error in
+            (error as? FileError)?.problem.hasPrefix("more than 1048576 bytes") == true
+        }
+        let deep = folder.path + "/deep.json"
+        try Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8).write(to: URL(fileURLWithPath: deep))
+        #expect {
+            _ = try RunFile.read(from: deep)
+        } throws: { error in
+            (error as? FileError)?.problem.hasPrefix("JSON nested 10000 levels deep") == true
+        }
+    }
+
+    @Test func aLocalTimeInADaylightSavingGapMovesForwardByTheGap() throws {
+        let path = folder.path + "/gap.json"
+        let events = """
+            {"timeZone": "Europe/Berlin", "events": [
+              {"id": "G", "calendar": "work", "title": "Gap", "start": "2015-03-29T02:22:00", "end": "2015-03-29T04:00:00", "allDay": false}
+            ]}
+            """
+        try Data(events.utf8).write(to: URL(fileURLWithPath: path))
+        let read = try CalendarEventFile.read(path, timeZoneOverride: nil)
+        // 02:22 does not exist that night; read with the offset before the change (+01:00) it is 01:22Z, 03:22 CEST.
+        #expect(read.events.first?.start == ISO8601DateFormatter().date(from: "2015-03-29T01:22:00Z"))
+    }
+}
