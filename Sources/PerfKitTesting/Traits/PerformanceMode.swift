@@ -64,7 +64,10 @@ public struct PerformanceMode: Sendable, Equatable {
     /// Whether this process skips the exact-count pass because another process of the run takes
     /// it (the first of a split run, or the first ABBA block of a session): its budgets on exact
     /// counts are judged there, not here.
-    public var leavesExactCountsToAnotherProcess: Bool { isMeasuring && ((processes > 1 && processIndex > 0) || exactCountsElsewhere) }
+    /// A counting run (under callgrind) always leaves them to the native processes.
+    public var leavesExactCountsToAnotherProcess: Bool {
+        isMeasuring && ((processes > 1 && processIndex > 0) || exactCountsElsewhere || SimulatedCounter.isCounting)
+    }
 
     /// A name for reports: `count` (a counting run under callgrind), `measure` or `smoke`.
     public var name: String { isMeasuring ? (SimulatedCounter.isCounting ? "count" : "measure") : "smoke" }
