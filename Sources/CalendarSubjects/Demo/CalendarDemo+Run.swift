@@ -40,7 +40,8 @@ extension CalendarDemo {
         iterations: Int?, processes: Int, memoryRounds: Int, baselineName: String, saveBaseline: Bool, executable: String, command: String,
         progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
-        var (run, status, _) = try MeasuredRun.measurePackage(filter: MeasuredRun.defaultFilter, iterations: iterations, processes: processes, progress: progress)
+        var (run, status, _) = try MeasuredRun.measurePackage(
+            filter: MeasuredRun.defaultFilter, iterations: iterations, processes: processes, progress: progress)
         progress("perfkit demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…")
         run.tests.append(try measureMemory(rounds: memoryRounds, executable: executable, progress: progress))
         progress("perfkit demo: generating the 90-day retained history in fresh processes…")

@@ -76,7 +76,8 @@ public struct BaselineStore: Sendable {
         // matches before a final newline, which let `abc\n` through.
         func isAlphanumeric(_ c: Unicode.Scalar) -> Bool { c.isASCII && (("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)) }
         let scalars = Array(name.unicodeScalars)
-        guard (1...100).contains(scalars.count), isAlphanumeric(scalars[0]), scalars.allSatisfy({ isAlphanumeric($0) || "._-".unicodeScalars.contains($0) }) else {
+        guard (1...100).contains(scalars.count), isAlphanumeric(scalars[0]), scalars.allSatisfy({ isAlphanumeric($0) || "._-".unicodeScalars.contains($0) })
+        else {
             throw FileError(name, "not a baseline name: use 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit")
         }
     }

@@ -213,7 +213,9 @@ extension Comparison {
             return
         }
         let tolerance = context.bands.relative[row.metric.name] ?? defaultCountTolerance
-        let cpu = context.countingCPUs.map { "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other string routines" } ?? ""
+        let cpu =
+            context.countingCPUs.map { "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other string routines" }
+            ?? ""
         row.noiseBand = tolerance
         if baseline == current {
             row.verdict = .unchanged

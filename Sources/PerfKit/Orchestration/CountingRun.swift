@@ -104,7 +104,8 @@ public enum CountingRun {
         guard status == 0 || status == 1, !log.contains("VALGRIND INTERNAL ERROR") else {
             let line = log.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error") }
             throw OrchestrationError.countingFailed(
-                status: status, detail: line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log")
+                status: status,
+                detail: line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log")
         }
         var tests = try ResultFragments.readAll(from: results)
         guard !tests.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: status) }

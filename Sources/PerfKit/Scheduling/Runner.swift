@@ -102,9 +102,12 @@ public struct Runner: Sendable {
                 }
             }
         }
-        let unavailable = SimulatedCounter.isCounting ? [] : configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
-            ProbeSet.unavailableReason(for: metric).map { UnavailableMetric(metric: metric.name, reason: $0) }
-        }
+        let unavailable =
+            SimulatedCounter.isCounting
+            ? []
+            : configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
+                ProbeSet.unavailableReason(for: metric).map { UnavailableMetric(metric: metric.name, reason: $0) }
+            }
         return MeasurementResult(name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series, unavailable: unavailable)
     }
 

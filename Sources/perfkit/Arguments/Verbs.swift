@@ -66,7 +66,8 @@ struct Verb: Sendable {
                 .init(name: "iterations", value: "N", help: "samples per measured test, split over the processes (default: each test's own)"),
                 .init(name: "processes", value: "N", help: "fresh processes the rounds are split over (default 8)"),
                 .init(name: "output", value: "FILE", help: "run file (default .perfkit/runs/<time>.json; .perfkit/runs/latest.json is always written)"),
-                .init(name: "counts", value: nil, help: "also count simulated instructions per call, once more under valgrind (deterministic; about 50x slower)"),
+                .init(
+                    name: "counts", value: nil, help: "also count simulated instructions per call, once more under valgrind (deterministic; about 50x slower)"),
                 .init(name: "counts-only", value: nil, help: "count simulated instructions only (no timing processes)"),
             ]),
         Verb(

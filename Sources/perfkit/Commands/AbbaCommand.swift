@@ -77,7 +77,8 @@ enum AbbaCommand {
             .write(report, rawTests: [("A", sides[0].tests), ("B", sides[1].tests)])
         for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines { Output.line(line) }
         for line in whereItWent.plainLines { Output.line(line) }
-        Output.line("counted both sides in \(Int(Date().timeIntervalSince(started))) s" + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
+        Output.line(
+            "counted both sides in \(Int(Date().timeIntervalSince(started))) s" + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
         return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
     }
 
