@@ -18,6 +18,12 @@ public enum CountingRun {
         public var cpu: String
         /// The built `libPerfKitValgrindShim.so`.
         public var shim: String
+        /// A setup (``prepare(directory:scratch:progress:)`` makes the real one).
+        public init(version: String, cpu: String, shim: String) {
+            self.version = version
+            self.cpu = cpu
+            self.shim = shim
+        }
     }
 
     /// Checks valgrind and builds the sigsuspend shim (``Setup/shim``) with the package's own build.

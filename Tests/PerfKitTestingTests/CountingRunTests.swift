@@ -1,0 +1,81 @@
+import Foundation
+import PerfKit
+import PerfKitTesting
+import Testing
+
+@inline(never) func countedWork(_ n: Int) -> Int {
+    var x = 0
+    for i in 0..<n { x = x &* 31 &+ i }
+    return x
+}
+
+/// A real counting run: this test bundle, run again under valgrind's callgrind with the sigsuspend
+/// shim preloaded, measuring `countedLoop` alone. Skipped, with the reason printed, where valgrind
+/// or a C compiler is missing.
+@Suite struct CountingRunTests {
+    /// The body the counting run measures; under a plain `swift test` it is a smoke-mode measurement.
+    @Test(.performance(iterations: 3)) func countedLoop() throws {
+        try measure("loop-2000") { countedWork(2_000) }
+        try measure("loop-4000") { countedWork(4_000) }
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    @Test func aCountingRunCountsTheBodyAloneAndRepeatsExactly() throws {
+        guard !SimulatedCounter.isCounting else { return }
+        guard let valgrind = ChildOutput.run(["valgrind", "--version"]), valgrind.hasPrefix("valgrind") else {
+            print("skipped: valgrind is not installed (apt-get install valgrind)")
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-counting-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = Self.packageRoot + "/Sources/PerfKitValgrindShim"
+        guard
+            ChildOutput.run(["cc", "-O2", "-shared", "-fPIC", "-I", source + "/include", source + "/PerfKitValgrindShim.c", "-o", folder + "/shim.so"]) != nil
+        else {
+            print("skipped: no C compiler to build the sigsuspend shim")
+            return
+        }
+        let setup = CountingRun.Setup(version: valgrind, cpu: "", shim: folder + "/shim.so")
+        var counts: [[[Double]]] = []
+        for _ in 0..<2 {
+            let run = try CountingRun.measure(
+                bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: "CountingRunTests/countedLoop", samples: 3, setup: setup)
+            defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path) }
+            let measurements = try #require(run.tests.first?.measurements)
+            var values: [[Double]] = []
+            for measurement in measurements {
+                let series = try #require(measurement.series.first { $0.metric == .instructions })
+                #expect(series.callgrindDumps?.count == series.values.count)
+                #expect(series.profile != nil)
+                // Only the instruction counts are recorded under simulation: no clock, no exact-count pass.
+                #expect(measurement.series.allSatisfy { $0.metric == .instructions })
+                values.append(series.values)
+            }
+            counts.append(values)
+        }
+        #expect(counts[0] == counts[1])
+        // The body is counted with only the call's own residue: twice the steps is twice the count
+        // minus one residue (679 instructions in this debug build: the closure's dispatch and the
+        // client requests). Setup, warm-up and the harness around the region would add far more.
+        let (short, long) = (counts[0][0][0], counts[0][1][0])
+        #expect((0..<1_000).contains(2 * short - long), "\(short) and \(long)")
+    }
+}
+
+/// Runs a short command and returns its standard output, or nil when it fails.
+enum ChildOutput {
+    static func run(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import PerfKit
+
+/// Simulated counts: the callgrind reader, the count verdicts, and a real counting run of this
+/// bundle under valgrind.
+@Suite struct SimulatedCountTests {
+    static func tests(_ values: [Double], metric: Metric = .instructions) -> [TestResult] {
+        var series = SampleSeries(metric: metric, arm: "main", phase: .warm)
+        for (i, v) in values.enumerated() { series.append(v, round: i, position: 0, iteration: i) }
+        return [TestResult(id: "S/t()", suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])]
+    }
+
+    static func counted(_ cpu: String = "amd64-avx2", swift: String = "6.3.1") -> Environment {
+        var environment = Environment(
+            commit: "c", branch: "b", dirty: false, swiftVersion: swift, buildConfiguration: "release",
+            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
+            allocator: "jemalloc")
+        environment.valgrind = "valgrind-3.19.0"
+        environment.valgrindCPU = cpu
+        return environment
+    }
+
+    static func row(_ baseline: [Double], _ current: [Double], current environment: Environment = counted()) throws -> ComparisonRow {
+        try Comparison(
+            baseline: tests(baseline), current: tests(current), baselineEnvironment: counted(), currentEnvironment: environment
+        ).rows[0]
+    }
+
+    @Test func identicalCountsAreUnchanged() throws {
+        #expect(try Self.row([1000, 1000, 1000], [1000, 1000, 1000]).verdict == .unchanged)
+    }
+
+    @Test func countsAreJudgedByTheirMedianAgainstTheTolerance() throws {
+        // One sample's one-time cost moves the mean, not the median.
+        #expect(try Self.row([1000, 1000, 1400], [1000, 1000, 1000]).verdict == .withinNoise)
+        #expect(try Self.row([100_000, 100_000, 100_000], [100_400, 100_400, 100_400]).verdict == .withinNoise)  // +0.4%
+        #expect(try Self.row([100_000, 100_000, 100_000], [101_000, 101_000, 101_000]).verdict == .regressed)  // +1%
+        #expect(try Self.row([100_000, 100_000, 100_000], [99_000, 99_000, 99_000]).verdict == .improved)
+    }
+
+    @Test func countsFromAnotherToolchainAreNotJudgedButAnotherCPUIs() throws {
+        let toolchain = try Self.row([1000, 1000], [2000, 2000], current: Self.counted(swift: "6.4"))
+        #expect(toolchain.verdict == .notJudged)
+        #expect(toolchain.note.contains("toolchain"))
+        var otherMachine = Self.counted("amd64-sse3")
+        otherMachine.machine.cpuModel = "another CPU"
+        let cpu = try Self.row([1000, 1000], [2000, 2000], current: otherMachine)
+        #expect(cpu.verdict == .regressed)  // timing would not be judged across machines; counts are
+        #expect(cpu.note.contains("different features"))
+    }
+
+    @Test func aCountsOnlyRunLeavesTheBaselinesTimingNotMeasured() throws {
+        let baseline = Self.tests([5, 6, 7], metric: .wallClock)
+        let comparison = try Comparison(baseline: baseline, current: Self.tests([1000, 1000]), currentCountsOnly: true)
+        let timing = try #require(comparison.rows.first { $0.metric == .wallClock })
+        #expect(timing.verdict == .notJudged)
+        #expect(comparison.rows.first { $0.metric == .instructions }?.verdict == .added)
+    }
+
+    @Test func aCallgrindDumpGivesInclusiveCostsAndAllocationSites() {
+        let dump = CallgrindDump(
+            parsing: """
+                events: Ir
+                fl=(1) a.swift
+                fn=(1) $s3App5outeryyF
+                3 10
+                cfn=(2) $s3App5inneryyF
+                calls=2 0
+                4 100
+                cfn=(3) swift_allocObject
+                calls=5 0
+                5 50
+                fn=(2)
+                1 100
+                totals: 260
+                """)
+        #expect(dump.totals == 260)
+        #expect(dump.inclusive["$s3App5outeryyF"] == 160)
+        #expect(dump.inclusive["$s3App5inneryyF"] == 100)
+        #expect(dump.allocationCalls == ["$s3App5outeryyF": 5])
+        let profile = CallgrindDump.profile([dump, dump], demangle: ["$s3App5inneryyF": "App.inner()"])
+        #expect(profile.inclusive.first == CountProfile.Entry(function: "$s3App5outeryyF", value: 160))
+        #expect(profile.inclusive.contains(CountProfile.Entry(function: "App.inner()", value: 100)))
+        let changes = CountProfile.changes(profile.inclusive, [CountProfile.Entry(function: "App.inner()", value: 130)])
+        #expect(changes.first?.function == "$s3App5outeryyF" && changes.first?.delta == -160)
+    }
+
+    @Test func theDumpTotalsLineIsRead() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("callgrind.out.\(UUID().uuidString)").path
+        try Data("events: Ir\nsummary: 17\ntotals: 42\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(SimulatedCounter.totals(ofDump: path) == 42)
+    }
+}
