@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Makes sure the system packages PerfKit builds with are present: jemalloc and pkg-config.
-# Installs them with apt when running as root; otherwise prints the exact command and stops.
+# Makes sure the system packages PerfKit builds and tests with are present: jemalloc and pkg-config
+# (the allocator and its counters) and valgrind (simulated counts: `perfkit run --counts`, and its
+# client-request headers). Installs them with apt when running as root; otherwise prints the exact
+# command and stops.
 set -euo pipefail
-if pkg-config --exists jemalloc 2>/dev/null; then exit 0; fi
-install="apt-get update && apt-get install -y libjemalloc-dev pkg-config"
+have() { pkg-config --exists jemalloc 2>/dev/null && command -v valgrind >/dev/null && [ -f /usr/include/valgrind/callgrind.h ]; }
+if have; then exit 0; fi
+packages="libjemalloc-dev pkg-config valgrind"
+install="apt-get update && apt-get install -y $packages"
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
-  echo "perfkit: installing libjemalloc-dev and pkg-config with apt" >&2
+  echo "perfkit: installing $packages with apt" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 && apt-get install -y -qq libjemalloc-dev pkg-config >&2
-  pkg-config --exists jemalloc
+  apt-get update -qq >&2 && apt-get install -y -qq $packages >&2
+  have
 else
-  echo "perfkit: jemalloc is missing; install it with: sudo sh -c '$install'" >&2
+  echo "perfkit: missing system packages; install them with: sudo sh -c '$install'" >&2
   exit 1
 fi
