@@ -39,7 +39,7 @@ import Testing
         #expect(wall.note.hasPrefix("recorded on another machine (CPU model, kernel differ)"))
         #expect(comparison.rows.first { $0.metric == .mallocs }?.verdict == .regressed)  // 10 → 12, exact
         let report = MarkdownReport(title: "T", command: "perfkit compare main", comparison: comparison).render()
-        let top = report.split(separator: "\n").prefix(6).joined(separator: "\n")
+        let top = report.split(separator: "\n").prefix(12).joined(separator: "\n")
         #expect(top.contains("different machine") && top.contains("CPU model, kernel") && top.contains("perfkit abba"))
         let allowed = try Comparison(
             baseline: Self.tests(wall: V.noisy(100, seed: 1, count: 8), mallocs: 10, processes: eight),
@@ -65,7 +65,8 @@ import Testing
         #expect(detectable > 0.25 && detectable < 0.6)
         #expect(wall.note.contains("detectable change at these processes about ±\(Format.trim(detectable * 100))%"))
         let headline = ReportHeadline(comparison, direction: "current against main").lines.joined(separator: "\n")
-        #expect(headline.contains("The smallest change they could have called (80% power): about ±\(Int((detectable * 100).rounded()))%."))
+        #expect(
+            headline.contains("The smallest change the inconclusive timing rows could have called (80% power): about ±\(Int((detectable * 100).rounded()))%."))
     }
 
     @Test func oneProcessPerSideLeavesTimingUnjudged() throws {

@@ -22,11 +22,29 @@ import Testing
     @Test func theAnswerComesFirstAndNamesTheRegressedSeries() throws {
         let report = MarkdownReport(title: "T", command: "perfkit compare main", comparison: try Self.comparison()).render()
         let first15 = report.split(separator: "\n", omittingEmptySubsequences: false).prefix(15).joined(separator: "\n")
-        #expect(first15.contains("**1 regression, 0 improvements** (current against the baseline)"))
+        // The answer per kind: no sentence adds rows of different kinds together.
+        #expect(first15.contains("**current against the baseline**"))
+        #expect(first15.contains("- **Component cost**: 1 regressed, 30 within noise, 30 unchanged exactly"))
+        #expect(first15.contains("- **Memory**: no series"))
         #expect(first15.contains("- **regressed** `S/slowParse()` m [main, warm] wallClock: +24.9% (95% CI"))
         #expect(first15.contains("95% CI"))
-        #expect(first15.contains("Exact counts unchanged: 30."))
         #expect(!report.contains("| count") && !report.contains("S/count0()"))  // unchanged exact rows are folded away
+    }
+
+    @Test func rewordingEveryNoteChangesNoGroupingNoHeadlineAndNoExitStatus() throws {
+        var comparison = try Self.comparison()
+        let noisy = try Comparison(
+            baseline: V.tests(V.noisy(100, seed: 8, spread: 0.6, count: 5), id: "S/noisy()"),
+            current: V.tests(V.noisy(104, seed: 9, spread: 0.6, count: 5), id: "S/noisy()"))
+        comparison.rows += noisy.rows
+        var reworded = comparison
+        for index in reworded.rows.indices { reworded.rows[index].note = "reworded note \(index): nothing to parse here" }
+        #expect(ReportHeadline(reworded, direction: "d").lines == ReportHeadline(comparison, direction: "d").lines)
+        #expect(ExitStatus.of(reworded, failOnRegression: true) == ExitStatus.of(comparison, failOnRegression: true))
+        let main = MarkdownReport(title: "T", command: "c", comparison: comparison).render()
+        let rewordedMain = MarkdownReport(title: "T", command: "c", comparison: reworded).render()
+        #expect(main == rewordedMain)  // the main report shows verdicts and reasons, never notes
+        #expect(main.contains("too noisy to tell: 1"))
     }
 
     @Test func theMainReportFitsAPullRequestCommentAndTheFullOneHoldsEveryRow() throws {
@@ -52,7 +70,7 @@ import Testing
         let noisy = try Comparison(
             baseline: V.tests(V.noisy(100, seed: 8, spread: 0.6, count: 5)), current: V.tests(V.noisy(104, seed: 9, spread: 0.6, count: 5)))
         let text = MarkdownReport(title: "T", command: "c", comparison: noisy).render()
-        #expect(text.contains("Inconclusive: 1 (too noisy to tell: 1)."))
+        #expect(text.contains("- **Component cost**: 1 inconclusive (too noisy to tell: 1)"))
         #expect(!text.contains("can resolve"))
     }
 

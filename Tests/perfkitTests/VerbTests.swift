@@ -29,7 +29,7 @@ import Testing
         #expect(lenient.status == 0)
         let strict = try PerfkitProcess.run(["compare", "main", "--current", "after.json", "--fail-on", "regression", "--csv", "pr.csv"], in: directory)
         #expect(strict.status == 1)
-        #expect(strict.stdout.contains("1 regression"))
+        #expect(strict.stdout.contains("- Component cost: 1 regressed"))
         let same = try PerfkitProcess.run(["compare", "main", "--current", "before.json", "--fail-on", "regression"], in: directory)
         #expect(same.status == 0)
         // CSV escaping: a test name with a quote and a comma stays one field.

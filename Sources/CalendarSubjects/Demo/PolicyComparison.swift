@@ -27,8 +27,8 @@ public enum PolicyComparison {
                     "\(MarkdownReport.percent($0.value)) (\(MarkdownReport.percent($0.lower)) … \(MarkdownReport.percent($0.upper))), \(row.verdict)"
                 }
                 ?? (row.verdict == .notJudged
-                    ? "\(MarkdownReport.percent(n.median / max(b.median, 1))), not judged (\(ReportHeadline.reason(row)))"
-                    : "\(MarkdownReport.percent(n.median / max(b.median, 1))), \(row.note.hasPrefix("exact") ? "exact: every sample identical" : row.verdict.description)")
+                    ? "\(MarkdownReport.percent(n.median / max(b.median, 1))), not judged (\(row.reason?.description ?? "not judged"))"
+                    : "\(MarkdownReport.percent(n.median / max(b.median, 1))), \(row.isExact ? "exact: every sample identical" : row.verdict.description)")
             lines.append("| \(metric) (\(measurement), \(phase), median) | \(Format.value(b.median, u)) | \(Format.value(n.median, u)) | \(change) |")
         }
         lines.append("")

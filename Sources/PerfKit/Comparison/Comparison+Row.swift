@@ -65,13 +65,21 @@ extension Comparison {
                 row.verdict = .added
             } else if context.currentCountsOnly && !metric.isSimulated {
                 row.verdict = .notJudged
+                row.reason = .notMeasured
                 row.note = "not measured in this run (it took simulated counts only)"
             } else if let filter = context.currentFilter {
                 row.verdict = .notJudged
+                row.reason = .notMeasured
                 row.note = "not measured in this run (it measured only tests matching '\(filter)')"
             } else {
                 row.verdict = .removed
             }
+            return row
+        }
+        if metric.polarity == .neither && !(isConstant(baseline) && isConstant(current) && baseline[0] == current[0]) {
+            row.verdict = .notJudged
+            row.reason = .noBetterDirection
+            row.note = "\(metric.name) has no better direction (fewer bytes freed can mean memory kept): shown, not judged"
             return row
         }
         if metric.isSimulated {
@@ -86,13 +94,15 @@ extension Comparison {
         }
         if case .unpaired(let note) = replication {
             row.verdict = .inconclusive
+            row.reason = .notPaired
             row.note = note
             return row
         }
         let supporting = metric == .threadCPU && context.wallClockSeries.contains(id.with(metric: .wallClock))
-        if let reason = notJudgedReason(metric, row: row, otherMachine: context.otherMachine, supporting: supporting, calls: replication.calls) {
+        if let (reason, text) = notJudgedReason(metric, row: row, otherMachine: context.otherMachine, supporting: supporting, calls: replication.calls) {
             row.verdict = .notJudged
-            row.note = reason
+            row.reason = reason
+            row.note = text
             return row
         }
         switch replication {
@@ -110,6 +120,7 @@ extension Comparison {
         let processes = min(b.processCount, c.processCount)
         if row.metric.unit == .nanoseconds && processes < 2 {
             row.verdict = .notJudged
+            row.reason = .onePerSide
             row.note =
                 "one process per side: drift between processes is not estimable (measure with perfkit run --processes N, or compare revisions with perfkit abba)"
             return
@@ -121,6 +132,7 @@ extension Comparison {
         row.replicatedOver = processes >= 2 ? .processes : .samples
         guard x.count >= 3, y.count >= 3 else {
             row.verdict = .inconclusive
+            row.reason = .tooFew
             row.note += "too few values (\(x.count) and \(y.count); need 3 per side)"
             return
         }
@@ -134,12 +146,14 @@ extension Comparison {
         row.replicatedOver = .rounds
         guard series.baseline.count >= 4 else {
             row.verdict = .inconclusive
+            row.reason = .tooFew
             row.note = "too few rounds (\(series.baseline.count); need 4)"
             return
         }
         let logs = series.ratios.filter { $0.isFinite && $0 > 0 }.map { Foundation.log($0) }
         guard logs.count >= 4 else {  // a zero on one side makes a ratio meaningless
             row.verdict = .inconclusive
+            row.reason = .tooFew
             row.note = "too few rounds with a finite, positive ratio (\(logs.count); need 4)"
             return
         }
@@ -209,6 +223,7 @@ extension Comparison {
     static func judgeCounts(_ row: inout ComparisonRow, baseline: [Double], current: [Double], context: RowContext) {
         if !context.countingDifferences.isEmpty {
             row.verdict = .notJudged
+            row.reason = .countsFromAnotherSetup
             row.note = "simulated counts from another \(context.countingDifferences.joined(separator: ", ")): not comparable"
             return
         }

@@ -47,6 +47,14 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     public var confidence: Double? = nil
     /// The units the row's statistics were computed over; nil for rows without statistics
     /// (exact, added, removed, not judged).
+    /// Whether the row was compared exactly: a deterministic metric with every sample identical on each side.
+    public var isExact: Bool {
+        guard metric.isDeterministic, !metric.isSimulated, let b = baseline, let c = current else { return false }
+        return b.min == b.max && c.min == c.max
+    }
+    /// Why the row is not judged or inconclusive (nil for a decided or exact row): the typed cause
+    /// reports group by; ``note`` is its wording, for people.
+    public var reason: VerdictReason? = nil
     public var replicatedOver: ReplicationUnit? = nil
 }
 
@@ -194,22 +202,31 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// at the per-call figure (a batched 90 ns body is a 50 µs sample).
     static func notJudgedReason(
         _ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool, calls: (baseline: Int, current: Int) = (1, 1)
-    ) -> String? {
-        if supporting { return "thread CPU of a series decided by its wall clock: shown beside it, not a separate decision" }
+    ) -> (VerdictReason, String)? {
+        if metric.polarity == .neither {
+            return (.noBetterDirection, "\(metric.name) has no better direction (fewer bytes freed can mean memory kept): shown, not judged")
+        }
+        if supporting { return (.supportingCPU, "thread CPU of a series decided by its wall clock: shown beside it, not a separate decision") }
         if !otherMachine.isEmpty {
-            return
+            return (
+                .otherMachine,
                 "recorded on another machine (\(otherMachine.joined(separator: ", ")) differ): timing and OS memory are not comparable; use perfkit abba on one machine, or --allow-other-machine"
+            )
         }
         guard metric.unit == .nanoseconds, let baseline = row.baseline?.median else { return nil }
         let durations = [(baseline, calls.baseline)] + (row.current.map { [($0.median, calls.current)] } ?? [])
         let median = durations.map { perCall, calls in perCall * Double(calls) }.min() ?? baseline
         if metric == .threadCPU && median < ClockResolution.cpuJudgeable {
-            return
+            return (
+                .clockResolution,
                 "below the CPU clock's resolution: \(Format.duration(median)) a sample is under \(Format.duration(ClockResolution.cpuJudgeable)) (a CPU-time read costs about 1 µs here)"
+            )
         }
         if median < ClockResolution.wallJudgeable {
-            return
+            return (
+                .clockResolution,
                 "at clock resolution: \(Format.duration(median)) a sample is under 100 × a clock read (\(Format.duration(ClockResolution.wallJudgeable))); a subject that allows batching is timed many calls per sample"
+            )
         }
         return nil
     }
@@ -268,16 +285,20 @@ public struct Comparison: Sendable, Codable, Equatable {
             row.verdict = .inconclusive
             var reasons: [String] = []
             if let floor = row.smallestP, floor * Double(decisions) > alpha {
+                row.reason = .significanceFloor
                 reasons.append(
                     "significance floor: the smallest p these sample sizes allow is \(String(format: "%.2g", floor)), above the \(String(format: "%.2g", alpha / Double(decisions))) a lone change needs among \(decisions) decisions at α = \(String(format: "%.2g", alpha))"
                 )
             }
             if halfWidth > band {
+                row.reason = row.reason ?? .tooNoisy
                 reasons.append("too noisy to tell: the CI spans about ±\(Format.trim(halfWidth * 100))%, wider than the \(bandText) band")
             } else if above || below {
+                row.reason = row.reason ?? .notSignificant
                 reasons.append(
                     "CI outside the \(bandText) band but not significant against its edge after Benjamini–Hochberg (q = \(Format.pValue(row.qValue!)))")
             } else {
+                row.reason = row.reason ?? .aboutTheBandsSize
                 reasons.append("a change about as large as the \(bandText) band: the CI crosses its edge")
             }
             if let detectable = row.detectableChange {
@@ -301,6 +322,7 @@ public struct Comparison: Sendable, Codable, Equatable {
             row.verdict = .withinNoise
         } else {
             row.verdict = .inconclusive
+            row.reason = significant ? .aboutTheBandsSize : .notSignificant
             row.note += significant ? "; CI includes no change" : "; not significant after Benjamini–Hochberg"
         }
     }

@@ -14,7 +14,9 @@ extension Metric {
     /// Bytes allocated by the measuring thread, in jemalloc size-class bytes (`thread.allocatedp`).
     public static let bytesAllocated = Metric("bytesAllocated", unit: .bytes, isDeterministic: true, scope: .thread)
     /// Bytes freed by the measuring thread (`thread.deallocatedp`).
-    public static let bytesFreed = Metric("bytesFreed", unit: .bytes, isDeterministic: true, scope: .thread)
+    /// No better direction: fewer bytes freed for the same allocations can mean memory kept, so it
+    /// is shown beside ``bytesAllocated``, never judged.
+    public static let bytesFreed = Metric("bytesFreed", unit: .bytes, polarity: .neither, isDeterministic: true, scope: .thread)
     /// Exact number of allocation requests made by the measured body (its own pass).
     public static let mallocs = Metric("mallocs", unit: .count, isDeterministic: true, scope: .thread)
     /// Frees of blocks in the measuring arena during the body (its own pass). Blocks are counted by

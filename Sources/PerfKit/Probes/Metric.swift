@@ -54,6 +54,7 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
         isDeterministic = try container.decode(Bool.self, forKey: .isDeterministic)
         scope = try container.decode(MetricScope.self, forKey: .scope)
         if name == "instructions" && unit == .count { name = "retiredInstructions" }
+        if name == "bytesFreed" { polarity = .neither }  // stored as smallerIsBetter before schema 4
     }
 
     /// Whether the metric is counted under simulation (valgrind), not measured on the hardware:
@@ -70,6 +71,8 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
 public enum Polarity: String, Sendable, Codable, Hashable {
     case smallerIsBetter
     case largerIsBetter
+    /// Neither direction is better (for example bytes freed): the metric is shown, never judged.
+    case neither
 }
 
 /// Whose activity a metric observes.

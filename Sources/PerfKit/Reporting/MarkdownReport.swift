@@ -35,6 +35,10 @@ public struct MarkdownReport: Sendable {
     public var budgets: [(test: String, outcome: BudgetOutcome)]
     /// File name of the full report, linked from the main one.
     public var fullReportName: String?
+    /// One phrase naming both compared sides (baseline name, commits, dates) for the answer's first line.
+    public var sidesNamed: String? = nil
+    /// Warnings shown right under the answer (for example: the current run is not of the checkout's HEAD).
+    public var notices: [String] = []
 
     /// A comparison of arms inside one run: its title and the names of its two arms.
     public struct ArmSection: Sendable {
@@ -106,6 +110,15 @@ public struct MarkdownReport: Sendable {
         self.fullReportName = fullReportName
     }
 
+    /// The limitation every timing figure carries: which allocator timed the code.
+    /// - Parameter environment: The current side's environment.
+    /// - Returns: One sentence.
+    public static func allocatorLimitation(_ environment: Environment?) -> String {
+        let allocator = environment?.allocator ?? "unknown"
+        return
+            "Timings were taken with \(allocator == "jemalloc" ? "jemalloc" : "the system allocator") as the process allocator. Most Swift programs on Linux ship with glibc's malloc; on this kind of machine the same bundle built without jemalloc moved per-series medians by −25% to +23%, so a timing here is not the one users of the system allocator see."
+    }
+
     /// What each kind's numbers do not show.
     public static func caveat(for kind: MetricKind) -> String {
         switch kind {
@@ -162,7 +175,8 @@ public struct MarkdownReport: Sendable {
     /// Title, the answer, warnings, extra sections and the arm comparison's answer.
     private func top() -> [String] {
         var out = ["# \(title)", ""]
-        out += ReportHeadline(comparison, direction: sides.against).lines
+        out += ReportHeadline(comparison, direction: sides.against, sides: sidesNamed).lines
+        for notice in notices { out += ["", "> **\(notice)**"] }
         if comparison.machinesDiffer, let a = comparison.baselineEnvironment, let b = comparison.currentEnvironment {
             out += [
                 "",
@@ -215,32 +229,57 @@ public struct MarkdownReport: Sendable {
         return out
     }
 
+    /// One section per kind (simulated counts apart), each present even when nothing in it was
+    /// judged; inside, one table whose rows are the measured series and whose columns are the
+    /// phases, each cell the change (with its interval, or "exact") and the verdict.
     private func sections(_ comparison: Comparison, first: String, second: String, judgedOnly: Bool) -> [String] {
         let judged: Set<Verdict> = [.regressed, .improved, .withinNoise, .inconclusive]
         var out: [String] = []
-        for kind in MetricKind.allKinds {
-            let rows = comparison.rows.filter { $0.metric.kind == kind && (!judgedOnly || judged.contains($0.verdict)) }
-            guard !rows.isEmpty else { continue }
-            out += ["### \(kind.title)", "", "_\(Self.caveat(for: kind))_"]
-            for phase in Phase.allPhases {
-                let phaseRows = rows.filter { $0.phase == phase }
-                guard !phaseRows.isEmpty else { continue }
-                out += ["", "**Phase: \(phase)** (\(Self.phaseMeaning(phase)))", ""]
-                out.append(
-                    "| test / measurement [arm] | metric | \(first) p50 | \(second) p50 | change (\(Set(phaseRows.compactMap(\.confidence)).count == 1 ? phaseRows.compactMap(\.confidence)[0].ciLabel : "95% CI")) | p | verdict |"
-                )
-                out.append("|---|---|--:|--:|---|--:|---|")
-                for row in phaseRows {
-                    let u = row.metric.unit
-                    let p = row.pValue.map { Format.pValue($0) } ?? "–"
-                    out.append(
-                        "| \(Self.shortName(row.test)) / \(row.measurement) [\(row.arm)] | \(row.metric.name) | \(row.baseline.map { Format.value($0.median, u) } ?? "–") | "
-                            + "\(row.current.map { Format.value($0.median, u) } ?? "–") | \(Self.changeText(row)) | \(p) | \(verdict(row)) |")
-                }
+        for group in ReportHeadline.Group.all {
+            let all = comparison.rows.filter { ReportHeadline.Group($0) == group }
+            out += ["### \(group.title)", "", "_\(Self.caveat(for: group))_", ""]
+            let rows = judgedOnly ? all.filter { judged.contains($0.verdict) } : all
+            guard !rows.isEmpty else {
+                out += [all.isEmpty ? "No series of this kind was measured." : "Nothing judged here: \(ReportHeadline.counts(all)).", ""]
+                continue
+            }
+            struct Key: Hashable, Comparable {
+                var test: String, measurement: String, arm: String, metric: String
+                static func < (a: Key, b: Key) -> Bool { (a.test, a.measurement, a.arm, a.metric) < (b.test, b.measurement, b.arm, b.metric) }
+            }
+            var cells: [Key: [Phase: ComparisonRow]] = [:]
+            for row in rows { cells[Key(test: row.test, measurement: row.measurement, arm: row.arm, metric: row.metric.name), default: [:]][row.phase] = row }
+            let phases = Phase.allPhases.filter { phase in rows.contains { $0.phase == phase } }
+            out.append("| test / measurement [arm] | metric | " + phases.map { "\($0) (\(first) → \(second))" }.joined(separator: " | ") + " |")
+            out.append("|---|---|" + phases.map { _ in "---|" }.joined())
+            for key in cells.keys.sorted() {
+                let byPhase = cells[key]!
+                let values = phases.map { phase in byPhase[phase].map { cell($0) } ?? "–" }
+                out.append("| \(Self.shortName(key.test)) / \(key.measurement) [\(key.arm)] | \(key.metric) | " + values.joined(separator: " | ") + " |")
+            }
+            if judgedOnly && rows.count < all.count {
+                out += ["", "Not shown here (in the full report): \(ReportHeadline.counts(all.filter { !judged.contains($0.verdict) }))."]
             }
             out.append("")
         }
         return out
+    }
+
+    /// A phase cell: medians, the change, the verdict.
+    private func cell(_ row: ComparisonRow) -> String {
+        let u = row.metric.unit
+        let medians = "\(row.baseline.map { Format.value($0.median, u) } ?? "–") → \(row.current.map { Format.value($0.median, u) } ?? "–")"
+        if row.isExact { return "\(medians), exact, \(verdict(row))" }
+        if row.metric.isSimulated { return "\(medians), \(row.change.map { MarkdownReport.percent($0.value) } ?? "–"), \(verdict(row))" }
+        let change = row.change.map { "\(Self.percent($0.value)) (\(Self.percent($0.lower)) … \(Self.percent($0.upper)))" } ?? Self.changeText(row)
+        return "\(medians), \(change), \(verdict(row))"
+    }
+
+    /// What a group's numbers do not show.
+    static func caveat(for group: ReportHeadline.Group) -> String {
+        group.simulated
+            ? "Instructions executed per call under valgrind's simulation (deterministic for one binary, toolchain and valgrind): they miss cache misses, memory stalls, system calls, sleeps and lock waits, and are not time."
+            : caveat(for: group.kind)
     }
 
     /// The change cell: a ratio with its CI, a difference for a zero baseline, or an exact pair of values.
@@ -257,7 +296,7 @@ public struct MarkdownReport: Sendable {
     /// The verdict cell; an inconclusive or unjudged row says why in plain words.
     private func verdict(_ row: ComparisonRow) -> String {
         switch row.verdict {
-        case .inconclusive, .notJudged: "\(row.verdict) (\(ReportHeadline.reason(row)))"
+        case .inconclusive, .notJudged: "\(row.verdict) (\(row.reason?.description ?? "–"))"
         default: row.verdict.marker
         }
     }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The answer a reviewer reads first, for reports and standard output alike: every regressed or
-/// improved series on its own line with its change and 95% CI, then how many series are within
-/// noise, inconclusive and not judged, each with its main reasons, and for inconclusive rows the
-/// smallest change they could have called. Exact counts that did not change are counted, not listed.
+/// The answer a reviewer reads first, for reports and standard output alike, one line per kind of
+/// measurement: how many series regressed, improved, stayed within noise, were unchanged, were
+/// inconclusive or were not judged, with the reasons (typed, ``VerdictReason``), never adding
+/// rows of different kinds together. Then every regressed or improved series on its own line,
+/// grouped by kind, and for inconclusive rows the smallest change they could have called.
 public struct ReportHeadline: Sendable {
     /// The Markdown lines (also readable as plain text).
     public var lines: [String]
@@ -11,23 +12,55 @@ public struct ReportHeadline: Sendable {
     /// The lines for a terminal: blank lines dropped, bold marks removed.
     public var plainLines: [String] { lines.filter { !$0.isEmpty }.map { $0.replacingOccurrences(of: "**", with: "") } }
 
+    /// One group of an answer: a kind of measurement, with simulated counts apart from the rest of
+    /// component cost (they are judged by another rule and hold still where time does not).
+    public struct Group: Hashable, Sendable, Comparable {
+        /// The metric kind.
+        public var kind: MetricKind
+        /// Whether the group holds simulated counts.
+        public var simulated: Bool
+        /// The group of a row.
+        public init(_ row: ComparisonRow) {
+            kind = row.metric.kind
+            simulated = row.metric.isSimulated
+        }
+        /// A group.
+        public init(kind: MetricKind, simulated: Bool) {
+            self.kind = kind
+            self.simulated = simulated
+        }
+        /// Every group, in report order.
+        public static let all: [Group] =
+            [Group(kind: .componentCost, simulated: false), Group(kind: .componentCost, simulated: true)]
+            + MetricKind.allKinds.dropFirst().map { Group(kind: $0, simulated: false) }
+        /// The heading: "Component cost", "Simulated counts (component cost)", "Memory", …
+        public var title: String { simulated ? "Simulated counts (component cost)" : kind.title }
+        /// Report order.
+        public static func < (lhs: Group, rhs: Group) -> Bool { all.firstIndex(of: lhs)! < all.firstIndex(of: rhs)! }
+    }
+
     /// Builds the answer for a comparison.
     /// - Parameters:
     ///   - comparison: The comparison.
     ///   - direction: Which side is compared with which, for example "B against A".
+    ///   - sides: One phrase naming both sides (baseline name, commits), or nil to name them from the environments.
     ///   - limit: The most flagged series listed one per line; the rest are counted.
-    public init(_ comparison: Comparison, direction: String, limit: Int = 40) {
-        let rows = comparison.rows
-        let flagged = rows.filter { $0.verdict == .regressed || $0.verdict == .improved }.sorted { a, b in
-            (a.verdict == .regressed ? 0 : 1, a.test, a.measurement) < (b.verdict == .regressed ? 0 : 1, b.test, b.measurement)
+    public init(_ comparison: Comparison, direction: String, sides: String? = nil, limit: Int = 40) {
+        var out = ["**\(direction)**: \(sides ?? Self.sides(comparison))", ""]
+        for group in Group.all {
+            let rows = comparison.rows.filter { Group($0) == group }
+            out.append("- **\(group.title)**: \(Self.counts(rows))")
         }
-        let judged = rows.filter { [.regressed, .improved, .withinNoise, .inconclusive].contains($0.verdict) }.count
-        func plural(_ n: Int, _ word: String, _ words: String) -> String { "\(n) \(n == 1 ? word : words)" }
-        var out = [
-            "**\(plural(comparison.count(.regressed), "regression", "regressions")), \(plural(comparison.count(.improved), "improvement", "improvements"))** (\(direction)), among \(plural(judged, "judged series", "judged series")).",
-            "",
-        ]
+        let flagged = comparison.rows.filter { $0.verdict == .regressed || $0.verdict == .improved }.sorted { a, b in
+            (Group(a), a.verdict == .regressed ? 0 : 1, a.test, a.measurement) < (Group(b), b.verdict == .regressed ? 0 : 1, b.test, b.measurement)
+        }
+        if !flagged.isEmpty { out.append("") }
+        var shownGroup: Group?
         for row in flagged.prefix(limit) {
+            if Group(row) != shownGroup {
+                shownGroup = Group(row)
+                out.append("\(Group(row).title):")
+            }
             let u = row.metric.unit
             let values = [row.baseline, row.current].map { $0.map { Format.value($0.median, u) } ?? "–" }.joined(separator: " → ")
             out.append(
@@ -35,50 +68,54 @@ public struct ReportHeadline: Sendable {
             )
         }
         if flagged.count > limit { out.append("- … and \(flagged.count - limit) more in the tables below") }
-        if !flagged.isEmpty { out.append("") }
-        var rest: [String] = ["Within noise: \(comparison.count(.withinNoise))."]
-        for (verdict, label) in [(Verdict.inconclusive, "Inconclusive"), (.notJudged, "Not judged")] {
+        let detectable = comparison.rows.filter { $0.verdict == .inconclusive }.compactMap(\.detectableChange).sorted()
+        if let low = detectable.first, let high = detectable.last {
+            func percent(_ x: Double) -> String { "±\(Int((x * 100).rounded()))%" }
+            let spread = percent(low) == percent(high) ? "" : " at the median, \(percent(low)) to \(percent(high))"
+            out += [
+                "",
+                "The smallest change the inconclusive timing rows could have called (80% power): about \(percent(detectable[detectable.count / 2]))\(spread).",
+            ]
+        }
+        lines = out
+    }
+
+    /// "2 regressed, 1 improved, 14 within noise, 3 inconclusive (too noisy to tell: 3), 5 not judged (another machine: 5)".
+    /// - Parameter rows: Rows of one group.
+    /// - Returns: The counts, with the reasons of inconclusive and unjudged rows; "no series" for none.
+    public static func counts(_ rows: [ComparisonRow]) -> String {
+        guard !rows.isEmpty else { return "no series" }
+        var parts: [String] = []
+        for verdict in [Verdict.regressed, .improved, .withinNoise, .unchanged, .inconclusive, .notJudged, .added, .removed] {
             let matching = rows.filter { $0.verdict == verdict }
             guard !matching.isEmpty else { continue }
-            var reasons: [String: Int] = [:]
-            for row in matching { reasons[Self.reason(row), default: 0] += 1 }
-            let listed = reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
-            rest.append("\(label): \(matching.count) (\(listed)).")
-            let detectable = matching.compactMap(\.detectableChange).sorted()
-            if verdict == .inconclusive, let low = detectable.first, let high = detectable.last {
-                func percent(_ x: Double) -> String { "±\(Int((x * 100).rounded()))%" }
-                let spread = percent(low) == percent(high) ? "" : " at the median, \(percent(low)) to \(percent(high))"
-                rest.append("The smallest change they could have called (80% power): about \(percent(detectable[detectable.count / 2]))\(spread).")
+            var part = "\(matching.count) \(verdict == .unchanged ? "unchanged exactly" : verdict.description)"
+            if verdict == .inconclusive || verdict == .notJudged {
+                var reasons: [String: Int] = [:]
+                for row in matching { reasons[row.reason?.description ?? "no reason recorded", default: 0] += 1 }
+                part += " (" + reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }.joined(separator: "; ") + ")"
             }
+            parts.append(part)
         }
-        if comparison.count(.unchanged) > 0 { rest.append("Exact counts unchanged: \(comparison.count(.unchanged)).") }
-        if comparison.count(.added) > 0 { rest.append("Added: \(comparison.count(.added)).") }
-        if comparison.count(.removed) > 0 { rest.append("Removed: \(comparison.count(.removed)).") }
-        out.append(rest.joined(separator: " "))
-        lines = out
+        return parts.joined(separator: ", ")
+    }
+
+    /// Both sides named from the comparison's environments: commit, branch and build.
+    static func sides(_ comparison: Comparison) -> String {
+        func name(_ environment: Environment?) -> String {
+            guard let environment else { return "results" }
+            return "\(environment.commit.prefix(12)) (\(environment.branch), \(environment.buildConfiguration))"
+        }
+        return "\(name(comparison.currentEnvironment)) against \(name(comparison.baselineEnvironment))"
     }
 
     /// A change with its CI (95%, or the level of the look that judged it), as a percentage or a difference.
     static func change(_ row: ComparisonRow) -> String {
+        if row.metric.isSimulated, let c = row.change { return "\(MarkdownReport.percent(c.value)) (simulated count, median per call)" }
         if let c = row.change {
             return
                 "\(MarkdownReport.percent(c.value)) (\((row.confidence ?? 0.95).ciLabel) \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)))"
         }
         return MarkdownReport.changeText(row)
-    }
-
-    /// A row's reason in a few plain words (the part of its note before any detail), for grouping.
-    public static func reason(_ row: ComparisonRow) -> String {
-        var note = row.note
-        for prefix in ["varies between samples, so compared as a distribution; ", "varies between rounds, so compared as a distribution; "]
-        where note.hasPrefix(prefix) {
-            note.removeFirst(prefix.count)
-        }
-        if note.hasPrefix("per-process medians of") || note.hasPrefix("samples of one process"), let cut = note.firstIndex(of: ";") {
-            note = String(note[note.index(after: cut)...]).trimmingCharacters(in: .whitespaces)
-        }
-        let end = note.firstIndex { $0 == ":" || $0 == "(" } ?? note.endIndex
-        let short = note[..<end].trimmingCharacters(in: .whitespaces)
-        return short.isEmpty ? row.verdict.description : short
     }
 }

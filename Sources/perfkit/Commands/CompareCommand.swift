@@ -43,17 +43,30 @@ enum CompareCommand {
         }
         let command = MarkdownReport.commandLine(["perfkit", "compare"] + arguments)
         let whereItWent = WhereItWent(comparison, baseline: baseline.tests, current: currentTests)
-        let report = MarkdownReport(
+        var report = MarkdownReport(
             title: "PerfKit comparison against \(baseline.name)", command: command, comparison: comparison,
             armComparison: try ArmComparison.compare(currentTests).map {
                 MarkdownReport.ArmSection(title: "Arms of the current run: each against its first arm", comparison: $0, first: "first arm", second: "arm")
             },
             extraSections: whereItWent.markdown.map { [$0] } ?? [],
+            limitations: [MarkdownReport.allocatorLimitation(currentEnvironment)],
             budgets: MarkdownReport.budgets(of: currentTests))
+        let day = ISO8601DateFormatter.string(from: baseline.savedAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        report.sidesNamed =
+            "\(currentSource) (\(currentEnvironment.commit.prefix(12))) against baseline \(baseline.name) "
+            + "(\(baseline.environment.commit.prefix(12)), saved \(day))"
+        // A run of older code (the last run stopped on a compile error, say) must not pass for this checkout.
+        let head = ChildProcess.output(["git", "rev-parse", "HEAD"])
+        if parsed.options["with"] == nil, let head, !currentEnvironment.commit.hasPrefix(head) {
+            report.notices.append(
+                "The current run is of commit \(currentEnvironment.commit.prefix(12)), not of this checkout's HEAD \(head.prefix(12)): run perfkit run again to judge the code you have"
+            )
+        }
         let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
             .write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
         // The answer always goes to standard output, whatever files are written too.
-        for line in ReportHeadline(comparison, direction: "current against \(baseline.name)").plainLines { Output.line(line) }
+        for line in ReportHeadline(comparison, direction: "current against \(baseline.name)", sides: report.sidesNamed).plainLines { Output.line(line) }
+        for notice in report.notices { Output.line("warning: " + notice) }
         for line in whereItWent.plainLines { Output.line(line) }
         for path in written where path.hasSuffix(".md") { Output.line("report: \(path)") }
         return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
