@@ -45,8 +45,6 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     /// The confidence of ``change``'s interval when it is not 95% (a look of a sequential
     /// comparison judges at 1 − α / looks); nil for 95%.
     public var confidence: Double? = nil
-    /// The units the row's statistics were computed over; nil for rows without statistics
-    /// (exact, added, removed, not judged).
     /// Whether the row was compared exactly: a deterministic metric with every sample identical on each side.
     public var isExact: Bool {
         guard metric.isDeterministic, !metric.isSimulated, let b = baseline, let c = current else { return false }
@@ -55,6 +53,8 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     /// Why the row is not judged or inconclusive (nil for a decided or exact row): the typed cause
     /// reports group by; ``note`` is its wording, for people.
     public var reason: VerdictReason? = nil
+    /// The units the row's statistics were computed over; nil for rows without statistics
+    /// (exact, added, removed, not judged).
     public var replicatedOver: ReplicationUnit? = nil
 }
 
