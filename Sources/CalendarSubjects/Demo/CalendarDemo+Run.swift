@@ -32,16 +32,25 @@ extension CalendarDemo {
     ///   - saveBaseline: Save this run as the baseline before comparing.
     ///   - executable: The `perfkit` executable the memory and history child processes run.
     ///   - command: The command line the report names.
+    ///   - counts: Also count simulated instructions, once more under callgrind (``CountingRun``).
     ///   - progress: Receives one line per step.
     /// - Returns: The outcome.
     /// - Throws: ``OrchestrationError`` for a failed build or child; ``FileError`` for a corrupt
     ///   baseline or a write that failed.
     public static func run(
         iterations: Int?, processes: Int, memoryRounds: Int, baselineName: String, saveBaseline: Bool, executable: String, command: String,
-        progress: (String) -> Void = { _ in }
+        counts: Bool = true, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
-        var (run, status, _) = try MeasuredRun.measurePackage(
-            filter: MeasuredRun.defaultFilter, iterations: iterations, processes: processes, progress: progress)
+        var (run, status, dumps) = try MeasuredRun.measurePackage(
+            filter: MeasuredRun.defaultFilter, iterations: iterations, processes: processes, passes: counts ? .timingAndCounts : .timing,
+            progress: progress)
+        if let dumps {
+            let kept = CountingRun.dumpFolder(besides: ".perfkit/runs/demo-latest.json")
+            try? FileManager.default.removeItem(atPath: kept)
+            try? FileManager.default.createDirectory(atPath: ".perfkit/runs", withIntermediateDirectories: true)
+            try? FileManager.default.moveItem(atPath: dumps, toPath: kept)
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
+        }
         progress("perfkit demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…")
         run.tests.append(try measureMemory(rounds: memoryRounds, executable: executable, progress: progress))
         progress("perfkit demo: generating the 90-day retained history in fresh processes…")
@@ -59,6 +68,8 @@ extension CalendarDemo {
         let policies = try ArmComparison.compare(run.tests) ?? Comparison(baseline: [], current: [])
         return Outcome(
             run: run, status: status, baseline: baseline, savedBaseline: save, comparison: comparison, policies: policies,
-            report: report(run: run, baseline: baseline, comparison: comparison, policies: policies, historySection: historySection, command: command))
+            report: report(
+                run: run, baseline: baseline, comparison: comparison, policies: policies, historySection: historySection, command: command,
+                whereItWent: WhereItWent(comparison, baseline: baseline.tests, current: run.tests)))
     }
 }

@@ -142,6 +142,7 @@ struct Verb: Sendable {
                 .init(name: "baseline", value: "NAME", help: "baseline to compare against (default main)"),
                 .init(name: "markdown", value: "FILE", help: "Markdown report (default Reports/calendar-renderer.md; its CSV and charts beside it)"),
                 .init(name: "save-baseline", value: nil, help: "save this run as the baseline"),
+                .init(name: "no-counts", value: nil, help: "skip the counting pass (simulated instructions under valgrind, about 5 minutes)"),
             ]),
         Verb(
             name: "calendar", run: CalendarCommand.run, positionals: "fixture|layout|history|memory|edit",

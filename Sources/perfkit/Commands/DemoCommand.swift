@@ -18,7 +18,8 @@ enum DemoCommand {
         let command = arguments.isEmpty ? "make demo" : MarkdownReport.commandLine(["perfkit", "demo"] + arguments)
         let demo = try CalendarDemo.run(
             iterations: iterations, processes: processes, memoryRounds: memoryRounds, baselineName: baselineName,
-            saveBaseline: parsed.flags.contains("save-baseline"), executable: CommandLine.arguments[0], command: command, progress: Output.progress)
+            saveBaseline: parsed.flags.contains("save-baseline"), executable: CommandLine.arguments[0], command: command,
+            counts: !parsed.flags.contains("no-counts"), progress: Output.progress)
         if demo.savedBaseline { Output.progress("perfkit demo: saved this run as baseline '\(baselineName)' (there was none, or --save-baseline)") }
         try ReportWriter(markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil)
             .write(demo.report, rawTests: [("current", demo.run.tests)])
@@ -27,7 +28,9 @@ enum DemoCommand {
         Output.line("policy comparison (native against reference):")
         for line in ReportHeadline(demo.policies, direction: "native against reference", limit: 10).plainLines { Output.line("  " + line) }
         Output.line("against baseline '\(baselineName)':")
-        for line in ReportHeadline(demo.comparison, direction: "this run against \(baselineName)", limit: 10).plainLines { Output.line("  " + line) }
+        for line in ReportHeadline(demo.comparison, direction: "this run against \(baselineName)", sides: demo.report.sidesNamed, limit: 10).plainLines {
+            Output.line("  " + line)
+        }
         Output.line("report: \(reportPath) (\(Int(Date().timeIntervalSince(started))) s)")
         return demo.status == 0 ? 0 : 1
     }
