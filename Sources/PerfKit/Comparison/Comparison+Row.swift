@@ -217,6 +217,13 @@ extension Comparison {
     /// CodSpeed offer 0.2–1%).
     public static let defaultCountTolerance = 0.005
 
+    /// The smallest change of a simulated count per call that is judged, unless a noise file's
+    /// `absolute` sets one: 1,000 instructions (well under a microsecond). A tiny body's median
+    /// moves by a one-time cost that lands in one sample or another (in the A/A a 1,683-instruction
+    /// body read 1,162 on the other side: one allocator slow path); a change must clear both this
+    /// floor and ``defaultCountTolerance``.
+    public static let defaultCountFloor = 1_000.0
+
     /// Judges a simulated count: unchanged when every sample is identical on both sides, else the
     /// change of the median per call against the relative tolerance. Not judged when the toolchain,
     /// valgrind or the build differ (the count then measures another binary or another simulator).
@@ -248,11 +255,12 @@ extension Comparison {
         }
         let ratio = c / b
         row.change = Estimate(value: ratio, lower: ratio, upper: ratio)
-        let within = abs(ratio - 1) <= tolerance
+        let floor = context.bands.absolute[row.metric.name] ?? defaultCountFloor
+        let within = abs(ratio - 1) <= tolerance || abs(c - b) <= floor
         row.verdict = within ? .withinNoise : (ratio > 1) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
         row.note =
             "simulated count, median per call \(Format.value(b, row.metric.unit)) → \(Format.value(c, row.metric.unit)), "
-            + (within ? "within" : "beyond") + " the ±\(Format.trim(tolerance * 100))% count tolerance\(cpu)"
+            + (within ? "within" : "beyond") + " the count tolerance (±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) instructions)\(cpu)"
     }
 
     /// Whether every value is the same: only then is a deterministic metric compared exactly.
