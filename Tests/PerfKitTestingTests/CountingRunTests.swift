@@ -55,11 +55,21 @@ import Testing
             }
             counts.append(values)
         }
-        #expect(counts[0] == counts[1])
+        if Jemalloc.isLinked {
+            #expect(counts[0] == counts[1])  // with jemalloc, every sample repeats exactly
+        } else {
+            // glibc's malloc (no Jemalloc trait) adds a slow path to a sample now and then, a few
+            // hundred instructions: the runs agree within the count tolerance, not exactly.
+            for (first, second) in zip(counts[0], counts[1]) {
+                let a = Quantile.percentile(sorted: first.sorted(), 50), b = Quantile.percentile(sorted: second.sorted(), 50)
+                #expect(abs(a - b) <= Comparison.defaultCountFloor, "\(first) and \(second)")
+            }
+        }
         // The body is counted with only the call's own residue: twice the steps is twice the count
         // minus one residue (679 instructions in this debug build: the closure's dispatch and the
         // client requests). Setup, warm-up and the harness around the region would add far more.
-        let (short, long) = (counts[0][0][0], counts[0][1][0])
+        // The smallest sample of each: an allocator's occasional slow path only ever adds.
+        let (short, long) = (counts[0][0].min()!, counts[0][1].min()!)
         #expect((0..<1_000).contains(2 * short - long), "\(short) and \(long)")
     }
 }
