@@ -37,7 +37,8 @@ extension CalendarDemo {
             title: "Calendar renderer: native policy against reference", command: command, comparison: comparison,
             armComparison: MarkdownReport.ArmSection(
                 title: "Policy comparison: native against reference (same run, same binary)", comparison: policies, first: "reference", second: "native"),
-            extraSections: [PolicyComparison.headline(policies), historySection] + (whereItWent?.markdown.map { [$0] } ?? []), runOrder: MarkdownReport.runOrderLines(run.tests),
+            extraSections: [PolicyComparison.headline(policies), historySection] + (whereItWent?.markdown.map { [$0] } ?? []),
+            runOrder: MarkdownReport.runOrderLines(run.tests),
             limitations: limitations, budgets: MarkdownReport.budgets(of: run.tests))
         report.sidesNamed =
             "this run (\(run.environment.commit.prefix(12)), \(run.environment.machine.summary)) against baseline \(baseline.name) "
