@@ -13,7 +13,7 @@ let package = Package(
         .library(name: "PerfKit", targets: ["PerfKit"]),
         .library(name: "PerfKitTesting", targets: ["PerfKitTesting"]),
         .library(name: "CalendarSubjects", targets: ["CalendarSubjects"]),
-        .executable(name: "perfkit", targets: ["perfkit"]),
+        .executable(name: "perfkit", targets: ["PerfKitTool"]),
         .plugin(name: "PerfKitPlugin", targets: ["PerfKitPlugin"]),
         // Preloaded into measured tests under valgrind (`perfkit run --counts`); built on demand.
         .library(name: "PerfKitValgrindShim", type: .dynamic, targets: ["PerfKitValgrindShim"]),
@@ -41,19 +41,21 @@ let package = Package(
         ),
         .target(name: "PerfKitTesting", dependencies: ["PerfKit"]),
         .target(name: "CalendarSubjects", dependencies: ["PerfKit"]),
-        .executableTarget(name: "perfkit", dependencies: ["PerfKit", "CalendarSubjects"]),
+        // The `perfkit` tool. Its folder is not named `perfkit`: `Sources/perfkit` and `Sources/PerfKit`
+        // would be one folder on a case-insensitive disk (macOS's default).
+        .executableTarget(name: "PerfKitTool", dependencies: ["PerfKit", "CalendarSubjects"]),
         .plugin(
             name: "PerfKitPlugin",
             capability: .command(
                 intent: .custom(verb: "perfkit", description: "Run the perfkit tool (run, baseline, compare, abba, stats, doctor) on this package"),
                 permissions: [.writeToPackageDirectory(reason: "perfkit writes .perfkit/, Baselines/ and reports in the package")]
             ),
-            dependencies: ["perfkit"]
+            dependencies: ["PerfKitTool"]
         ),
         .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"], exclude: ["Fixtures"]),
         .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
         .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit"]),
-        .testTarget(name: "perfkitTests", dependencies: ["perfkit", "PerfKit", "CalendarSubjects"]),
+        .testTarget(name: "PerfKitToolTests", dependencies: ["PerfKitTool", "PerfKit", "CalendarSubjects"]),
     ]
 )
 

@@ -8,7 +8,7 @@ import PackagePlugin
 @main
 struct PerfKitPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let tool = try context.tool(named: "perfkit")
+        let tool = try context.tool(named: "PerfKitTool")
         let process = Process()
         process.executableURL = tool.url
         process.arguments = arguments
