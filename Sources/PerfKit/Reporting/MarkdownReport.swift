@@ -21,8 +21,8 @@ public struct MarkdownReport: Sendable {
     public var comparison: Comparison
     /// An optional within-run comparison of arms (for example one policy against another).
     public var armComparison: ArmSection?
-    /// Chart file names per phase, linked from the report.
-    public var charts: [Phase: String]
+    /// Charts linked from the report: one per comparison and kind, each with its title and file name.
+    public var charts: [(title: String, file: String)]
     /// Extra sections (Markdown) placed after the answer.
     public var extraSections: [String]
     /// Run order lines per measurement (full report).
@@ -94,7 +94,8 @@ public struct MarkdownReport: Sendable {
     /// A report; everything but the title, command and comparison is optional.
     public init(
         title: String, command: String, comparison: Comparison, armComparison: ArmSection? = nil,
-        charts: [Phase: String] = [:], extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [], sides: Sides = .baseline,
+        charts: [(title: String, file: String)] = [], extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [],
+        sides: Sides = .baseline,
         budgets: [(test: String, outcome: BudgetOutcome)] = [], fullReportName: String? = nil
     ) {
         self.sides = sides
@@ -210,8 +211,8 @@ public struct MarkdownReport: Sendable {
         if !charts.isEmpty {
             out += [
                 "",
-                "Charts (change with 95% CI of each judged series): "
-                    + charts.sorted { $0.key < $1.key }.map { "[\($0.key)](\($0.value))" }.joined(separator: ", "),
+                "Charts, one per comparison and kind (change of each judged series, phases apart): "
+                    + charts.map { "[\($0.title)](\($0.file))" }.joined(separator: ", "),
             ]
         }
         out += ["", "## Environment", ""]

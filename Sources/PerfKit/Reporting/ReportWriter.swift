@@ -34,14 +34,24 @@ public struct ReportWriter: Sendable {
             var report = report
             let base = URL(fileURLWithPath: markdown).deletingPathExtension()
             let folder = base.deletingLastPathComponent()
-            let chartRows = (report.armComparison?.comparison.rows ?? []) + report.comparison.rows
-            for phase in Phase.allPhases where chartRows.contains(where: { $0.phase == phase && $0.change != nil }) {
-                let name = base.lastPathComponent + "-\(phase).svg"
-                let path = folder.appendingPathComponent(name).path
-                try StoredFile.writeAtomically(
-                    Data(SVGChart.changes(chartRows.filter { $0.phase == phase }, title: "\(report.title), \(phase) phase").utf8), to: path)
-                report.charts[phase] = name
-                written.append(path)
+            // One chart per comparison and kind (simulated counts apart), phases ordered inside it:
+            // a chart never puts memory, counts and time, or two comparisons, on one axis.
+            var comparisons: [(slug: String, title: String, rows: [ComparisonRow])] = []
+            if let arms = report.armComparison { comparisons.append(("arms", "\(arms.second) against \(arms.first)", arms.comparison.rows)) }
+            comparisons.append(("sides", report.sides.against, report.comparison.rows))
+            for comparison in comparisons {
+                for group in ReportHeadline.Group.all {
+                    let rows = comparison.rows.filter { ReportHeadline.Group($0) == group }
+                        .sorted { ($0.phase, $0.test, $0.measurement, $0.arm) < ($1.phase, $1.test, $1.measurement, $1.arm) }
+                    guard !SVGChart.layout(rows).rows.isEmpty else { continue }
+                    let slug = group.title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ").prefix(2).joined(separator: "-")
+                    let name = base.lastPathComponent + "-\(comparison.slug)-\(slug).svg"
+                    let path = folder.appendingPathComponent(name).path
+                    let title = "\(comparison.title): \(group.title)"
+                    try StoredFile.writeAtomically(Data(SVGChart.changes(rows, title: title).utf8), to: path)
+                    report.charts.append((title, name))
+                    written.append(path)
+                }
             }
             let full = Self.fullPath(of: markdown)
             report.fullReportName = URL(fileURLWithPath: full).lastPathComponent

@@ -1,6 +1,7 @@
 import Foundation
 
-/// An SVG chart of the change of each judged series in one phase, with its 95% CI and noise band.
+/// An SVG chart of the change of each judged series of one comparison and kind, with its 95% CI
+/// and noise band (the count tolerance for simulated counts); each row names its phase.
 ///
 /// The axis is the log of the ratio, symmetric around no change, so +100% and −50% sit at equal
 /// distances; it is labelled at round ratios with a 0% tick, and limited to ÷4 … ×4. A bound
@@ -84,7 +85,7 @@ public enum SVGChart {
             svg.append(
                 "<rect x=\"\(x(1 - row.noiseBand))\" y=\"\(y - 6)\" width=\"\(x(1 + row.noiseBand) - x(1 - row.noiseBand))\" height=\"12\" fill=\"#eaeef2\"/>")
             svg.append(
-                "<text x=\"10\" y=\"\(y + 4)\">\(escape(truncated("\(row.id.testName) \(row.measurement) [\(row.arm)] \(row.metric.name)", 62)))</text>"
+                "<text x=\"10\" y=\"\(y + 4)\">\(escape(truncated("\(row.id.testName) \(row.measurement) [\(row.arm), \(row.phase)] \(row.metric.name)", 62)))</text>"
             )
             svg.append("<line x1=\"\(x(c.lower))\" y1=\"\(y)\" x2=\"\(x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"/>")
             svg.append("<circle cx=\"\(x(c.value))\" cy=\"\(y)\" r=\"3\" fill=\"\(color)\"/>")
