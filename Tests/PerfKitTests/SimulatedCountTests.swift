@@ -1,7 +1,6 @@
 import Foundation
+import PerfKit
 import Testing
-
-@testable import PerfKit
 
 /// Simulated counts: the callgrind reader, the count verdicts, and a real counting run of this
 /// bundle under valgrind.

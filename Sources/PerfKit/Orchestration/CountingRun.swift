@@ -93,32 +93,74 @@ public enum CountingRun {
             "LD_PRELOAD": root + "/shim.so",
             MeasuredProcessEnvironment.mode: MeasuredProcessEnvironment.measureMode,
             MeasuredProcessEnvironment.resultsDirectory: results,
-            SimulatedCounter.outputVariable: dumps + "/callgrind.out",
         ]
         if let samples { environment[MeasuredProcessEnvironment.iterations] = String(samples) }
         environment.merge(extra) { _, new in new }
-        progress("perfkit run: counting instructions of tests matching '\(filter)' under callgrind (about 50× slower than native)…")
         var machine = utsname()
         uname(&machine)
         let arch = withUnsafeBytes(of: &machine.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let (status, _) = try ChildProcess.run(
-            [
-                "setarch", arch, "-R", "valgrind", "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(dumps)/callgrind.out",
-                "--log-file=\(root)/valgrind.log", root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter", filter,
-            ], in: directory, environment: environment, output: .discard, showErrors: true, replacingEnvironment: true)
-        let log = (try? String(contentsOfFile: root + "/valgrind.log", encoding: .utf8)) ?? ""
-        guard status == 0 || status == 1, !log.contains("VALGRIND INTERNAL ERROR") else {
-            let line = log.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error") }
-            throw OrchestrationError.countingFailed(
-                status: status,
-                detail: line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log")
+        // One valgrind process per test, as Gungraun runs one per benchmark: what earlier tests left
+        // in the heap moves a later test's pointer-keyed work. Counted in one process, the calendar
+        // suite's layout medians spread 0.85% between processes of one binary; one suite alone, 0.02%.
+        let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
+        progress("perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, one process each (about 50× slower than native)…")
+        var tests: [TestResult] = []
+        var worst: Int32 = 0
+        var offset = 0
+        for (index, id) in ids.enumerated() {
+            let own = root + "/test-\(index)"
+            try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
+            environment[SimulatedCounter.outputVariable] = own + "/callgrind.out"
+            let (status, _) = try ChildProcess.run(
+                [
+                    "setarch", arch, "-R", "valgrind", "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(own)/callgrind.out",
+                    "--log-file=\(root)/valgrind.log", root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
+                    NSRegularExpression.escapedPattern(for: id),
+                ], in: directory, environment: environment, output: .discard, showErrors: true, replacingEnvironment: true)
+            let log = (try? String(contentsOfFile: root + "/valgrind.log", encoding: .utf8)) ?? ""
+            guard status == 0 || status == 1, !log.contains("VALGRIND INTERNAL ERROR") else {
+                let line = log.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error") }
+                throw OrchestrationError.countingFailed(
+                    status: status,
+                    detail: "\(id): " + (line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log"))
+            }
+            worst = max(worst, status)
+            // This process's dumps join the run's folder under numbers of their own.
+            var counted = profiled(try ResultFragments.readAll(from: results), dumps: own)
+            var highest = 0
+            for t in counted.indices {
+                for m in counted[t].measurements.indices {
+                    for k in counted[t].measurements[m].series.indices {
+                        guard let numbers = counted[t].measurements[m].series[k].callgrindDumps else { continue }
+                        highest = max(highest, numbers.max() ?? 0)
+                        counted[t].measurements[m].series[k].callgrindDumps = numbers.map { $0 + offset }
+                    }
+                }
+            }
+            for n in 1...max(1, highest) {
+                try? FileManager.default.moveItem(atPath: "\(own)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
+            }
+            offset += highest
+            try? FileManager.default.removeItem(atPath: own)
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: results)) ?? [] { try? FileManager.default.removeItem(atPath: results + "/" + file) }
+            tests += counted
         }
-        var tests = try ResultFragments.readAll(from: results)
-        guard !tests.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: status) }
-        tests = profiled(tests, dumps: dumps)
+        guard !tests.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst) }
         keep = true
         try? FileManager.default.removeItem(atPath: root + "/valgrind.log")
-        return (tests, dumps, status)
+        return (tests, dumps, worst)
+    }
+
+    /// The bundle's test IDs that `filter` matches (Swift Testing's `--list-tests`, matched here
+    /// because listing ignores `--filter`).
+    static func testIDs(bundle: String, directory: String, matching filter: String) throws -> [String] {
+        let (status, output) = try ChildProcess.run([bundle, "--testing-library", "swift-testing", "--list-tests"], in: directory)
+        guard status == 0 else { throw OrchestrationError.childFailed("cannot list the tests of \(bundle) (status \(status))") }
+        let pattern: NSRegularExpression
+        do { pattern = try NSRegularExpression(pattern: filter) } catch { throw OrchestrationError.childFailed("--filter '\(filter)' is not a regular expression") }
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init).filter { id in
+            pattern.firstMatch(in: id, range: NSRange(id.startIndex..., in: id)) != nil
+        }
     }
 
     /// Where a run file's callgrind dumps are kept: `<run file without .json>.callgrind/`.
