@@ -103,7 +103,8 @@ public enum CountingRun {
         // in the heap moves a later test's pointer-keyed work. Counted in one process, the calendar
         // suite's layout medians spread 0.85% between processes of one binary; one suite alone, 0.02%.
         let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
-        progress("perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, one process each (about 50× slower than native)…")
+        progress(
+            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, one process each (about 50× slower than native)…")
         var tests: [TestResult] = []
         var worst: Int32 = 0
         var offset = 0
@@ -122,7 +123,8 @@ public enum CountingRun {
                 let line = log.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error") }
                 throw OrchestrationError.countingFailed(
                     status: status,
-                    detail: "\(id): " + (line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log"))
+                    detail: "\(id): "
+                        + (line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log"))
             }
             worst = max(worst, status)
             // This process's dumps join the run's folder under numbers of their own.
@@ -142,7 +144,9 @@ public enum CountingRun {
             }
             offset += highest
             try? FileManager.default.removeItem(atPath: own)
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: results)) ?? [] { try? FileManager.default.removeItem(atPath: results + "/" + file) }
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: results)) ?? [] {
+                try? FileManager.default.removeItem(atPath: results + "/" + file)
+            }
             tests += counted
         }
         guard !tests.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst) }
@@ -157,7 +161,9 @@ public enum CountingRun {
         let (status, output) = try ChildProcess.run([bundle, "--testing-library", "swift-testing", "--list-tests"], in: directory)
         guard status == 0 else { throw OrchestrationError.childFailed("cannot list the tests of \(bundle) (status \(status))") }
         let pattern: NSRegularExpression
-        do { pattern = try NSRegularExpression(pattern: filter) } catch { throw OrchestrationError.childFailed("--filter '\(filter)' is not a regular expression") }
+        do { pattern = try NSRegularExpression(pattern: filter) } catch {
+            throw OrchestrationError.childFailed("--filter '\(filter)' is not a regular expression")
+        }
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init).filter { id in
             pattern.firstMatch(in: id, range: NSRange(id.startIndex..., in: id)) != nil
         }
