@@ -85,6 +85,8 @@ public enum MeasuredRun {
     ) throws -> (run: RunFile, status: Int32, dumps: String?) {
         let revision = try Revision.prepare(".", progress: progress)
         let bundle = try revision.build(progress: progress)
+        // valgrind and the shim are checked before anything is measured: a missing valgrind costs nothing.
+        let setup = passes.counts ? try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress) : nil
         var tests: [TestResult] = []
         var status: Int32 = 0
         if passes.timing {
@@ -93,8 +95,7 @@ public enum MeasuredRun {
         }
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
         var dumps: String?
-        if passes.counts {
-            let setup = try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress)
+        if let setup {
             let counted = try CountingRun.measure(bundle: bundle, directory: ".", filter: filter, samples: iterations, setup: setup, progress: progress)
             tests = passes.timing ? tests.addingCounts(counted.tests) : counted.tests
             status = max(status, counted.status)
