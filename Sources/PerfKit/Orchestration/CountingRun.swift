@@ -18,11 +18,14 @@ public enum CountingRun {
         public var cpu: String
         /// The built `libPerfKitValgrindShim.so`.
         public var shim: String
+        /// The valgrind executable, resolved through `PATH` once (the counting process runs with a fixed `PATH`).
+        public var valgrind: String
         /// A setup (``prepare(directory:scratch:progress:)`` makes the real one).
-        public init(version: String, cpu: String, shim: String) {
+        public init(version: String, cpu: String, shim: String, valgrind: String = "/usr/bin/valgrind") {
             self.version = version
             self.cpu = cpu
             self.shim = shim
+            self.valgrind = valgrind
         }
     }
 
@@ -34,7 +37,10 @@ public enum CountingRun {
     /// - Returns: The setup.
     /// - Throws: ``OrchestrationError/countingUnavailable(_:)`` with one line saying what is missing.
     public static func prepare(directory: String, scratch: String, progress: (String) -> Void = { _ in }) throws -> Setup {
-        guard let version = ChildProcess.output(["valgrind", "--version"]), version.hasPrefix("valgrind") else {
+        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        guard let valgrind = searchPath.split(separator: ":").map({ "\($0)/valgrind" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
+            let version = ChildProcess.output([valgrind, "--version"]), version.hasPrefix("valgrind")
+        else {
             throw OrchestrationError.countingUnavailable("valgrind is not installed (apt-get install valgrind); counting runs need it")
         }
         progress("perfkit: building PerfKitValgrindShim (a sigsuspend valgrind can run Swift Testing with)…")
@@ -46,12 +52,12 @@ public enum CountingRun {
             throw OrchestrationError.countingUnavailable(
                 "cannot build the product PerfKitValgrindShim in \(directory) (status \(status)); the package must depend on PerfKit")
         }
-        let probe = try ChildProcess.run(["valgrind", "-v", "--tool=none", "--log-fd=1", "/bin/true"], output: .capture)
+        let probe = try ChildProcess.run([valgrind, "-v", "--tool=none", "--log-fd=1", "/bin/true"], output: .capture)
         let cpu =
             String(decoding: probe.output, as: UTF8.self).split(separator: "\n")
             .first { $0.contains("Arch and hwcaps:") }
             .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) } ?? "unknown"
-        return Setup(version: version, cpu: cpu, shim: shim)
+        return Setup(version: version, cpu: cpu, shim: shim, valgrind: valgrind)
     }
 
     /// Runs the bundle's tests matching `filter` once under callgrind and reads their counts.
@@ -114,7 +120,7 @@ public enum CountingRun {
             environment[SimulatedCounter.outputVariable] = own + "/callgrind.out"
             let (status, _) = try ChildProcess.run(
                 [
-                    "setarch", arch, "-R", "valgrind", "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(own)/callgrind.out",
+                    "setarch", arch, "-R", setup.valgrind, "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(own)/callgrind.out",
                     "--log-file=\(root)/valgrind.log", root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
                     NSRegularExpression.escapedPattern(for: id),
                 ], in: directory, environment: environment, output: .discard, showErrors: true, replacingEnvironment: true)
