@@ -102,6 +102,9 @@ public struct ReportHeadline: Sendable {
 
     /// Both sides named from the comparison's environments: commit, branch and build.
     static func sides(_ comparison: Comparison) -> String {
+        if comparison.baselineEnvironment == nil && comparison.currentEnvironment == nil {
+            return "arms of one run and one binary, in alternating ABBA order"
+        }
         func name(_ environment: Environment?) -> String {
             guard let environment else { return "results" }
             return "\(environment.commit.prefix(12)) (\(environment.branch), \(environment.buildConfiguration))"
