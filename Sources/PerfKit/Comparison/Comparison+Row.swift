@@ -83,7 +83,9 @@ extension Comparison {
             return row
         }
         if metric.isSimulated {
-            judgeCounts(&row, baseline: baseline, current: current, context: context)
+            var sensitivity = 0.0
+            if case .processes(let b, let c) = replication { sensitivity = max(layoutSensitivity(b), layoutSensitivity(c)) }
+            judgeCounts(&row, baseline: baseline, current: current, layoutSensitivity: sensitivity, context: context)
             return row
         }
         // An exact count needs no pairing: constant on each side, any process of a side stands for
@@ -225,14 +227,27 @@ extension Comparison {
     /// Judges a simulated count: unchanged when every sample is identical on both sides, else the
     /// change of the median per call against the relative tolerance. Not judged when the toolchain,
     /// valgrind or the build differ (the count then measures another binary or another simulator).
-    static func judgeCounts(_ row: inout ComparisonRow, baseline: [Double], current: [Double], context: RowContext) {
+    /// How far a count series moved between the processes of one side (a counting run counts each
+    /// test twice, the second time with the heap shifted): max over min of the per-process medians, minus one.
+    static func layoutSensitivity(_ series: SampleSeries) -> Double {
+        let medians = series.processMedians()
+        guard medians.count > 1, let low = medians.min(), let high = medians.max(), low > 0 else { return 0 }
+        return high / low - 1
+    }
+
+    /// Judges a simulated count (see ``judgeCounts(_:baseline:current:layoutSensitivity:context:)``).
+    static func judgeCounts(_ row: inout ComparisonRow, baseline: [Double], current: [Double], layoutSensitivity: Double = 0, context: RowContext) {
         if !context.countingDifferences.isEmpty {
             row.verdict = .notJudged
             row.reason = .countsFromAnotherSetup
             row.note = "simulated counts from another \(context.countingDifferences.joined(separator: ", ")): not comparable"
             return
         }
-        let tolerance = context.bands.relative[row.metric.name] ?? defaultCountTolerance
+        // A series that moved when the heap moved is judged against twice that movement: a
+        // separately built binary moves the heap too, and identical code then counts differently.
+        let baseTolerance = context.bands.relative[row.metric.name] ?? defaultCountTolerance
+        let tolerance = max(baseTolerance, 2 * layoutSensitivity)
+        let sensitive = tolerance > baseTolerance ? "; address-sensitive: moved \(Format.trim(layoutSensitivity * 100))% when the heap moved" : ""
         let cpu =
             context.countingCPUs.map { "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other string routines" }
             ?? ""
@@ -258,7 +273,8 @@ extension Comparison {
         row.verdict = within ? .withinNoise : (ratio > 1) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
         row.note =
             "simulated count, median per call \(Format.value(b, row.metric.unit)) → \(Format.value(c, row.metric.unit)), "
-            + (within ? "within" : "beyond") + " the count tolerance (±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) instructions)\(cpu)"
+            + (within ? "within" : "beyond")
+            + " the count tolerance (±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) instructions)\(sensitive)\(cpu)"
     }
 
     /// Whether every value is the same: only then is a deterministic metric compared exactly.

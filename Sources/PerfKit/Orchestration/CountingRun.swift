@@ -115,45 +115,53 @@ public enum CountingRun {
         var worst: Int32 = 0
         var offset = 0
         for (index, id) in ids.enumerated() {
-            let own = root + "/test-\(index)"
-            try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
-            environment[SimulatedCounter.outputVariable] = own + "/callgrind.out"
-            let (status, _) = try ChildProcess.run(
-                [
-                    "setarch", arch, "-R", setup.valgrind, "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(own)/callgrind.out",
-                    "--log-file=\(root)/valgrind.log", root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
-                    NSRegularExpression.escapedPattern(for: id),
-                ], in: directory, environment: environment, output: .discard, showErrors: true, replacingEnvironment: true)
-            let log = (try? String(contentsOfFile: root + "/valgrind.log", encoding: .utf8)) ?? ""
-            guard status == 0 || status == 1, !log.contains("VALGRIND INTERNAL ERROR") else {
-                let line = log.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error") }
-                throw OrchestrationError.countingFailed(
-                    status: status,
-                    detail: "\(id): "
-                        + (line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log"))
-            }
-            worst = max(worst, status)
-            // This process's dumps join the run's folder under numbers of their own.
-            var counted = profiled(try ResultFragments.readAll(from: results), dumps: own)
-            var highest = 0
-            for t in counted.indices {
-                for m in counted[t].measurements.indices {
-                    for k in counted[t].measurements[m].series.indices {
-                        guard let numbers = counted[t].measurements[m].series[k].callgrindDumps else { continue }
-                        highest = max(highest, numbers.max() ?? 0)
-                        counted[t].measurements[m].series[k].callgrindDumps = numbers.map { $0 + offset }
+            // Twice per test: as it is, then with the heap shifted (``SimulatedCounter/padHeap(_:)``).
+            // A series that moves between the two depends on addresses, which a separately built
+            // binary moves too; the comparison widens its tolerance to twice that movement.
+            var passes: [[TestResult]] = []
+            for pad in Self.heapPads {
+                let own = root + "/test-\(index)-\(pad)"
+                try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
+                environment[SimulatedCounter.outputVariable] = own + "/callgrind.out"
+                environment[SimulatedCounter.heapPadVariable] = String(pad)
+                let (status, _) = try ChildProcess.run(
+                    [
+                        "setarch", arch, "-R", setup.valgrind, "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(own)/callgrind.out",
+                        "--log-file=\(root)/valgrind.log", root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
+                        NSRegularExpression.escapedPattern(for: id),
+                    ], in: directory, environment: environment, output: .discard, showErrors: pad == 0, replacingEnvironment: true)
+                let log = (try? String(contentsOfFile: root + "/valgrind.log", encoding: .utf8)) ?? ""
+                guard status == 0 || status == 1, !log.contains("VALGRIND INTERNAL ERROR") else {
+                    let line = log.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error") }
+                    throw OrchestrationError.countingFailed(
+                        status: status,
+                        detail: "\(id): "
+                            + (line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log"))
+                }
+                worst = max(worst, status)
+                // This process's dumps join the run's folder under numbers of their own.
+                var counted = profiled(try ResultFragments.readAll(from: results), dumps: own)
+                var highest = 0
+                for t in counted.indices {
+                    for m in counted[t].measurements.indices {
+                        for k in counted[t].measurements[m].series.indices {
+                            guard let numbers = counted[t].measurements[m].series[k].callgrindDumps else { continue }
+                            highest = max(highest, numbers.max() ?? 0)
+                            counted[t].measurements[m].series[k].callgrindDumps = numbers.map { $0 + offset }
+                        }
                     }
                 }
+                for n in 1...max(1, highest) {
+                    try? FileManager.default.moveItem(atPath: "\(own)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
+                }
+                offset += highest
+                try? FileManager.default.removeItem(atPath: own)
+                for file in (try? FileManager.default.contentsOfDirectory(atPath: results)) ?? [] {
+                    try? FileManager.default.removeItem(atPath: results + "/" + file)
+                }
+                passes.append(counted)
             }
-            for n in 1...max(1, highest) {
-                try? FileManager.default.moveItem(atPath: "\(own)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
-            }
-            offset += highest
-            try? FileManager.default.removeItem(atPath: own)
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: results)) ?? [] {
-                try? FileManager.default.removeItem(atPath: results + "/" + file)
-            }
-            tests += counted
+            tests += Self.joined(passes)
         }
         guard !tests.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst) }
         keep = true
@@ -173,6 +181,33 @@ public enum CountingRun {
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init).filter { id in
             pattern.firstMatch(in: id, range: NSRange(id.startIndex..., in: id)) != nil
         }
+    }
+
+    /// The heap shifts of the two counting processes per test: none, then 7 blocks of every small size class.
+    static let heapPads = [0, 7]
+
+    /// The passes of one test as one result: values labelled by process (pass), dump numbers of
+    /// both, the first pass's profile and budgets.
+    static func joined(_ passes: [[TestResult]]) -> [TestResult] {
+        guard let first = passes.first else { return [] }
+        var merged = [TestResult].merging(processes: passes)
+        for t in merged.indices {
+            let original = first.first { $0.id == merged[t].id }
+            merged[t].budgets = original?.budgets ?? merged[t].budgets
+            for m in merged[t].measurements.indices {
+                for k in merged[t].measurements[m].series.indices {
+                    let series = merged[t].measurements[m].series[k]
+                    func same(_ other: SampleSeries) -> Bool { other.metric == series.metric && other.arm == series.arm && other.phase == series.phase }
+                    let matches = passes.compactMap { pass in
+                        pass.first { $0.id == merged[t].id }?.measurements.first { $0.name == merged[t].measurements[m].name }?.series.first(where: same)
+                    }
+                    let dumps = matches.compactMap(\.callgrindDumps).flatMap { $0 }
+                    merged[t].measurements[m].series[k].callgrindDumps = dumps.isEmpty ? nil : dumps
+                    merged[t].measurements[m].series[k].profile = matches.first?.profile
+                }
+            }
+        }
+        return merged
     }
 
     /// Where a run file's callgrind dumps are kept: `<run file without .json>.callgrind/`.

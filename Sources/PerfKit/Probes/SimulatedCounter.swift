@@ -22,8 +22,23 @@ public enum SimulatedCounter {
     /// The dump prefix when this process is a counting run under callgrind, else nil.
     public static let outputPrefix: String? = {
         guard perfkit_running_on_valgrind() != 0 else { return nil }
-        return ProcessInfo.processInfo.environment[outputVariable]
+        let environment = ProcessInfo.processInfo.environment
+        if let pad = environment[heapPadVariable].flatMap(Int.init), pad > 0 { padHeap(pad) }
+        return environment[outputVariable]
     }()
+
+    /// The environment variable that shifts the heap before anything is measured (``padHeap(_:)``).
+    public static let heapPadVariable = "PERFKIT_HEAP_PAD"
+
+    /// Allocates, and keeps for the process's life, `n` blocks of every small size class, so every
+    /// later object sits at another address. A subject whose work depends on addresses (a set of
+    /// objects hashed by identity, an order taken from pointers) then counts differently: the
+    /// counting run's second process per test uses this to find such series.
+    static func padHeap(_ n: Int) {
+        for size in stride(from: 16, through: 1_024, by: 16) {
+            for _ in 0..<n { _ = malloc(size) }  // never freed, on purpose
+        }
+    }
 
     /// Whether this process counts instructions (a counting run under callgrind).
     public static var isCounting: Bool { outputPrefix != nil }
