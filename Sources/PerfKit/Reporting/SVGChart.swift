@@ -85,7 +85,7 @@ public enum SVGChart {
             svg.append(
                 "<rect x=\"\(x(1 - row.noiseBand))\" y=\"\(y - 6)\" width=\"\(x(1 + row.noiseBand) - x(1 - row.noiseBand))\" height=\"12\" fill=\"#eaeef2\"/>")
             svg.append(
-                "<text x=\"10\" y=\"\(y + 4)\">\(escape(truncated("\(row.id.testName) \(row.measurement) [\(row.arm), \(row.phase)] \(row.metric.name)", 62)))</text>"
+                "<text x=\"10\" y=\"\(y + 4)\">\(escape(truncated("\(row.phase) · \(row.metric.name) · \(row.id.testName) \(row.measurement) [\(row.arm)]", 62)))</text>"
             )
             svg.append("<line x1=\"\(x(c.lower))\" y1=\"\(y)\" x2=\"\(x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"/>")
             svg.append("<circle cx=\"\(x(c.value))\" cy=\"\(y)\" r=\"3\" fill=\"\(color)\"/>")
