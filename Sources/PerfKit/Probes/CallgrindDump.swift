@@ -81,7 +81,8 @@ public struct CallgrindDump: Sendable, Equatable {
         // harness is left out: PerfKit's and Swift Testing's frames enclose every body, and callgrind's
         // recursion levels (`name'2`) repeat costs already counted.
         func readable(_ name: String) -> String? {
-            if name.isEmpty || name.contains("'") || harnessPrefixes.contains(where: { name.hasPrefix($0) }) { return nil }
+            // Bare addresses (`0x…`: code without a symbol) say nothing a reviewer can act on.
+            if name.isEmpty || name.contains("'") || name.hasPrefix("0x") || harnessPrefixes.contains(where: { name.hasPrefix($0) }) { return nil }
             return demangle[name] ?? name
         }
         var inclusive: [String: UInt64] = [:]

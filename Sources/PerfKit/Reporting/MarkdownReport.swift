@@ -176,7 +176,7 @@ public struct MarkdownReport: Sendable {
     /// Title, the answer, warnings, extra sections and the arm comparison's answer.
     private func top() -> [String] {
         var out = ["# \(title)", ""]
-        out += ReportHeadline(comparison, direction: sides.against, sides: sidesNamed).lines
+        out += ReportHeadline(comparison, direction: sides.against, sides: sidesNamed, limit: 20).lines
         for notice in notices { out += ["", "> **\(notice)**"] }
         if comparison.machinesDiffer, let a = comparison.baselineEnvironment, let b = comparison.currentEnvironment {
             out += [
@@ -201,7 +201,7 @@ public struct MarkdownReport: Sendable {
                 "", "## \(arms.title)", "",
                 "Both arms ran in the same process on the same workload, in alternating ABBA order; change is \(arms.second) over \(arms.first).", "",
             ]
-            out += ReportHeadline(arms.comparison, direction: "\(arms.second) against \(arms.first)").lines
+            out += ReportHeadline(arms.comparison, direction: "\(arms.second) against \(arms.first)", limit: 12).lines
         }
         return out
     }

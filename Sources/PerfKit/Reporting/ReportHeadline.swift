@@ -58,8 +58,9 @@ public struct ReportHeadline: Sendable {
         var shownGroup: Group?
         for row in flagged.prefix(limit) {
             if Group(row) != shownGroup {
+                if shownGroup != nil { out.append("") }
                 shownGroup = Group(row)
-                out.append("\(Group(row).title):")
+                out += ["**\(Group(row).title):**", ""]
             }
             let u = row.metric.unit
             let values = [row.baseline, row.current].map { $0.map { Format.value($0.median, u) } ?? "–" }.joined(separator: " → ")
@@ -67,7 +68,7 @@ public struct ReportHeadline: Sendable {
                 "- **\(row.verdict)** `\(MarkdownReport.shortName(row.test))` \(row.measurement) [\(row.arm), \(row.phase)] \(row.metric.name): \(Self.change(row)), median \(values)"
             )
         }
-        if flagged.count > limit { out.append("- … and \(flagged.count - limit) more in the tables below") }
+        if flagged.count > limit { out.append("- … and \(flagged.count - limit) more in the tables (the full report has every row)") }
         let detectable = comparison.rows.filter { $0.verdict == .inconclusive }.compactMap(\.detectableChange).sorted()
         if let low = detectable.first, let high = detectable.last {
             func percent(_ x: Double) -> String { "±\(Int((x * 100).rounded()))%" }
