@@ -62,6 +62,13 @@ import Testing
         #expect(comparison.rows.first { $0.metric == .instructions }?.verdict == .added)
     }
 
+    @Test func aRunWithoutCountsAgainstABaselineWithCountsSaysSoNeverRemoved() throws {
+        let comparison = try Comparison(baseline: Self.tests([1000, 1000]), current: Self.tests([5, 6, 7], metric: .wallClock))
+        let counts = try #require(comparison.rows.first { $0.metric == .instructions })
+        #expect(counts.verdict == .notJudged)
+        #expect(counts.reason == .notMeasured)
+    }
+
     @Test func aCallgrindDumpGivesInclusiveCostsAndAllocationSites() {
         let dump = CallgrindDump(
             parsing: """

@@ -63,6 +63,11 @@ extension Comparison {
         guard let baseline, let current, let replication else {
             if baseline == nil {
                 row.verdict = .added
+            } else if metric.isSimulated {
+                // A run without --counts against a baseline with counts: say so, never "removed".
+                row.verdict = .notJudged
+                row.reason = .notMeasured
+                row.note = "not counted in this run: measure with perfkit run --counts to judge simulated counts"
             } else if context.currentCountsOnly && !metric.isSimulated {
                 row.verdict = .notJudged
                 row.reason = .notMeasured

@@ -203,9 +203,6 @@ public struct Comparison: Sendable, Codable, Equatable {
     static func notJudgedReason(
         _ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool, calls: (baseline: Int, current: Int) = (1, 1)
     ) -> (VerdictReason, String)? {
-        if metric.polarity == .neither {
-            return (.noBetterDirection, "\(metric.name) has no better direction (fewer bytes freed can mean memory kept): shown, not judged")
-        }
         if supporting { return (.supportingCPU, "thread CPU of a series decided by its wall clock: shown beside it, not a separate decision") }
         if !otherMachine.isEmpty {
             return (

@@ -60,7 +60,8 @@ public enum CountingRun {
         return Setup(version: version, cpu: cpu, shim: shim, valgrind: valgrind)
     }
 
-    /// Runs the bundle's tests matching `filter` once under callgrind and reads their counts.
+    /// Runs each of the bundle's tests matching `filter` under callgrind, in two processes of its own
+    /// (the second with the heap shifted, ``heapPads``), and reads their counts.
     /// - Parameters:
     ///   - bundle: The release test bundle.
     ///   - directory: The package directory.
@@ -110,7 +111,7 @@ public enum CountingRun {
         // suite's layout medians spread 0.85% between processes of one binary; one suite alone, 0.02%.
         let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
         progress(
-            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, one process each (about 50× slower than native)…")
+            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, two processes each (about 50× slower than native)…")
         var tests: [TestResult] = []
         var worst: Int32 = 0
         var offset = 0
@@ -139,18 +140,8 @@ public enum CountingRun {
                             + (line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log"))
                 }
                 worst = max(worst, status)
-                // This process's dumps join the run's folder under numbers of their own.
                 var counted = profiled(try ResultFragments.readAll(from: results), dumps: own)
-                var highest = 0
-                for t in counted.indices {
-                    for m in counted[t].measurements.indices {
-                        for k in counted[t].measurements[m].series.indices {
-                            guard let numbers = counted[t].measurements[m].series[k].callgrindDumps else { continue }
-                            highest = max(highest, numbers.max() ?? 0)
-                            counted[t].measurements[m].series[k].callgrindDumps = numbers.map { $0 + offset }
-                        }
-                    }
-                }
+                let highest = offsetDumps(&counted, by: offset)
                 for n in 1...max(1, highest) {
                     try? FileManager.default.moveItem(atPath: "\(own)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
                 }
@@ -186,28 +177,30 @@ public enum CountingRun {
     /// The heap shifts of the two counting processes per test: none, then 7 blocks of every small size class.
     static let heapPads = [0, 7]
 
-    /// The passes of one test as one result: values labelled by process (pass), dump numbers of
-    /// both, the first pass's profile and budgets.
+    /// The passes of one test as one result: values labelled by process (pass), the dump numbers of
+    /// both, the first pass's profile and budgets (`merging` would list each budget once per pass).
     static func joined(_ passes: [[TestResult]]) -> [TestResult] {
-        guard let first = passes.first else { return [] }
         var merged = [TestResult].merging(processes: passes)
         for t in merged.indices {
-            let original = first.first { $0.id == merged[t].id }
-            merged[t].budgets = original?.budgets ?? merged[t].budgets
-            for m in merged[t].measurements.indices {
-                for k in merged[t].measurements[m].series.indices {
-                    let series = merged[t].measurements[m].series[k]
-                    func same(_ other: SampleSeries) -> Bool { other.metric == series.metric && other.arm == series.arm && other.phase == series.phase }
-                    let matches = passes.compactMap { pass in
-                        pass.first { $0.id == merged[t].id }?.measurements.first { $0.name == merged[t].measurements[m].name }?.series.first(where: same)
-                    }
-                    let dumps = matches.compactMap(\.callgrindDumps).flatMap { $0 }
-                    merged[t].measurements[m].series[k].callgrindDumps = dumps.isEmpty ? nil : dumps
-                    merged[t].measurements[m].series[k].profile = matches.first?.profile
+            if let original = passes.first?.first(where: { $0.id == merged[t].id }) { merged[t].budgets = original.budgets }
+        }
+        return merged
+    }
+
+    /// Adds `offset` to every dump number of `tests` (so one process's dumps join the run's folder
+    /// under numbers of their own) and returns the highest number before the shift.
+    static func offsetDumps(_ tests: inout [TestResult], by offset: Int) -> Int {
+        var highest = 0
+        for t in tests.indices {
+            for m in tests[t].measurements.indices {
+                for k in tests[t].measurements[m].series.indices {
+                    guard let numbers = tests[t].measurements[m].series[k].callgrindDumps else { continue }
+                    highest = max(highest, numbers.max() ?? 0)
+                    tests[t].measurements[m].series[k].callgrindDumps = numbers.map { $0 + offset }
                 }
             }
         }
-        return merged
+        return highest
     }
 
     /// Where a run file's callgrind dumps are kept: `<run file without .json>.callgrind/`.

@@ -81,5 +81,7 @@ extension SampleSeries {
         positions += other.positions
         iterations += other.iterations
         processes = mine + (other.processes ?? Array(repeating: 0, count: other.values.count))
+        if callgrindDumps != nil || other.callgrindDumps != nil { callgrindDumps = (callgrindDumps ?? []) + (other.callgrindDumps ?? []) }
+        profile = profile ?? other.profile  // the first process's: one profile stands for the series
     }
 }

@@ -140,8 +140,7 @@ public struct Runner: Sendable {
                 } : 1
         }
         // Running totals are recorded per run: read them before the run too (outside the timed region).
-        var before: [Metric: Double] = [:]
-        for reading in subject.counters(box.value) where reading.accumulation == .runningTotal { before[reading.metric] = reading.value }
+        let before = Self.runningTotals(subject, box.value)
         let k = calls
         // One exclusive access to the boxed state for the whole batch: `box.value` in the loop would
         // pay a dynamic exclusivity check a call, a cost of the harness that is not the body's.
@@ -159,9 +158,24 @@ public struct Runner: Sendable {
             collector.add(recorded, value / divisor, label, calls: k)
         }
         for (metric, value) in probes.readMemory() { collector.add(metric, value, label, calls: k) }
-        for reading in subject.counters(box.value) {
-            let value = reading.accumulation == .runningTotal ? (reading.value - (before[reading.metric] ?? 0)) / divisor : reading.value
-            collector.add(reading.metric, value, label, calls: k)
+        Self.addCounters(subject, box.value, since: before, label, calls: k, &collector)
+    }
+
+    /// The subject's running-total counters now, to subtract after a run.
+    private static func runningTotals<S: MeasurableSubject>(_ subject: S, _ state: S.State) -> [Metric: Double] {
+        var totals: [Metric: Double] = [:]
+        for reading in subject.counters(state) where reading.accumulation == .runningTotal { totals[reading.metric] = reading.value }
+        return totals
+    }
+
+    /// Records the subject's counters after a sample of `calls` calls: a running total as its change
+    /// since `before`, per call; any other counter as it reads.
+    private static func addCounters<S: MeasurableSubject>(
+        _ subject: S, _ state: S.State, since before: [Metric: Double], _ label: SampleLabel, calls: Int, _ collector: inout SeriesCollector
+    ) {
+        for reading in subject.counters(state) {
+            let value = reading.accumulation == .runningTotal ? (reading.value - (before[reading.metric] ?? 0)) / Double(calls) : reading.value
+            collector.add(reading.metric, value, label, calls: calls)
         }
     }
 
@@ -171,8 +185,7 @@ public struct Runner: Sendable {
         _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector
     ) throws {
         let box = try prepare(subject, &slot, label.phase)
-        var before: [Metric: Double] = [:]
-        for reading in subject.counters(box.value) where reading.accumulation == .runningTotal { before[reading.metric] = reading.value }
+        let before = Self.runningTotals(subject, box.value)
         let tag = "\(label.arm)|\(label.phase.identifier)|\(label.iteration)"
         let (output, count, dump) = try withUnsafeMutablePointer(to: &box.value) { state in
             try SimulatedCounter.count(label: tag) { try subject.run(&state.pointee) }
@@ -180,9 +193,7 @@ public struct Runner: Sendable {
         blackHole(output)
         if let count { collector.add(.instructions, Double(count), label, dump: dump) }
         // The subject's own counters are deterministic too, and tests assert on them.
-        for reading in subject.counters(box.value) {
-            collector.add(reading.metric, reading.accumulation == .runningTotal ? reading.value - (before[reading.metric] ?? 0) : reading.value, label)
-        }
+        Self.addCounters(subject, box.value, since: before, label, calls: 1, &collector)
     }
 
     private func takeExactSample<S: MeasurableSubject>(

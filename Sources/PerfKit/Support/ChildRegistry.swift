@@ -63,7 +63,6 @@ package enum ChildRegistry {
                 killed += 1
             }
         }
-        // Let the killed processes' own children (compilers in groups of their own) go too.
         for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
         return killed
     }

@@ -22,12 +22,12 @@ enum RunCommand {
         try run.write(to: RunFile.latestPath)
         try run.write(to: output)
         if let dumps {
-            // The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind).
-            for runFile in Set([RunFile.latestPath, output]) {
-                let folder = CountingRun.dumpFolder(besides: runFile)
-                try? FileManager.default.removeItem(atPath: folder)
-                try FileManager.default.copyItem(atPath: dumps, toPath: folder)
-            }
+            // The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind), moved
+            // once: latest.json's copy would double megabytes of dumps, and the profiles a comparison
+            // needs are in the run file itself.
+            let folder = CountingRun.dumpFolder(besides: output)
+            try? FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.copyItem(atPath: dumps, toPath: folder)  // /tmp may be another file system
             try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
             Output.line("callgrind files: \(CountingRun.dumpFolder(besides: output))/callgrind.out.N (the series' dump numbers are in the run file)")
         }
