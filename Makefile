@@ -15,9 +15,10 @@ release: deps
 	$(SWIFT) build -c release --product perfkit $(SWIFT_FLAGS)
 
 # Swift Testing suites, then PerfKit's statistics against numpy and SciPy (skipped with a reason
-# when Python with numpy and scipy cannot be had).
+# when Python with numpy and scipy cannot be had). The history store's PostgreSQL tests use a
+# server on loopback that Scripts/test-postgres.sh starts (they skip, saying why, when it cannot).
 test: deps
-	$(SWIFT) test $(SWIFT_FLAGS)
+	PERFKIT_TEST_POSTGRES="$$(./Scripts/test-postgres.sh)" $(SWIFT) test $(SWIFT_FLAGS)
 	./Scripts/crosscheck.sh .build/debug/perfkit
 
 # The same suites built without the Jemalloc trait: allocation metrics must say "unavailable".

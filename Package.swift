@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "PerfKit", targets: ["PerfKit"]),
         .library(name: "PerfKitTesting", targets: ["PerfKitTesting"]),
+        .library(name: "PerfKitHistory", targets: ["PerfKitHistory"]),
         .library(name: "CalendarSubjects", targets: ["CalendarSubjects"]),
         .executable(name: "perfkit", targets: ["PerfKitTool"]),
         .plugin(name: "PerfKitPlugin", targets: ["PerfKitPlugin"]),
@@ -29,6 +30,8 @@ let package = Package(
             providers: [.apt(["libjemalloc-dev"])]
         ),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CValgrind"),
         .target(name: "PerfKitValgrindShim"),
         .target(
@@ -40,10 +43,13 @@ let package = Package(
             ]
         ),
         .target(name: "PerfKitTesting", dependencies: ["PerfKit"]),
+        // The history of a branch: a store (SQLite embedded, PostgreSQL shared), change points, trends.
+        // Apart from PerfKit so measured test binaries never link a database client.
+        .target(name: "PerfKitHistory", dependencies: ["PerfKit", "CSQLite", "CLibpq"]),
         .target(name: "CalendarSubjects", dependencies: ["PerfKit"]),
         // The `perfkit` tool. Its folder is not named `perfkit`: `Sources/perfkit` and `Sources/PerfKit`
         // would be one folder on a case-insensitive disk (macOS's default).
-        .executableTarget(name: "PerfKitTool", dependencies: ["PerfKit", "CalendarSubjects"]),
+        .executableTarget(name: "PerfKitTool", dependencies: ["PerfKit", "PerfKitHistory", "CalendarSubjects"]),
         .plugin(
             name: "PerfKitPlugin",
             capability: .command(
@@ -53,6 +59,7 @@ let package = Package(
             dependencies: ["PerfKitTool"]
         ),
         .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"], exclude: ["Fixtures"]),
+        .testTarget(name: "PerfKitHistoryTests", dependencies: ["PerfKitHistory", "PerfKit"]),
         .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
         .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit"]),
         .testTarget(name: "PerfKitToolTests", dependencies: ["PerfKitTool", "PerfKit", "CalendarSubjects"]),

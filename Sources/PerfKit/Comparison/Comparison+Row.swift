@@ -229,6 +229,18 @@ extension Comparison {
     /// floor and ``defaultCountTolerance``.
     public static let defaultCountFloor = 1_000.0
 
+    /// Whether two simulated counts per call differ: beyond the relative tolerance and the floor
+    /// both (the rule every count verdict uses: comparisons, history change points, bisection).
+    /// - Parameters:
+    ///   - before: The earlier median per call.
+    ///   - after: The later one.
+    ///   - tolerance: Relative tolerance (default ``defaultCountTolerance``).
+    ///   - floor: Smallest absolute change (default ``defaultCountFloor``).
+    public static func countsDiffer(_ before: Double, _ after: Double, tolerance: Double = defaultCountTolerance, floor: Double = defaultCountFloor) -> Bool {
+        guard before > 0 else { return after != before }
+        return abs(after / before - 1) > tolerance && abs(after - before) > floor
+    }
+
     /// Judges a simulated count: unchanged when every sample is identical on both sides, else the
     /// change of the median per call against the relative tolerance. Not judged when the toolchain,
     /// valgrind or the build differ (the count then measures another binary or another simulator).

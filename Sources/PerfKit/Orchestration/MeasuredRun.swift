@@ -76,15 +76,24 @@ public enum MeasuredRun {
     ///   - iterations: Total samples forced on every measured test, if any (per arm and phase in the counting pass).
     ///   - processes: Fresh processes.
     ///   - passes: Timing, counts or both.
+    ///   - shard: Measure only this part of the matching tests (``Shard``); nil for all of them.
     ///   - progress: Receives one line per step and process.
     /// - Returns: The run file (every value labelled with its process), the worst exit status, and
     ///   the folder of raw callgrind dumps when counts were taken.
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
     public static func measurePackage(
-        filter: String, iterations: Int?, processes: Int, passes: Passes = .timing, progress: (String) -> Void = { _ in }
+        filter requested: String, iterations: Int?, processes: Int, passes: Passes = .timing, shard: Shard? = nil,
+        progress: (String) -> Void = { _ in }
     ) throws -> (run: RunFile, status: Int32, dumps: String?) {
         let revision = try Revision.prepare(".", progress: progress)
         let bundle = try revision.build(progress: progress)
+        var filter = requested
+        if let shard {
+            let ids = shard.select(try CountingRun.testIDs(bundle: bundle, directory: ".", matching: requested))
+            guard !ids.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: "\(requested)' in shard '\(shard)", directory: ".", status: 0) }
+            progress("perfkit run: shard \(shard): \(ids.count) of the tests matching '\(requested)'")
+            filter = Shard.filter(matching: ids)
+        }
         // valgrind and the shim are checked before anything is measured: a missing valgrind costs nothing.
         let setup = passes.counts ? try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress) : nil
         var tests: [TestResult] = []
@@ -105,6 +114,10 @@ public enum MeasuredRun {
         }
         var run = RunFile(date: Date(), mode: passes.timing ? "measure" : "count", environment: environment, tests: tests)
         if !passes.timing { run.countsOnly = true }
+        if let shard {
+            run.shard = shard.description
+            run.filter = filter
+        }
         return (run, status, dumps)
     }
 }

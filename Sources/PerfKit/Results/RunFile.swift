@@ -29,6 +29,9 @@ public struct RunFile: Sendable, Codable, Equatable {
     /// Whether the run took simulated counts only (`perfkit run --counts-only`): a comparison then
     /// says "not measured" for the baseline's timing series, not "removed".
     public var countsOnly: Bool? = nil
+    /// For one shard of a suite (`perfkit run --shard I/N`): `I/N`; nil for a whole run or a merge
+    /// of shards (`perfkit merge`). A comparison then says "not measured" for the other shards' tests.
+    public var shard: String? = nil
 
     /// Creates a run file.
     public init(date: Date, mode: String, environment: Environment, tests: [TestResult]) {

@@ -69,6 +69,15 @@ struct Verb: Sendable {
                 .init(
                     name: "counts", value: nil, help: "also count simulated instructions per call, once more under valgrind (deterministic; about 50x slower)"),
                 .init(name: "counts-only", value: nil, help: "count simulated instructions only (no timing processes)"),
+                .init(
+                    name: "shard", value: "I/N",
+                    help: "measure part I of N of the matching tests (round-robin over sorted IDs); join the parts with perfkit merge"),
+            ]),
+        Verb(
+            name: "merge", run: MergeCommand.run, positionals: "RUNFILE RUNFILE…",
+            summary: "Joins the run files of a suite's shards (perfkit run --shard I/N) into one run file.",
+            options: [
+                .init(name: "output", value: "FILE", help: "the merged run file (default .perfkit/runs/latest.json)")
             ]),
         Verb(
             name: "baseline", run: BaselineCommand.run, positionals: "save NAME | list | show NAME | delete NAME",
@@ -121,6 +130,27 @@ struct Verb: Sendable {
                 .init(name: "env-a", value: "KEY=VALUE,…", help: "extra environment for A's processes (test-only, for example an injected slowdown)"),
                 .init(name: "env-b", value: "KEY=VALUE,…", help: "extra environment for B's processes"),
                 .init(name: "counts", value: nil, help: "compare simulated instruction counts instead: one counting process per side, no timing rounds"),
+            ]),
+        Verb(
+            name: "history", run: HistoryCommand.run, positionals: "record | show",
+            summary: "Keeps a branch's history (one entry per commit, machine and series) and prints the commits where series changed.",
+            options: [
+                .init(name: "store", value: "FILE|URL", help: "SQLite file or postgres:// URL (default $PERFKIT_HISTORY, else .perfkit/history.sqlite)"),
+                .init(name: "from", value: "RUNFILE", help: "record: the run file (default .perfkit/runs/latest.json)"),
+                .init(name: "commit", value: "REV", help: "record: the commit it measured (default the run file's)"),
+                .init(name: "series", value: "REGEX", help: "show: only series whose names match"),
+                .init(name: "machine", value: "ID", help: "show: only this machine's history"),
+                .init(name: "markdown", value: "FILE", help: "show: a Markdown report with an SVG trend per changed series beside it"),
+                .init(name: "fail-on", value: "change", help: "show: exit 1 when a series has a change point"),
+            ]),
+        Verb(
+            name: "bisect", run: BisectCommand.run, positionals: "GOOD BAD",
+            summary: "Finds the first commit between GOOD and BAD at which a count series changed: git bisect with a counting run per step, in a worktree.",
+            options: [
+                .init(
+                    name: "series", value: "NAME", help: "the test (Suite/test()) when it has one count series, else the series' name from perfkit history show"
+                ),
+                .init(name: "iterations", value: "N", help: "samples per counting run (default: the test's own)"),
             ]),
         Verb(
             name: "calibrate", run: CalibrateCommand.run, positionals: "",

@@ -16,9 +16,13 @@ enum RunCommand {
         try OutputPath.validate(output)
         let countsOnly = parsed.flags.contains("counts-only")
         let passes: MeasuredRun.Passes = countsOnly ? .counts : parsed.flags.contains("counts") ? .timingAndCounts : .timing
+        let shard = try parsed.options["shard"].map { text in
+            guard let shard = Shard(parsing: text) else { throw UsageError("--shard must be I/N with 1 ≤ I ≤ N, not '\(text)'") }
+            return shard
+        }
         var (run, status, dumps) = try MeasuredRun.measurePackage(
-            filter: filter, iterations: iterations, processes: processes, passes: passes, progress: Output.progress)
-        if parsed.options["filter"] != nil { run.filter = filter }
+            filter: filter, iterations: iterations, processes: processes, passes: passes, shard: shard, progress: Output.progress)
+        if parsed.options["filter"] != nil, shard == nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)
         try run.write(to: output)
         if let dumps {

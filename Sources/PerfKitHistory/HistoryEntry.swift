@@ -1,0 +1,141 @@
+import Foundation
+import PerfKit
+
+/// One series' summary at one commit on one machine: a row of the history store.
+///
+/// The key is (machine, commit, series): recording a commit again on the same machine replaces its
+/// rows, never adds to them. Series of different machines are different histories.
+public struct HistoryEntry: Sendable, Codable, Equatable {
+    /// The machine's fingerprint identifier (``MachineFingerprint/identifier``).
+    public var machine: String
+    /// The commit measured, and its first parent ("" for a root commit).
+    public var commit: CommitInfo
+    /// The series.
+    public var series: SeriesID
+    /// The metric's unit (`ns`, `instructions`, …).
+    public var unit: String
+    /// What the figure is evidence of (component cost, memory, …), never folded with another.
+    public var kind: MetricKind
+    /// How the value may be read: a deterministic count is compared exactly, timing statistically.
+    public var measure: HistoryMeasure
+    /// The value: for a count, its median per call over the run's samples; for timing, the median
+    /// of the per-process medians.
+    public var value: Double
+    /// The 95% interval of a timing value (Hodges–Lehmann over the process medians); the value itself for a count.
+    public var lower: Double
+    /// The interval's upper end.
+    public var upper: Double
+    /// Fresh processes the value came from.
+    public var processes: Int
+    /// When it was recorded.
+    public var recorded: Date
+
+    /// Creates an entry.
+    public init(
+        machine: String, commit: CommitInfo, series: SeriesID, unit: String, kind: MetricKind, measure: HistoryMeasure, value: Double, lower: Double,
+        upper: Double, processes: Int, recorded: Date
+    ) {
+        self.machine = machine
+        self.commit = commit
+        self.series = series
+        self.unit = unit
+        self.kind = kind
+        self.measure = measure
+        self.value = value
+        self.lower = lower
+        self.upper = upper
+        self.processes = processes
+        self.recorded = recorded
+    }
+
+    /// The entries of a run file: one per series (every arm, phase and metric kept apart).
+    /// - Parameters:
+    ///   - run: The run.
+    ///   - commit: The commit it measured (from git, ``CommitInfo/read(_:in:)``).
+    ///   - recorded: When it is recorded.
+    /// - Returns: Entries sorted by series.
+    public static func entries(of run: RunFile, commit: CommitInfo, recorded: Date) -> [HistoryEntry] {
+        var entries: [HistoryEntry] = []
+        for test in run.tests {
+            for measurement in test.measurements {
+                for series in measurement.series where !series.values.isEmpty {
+                    let id = SeriesID(test: test.id, measurement: measurement.name, arm: series.arm, phase: series.phase, metric: series.metric.name)
+                    let measure: HistoryMeasure =
+                        series.metric.isSimulated ? .simulatedCount : series.metric.isDeterministic ? .exactCount : .timing
+                    let value: Double, lower: Double, upper: Double
+                    if measure == .timing {
+                        let medians = series.processMedians()
+                        let interval = medians.count >= 2 ? HodgesLehmann.interval(medians) : nil
+                        value = Quantile.percentile(sorted: medians.sorted(), 50)
+                        lower = interval?.lower ?? value
+                        upper = interval?.upper ?? value
+                    } else {
+                        value = Quantile.percentile(sorted: series.values.sorted(), 50)
+                        (lower, upper) = (value, value)
+                    }
+                    entries.append(
+                        HistoryEntry(
+                            machine: run.environment.machine.identifier, commit: commit, series: id, unit: series.metric.unit.symbol,
+                            kind: series.metric.kind, measure: measure, value: value, lower: lower, upper: upper, processes: series.processCount,
+                            recorded: recorded))
+                }
+            }
+        }
+        return entries.sorted { $0.series < $1.series }
+    }
+}
+
+/// How a history value is read.
+public enum HistoryMeasure: String, Sendable, Codable, CaseIterable {
+    /// Simulated instructions under callgrind: deterministic, judged against the count tolerance.
+    case simulatedCount
+    /// An exact count (jemalloc allocations): deterministic, judged exactly.
+    case exactCount
+    /// A figure that varies between runs (time, CPU, resident memory): judged statistically.
+    case timing
+
+    /// Whether a commit's value is compared with its parent's directly.
+    public var isDeterministic: Bool { self != .timing }
+}
+
+/// A commit on the recorded branch.
+public struct CommitInfo: Sendable, Codable, Equatable, Hashable {
+    /// The full hash.
+    public var hash: String
+    /// Its first parent's hash ("" for a root commit).
+    public var parent: String
+    /// Commits on the first-parent chain up to and including this one: the order of the history.
+    public var position: Int
+    /// The commit date.
+    public var date: Date
+    /// The subject line.
+    public var subject: String
+
+    /// A commit.
+    public init(hash: String, parent: String, position: Int, date: Date, subject: String) {
+        self.hash = hash
+        self.parent = parent
+        self.position = position
+        self.date = date
+        self.subject = subject
+    }
+
+    /// Reads a commit from git.
+    /// - Parameters:
+    ///   - revision: A revision git resolves.
+    ///   - directory: The repository.
+    /// - Returns: The commit.
+    /// - Throws: ``OrchestrationError/unknownRevision(_:)``.
+    public static func read(_ revision: String, in directory: String = ".") throws(OrchestrationError) -> CommitInfo {
+        guard
+            let line = ChildProcess.output(["git", "-C", directory, "log", "-1", "--format=%H%x09%P%x09%ct%x09%s", "\(revision)^{commit}", "--"]),
+            let count = ChildProcess.output(["git", "-C", directory, "rev-list", "--count", "--first-parent", "\(revision)^{commit}", "--"]),
+            let position = Int(count)
+        else { throw .unknownRevision(revision) }
+        let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        guard fields.count >= 3, let seconds = TimeInterval(fields[2]) else { throw .unknownRevision(revision) }
+        return CommitInfo(
+            hash: fields[0], parent: String(fields[1].split(separator: " ").first ?? ""), position: position, date: Date(timeIntervalSince1970: seconds),
+            subject: fields.count > 3 ? fields[3] : "")
+    }
+}

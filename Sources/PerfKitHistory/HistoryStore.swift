@@ -1,0 +1,118 @@
+import Foundation
+import PerfKit
+
+/// Where a branch's history is kept: an SQLite file (the default, no server) or a PostgreSQL
+/// database (one store for every CI runner). One schema and one set of statements serve both.
+///
+/// Recording a commit is one transaction: its rows for that machine are deleted and the new ones
+/// inserted, so a record killed half-way leaves the old entry or the new one, never a mixture, and
+/// recording again replaces, never duplicates.
+public final class HistoryStore {
+    /// The schema version this code writes and reads.
+    public static var currentSchemaVersion: Int { HistorySchema.migrations.count }
+
+    /// The default store: an SQLite file under `.perfkit/`.
+    public static let defaultLocation = ".perfkit/history.sqlite"
+
+    private let connection: any SQLConnection
+
+    /// The store as named (a URL's password is not shown).
+    public var location: String { connection.location }
+
+    /// Opens a store.
+    /// - Parameters:
+    ///   - location: An SQLite file, or a `postgres://` URL.
+    ///   - create: Whether to create a missing store and bring an older one's schema forward (when
+    ///     recording); reading never changes a store.
+    /// - Throws: ``HistoryStoreError``: cannot open, not a store, or a schema newer than this code.
+    public init(_ location: String, create: Bool) throws(HistoryStoreError) {
+        connection =
+            PostgresConnection.isURL(location)
+            ? try PostgresConnection(url: location, create: create) : try SQLiteConnection(path: location, create: create)
+        let version = try schemaVersion()
+        if version > Self.currentSchemaVersion {
+            throw HistoryStoreError(
+                connection.location,
+                "history schema version \(version) is newer than this perfkit reads (\(Self.currentSchemaVersion)); upgrade perfkit")
+        }
+        if version < Self.currentSchemaVersion {
+            guard create else {
+                if version == 0 { throw HistoryStoreError(connection.location, "no history here yet (perfkit history record creates it)") }
+                throw HistoryStoreError(connection.location, "history schema version \(version) is older; perfkit history record brings it forward")
+            }
+            try migrate()
+        }
+    }
+
+    /// The stored schema version (0 for a store without PerfKit's tables).
+    private func schemaVersion() throws(HistoryStoreError) -> Int {
+        guard try !connection.execute(connection.dialect.schemaTableExists).isEmpty else { return 0 }
+        let rows = try connection.execute("SELECT max(version) FROM perfkit_schema")
+        return Int(rows.first?.first?.integer ?? 0)
+    }
+
+    /// Applies the migrations above the stored version, forward only, in one exclusive transaction
+    /// (two first recorders at once: the second finds the work done).
+    private func migrate() throws(HistoryStoreError) {
+        try transaction { () throws(HistoryStoreError) in
+            let version = try schemaVersion()
+            guard version < Self.currentSchemaVersion else { return }
+            for step in HistorySchema.migrations[version...] {
+                for statement in step { try connection.execute(statement) }
+            }
+            try connection.execute("DELETE FROM perfkit_schema")
+            try connection.execute("INSERT INTO perfkit_schema (version) VALUES ($1)", [.integer(Int64(Self.currentSchemaVersion))])
+        }
+    }
+
+    /// Runs `body` in an exclusive write transaction, rolled back when it throws.
+    private func transaction(_ body: () throws(HistoryStoreError) -> Void) throws(HistoryStoreError) {
+        for statement in connection.dialect.beginExclusive { try connection.execute(statement) }
+        do {
+            try body()
+            try connection.execute("COMMIT")
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Writes `version` as the stored schema version, as a newer perfkit would (tests of the refusal).
+    package func setSchemaVersionForTesting(_ version: Int) throws(HistoryStoreError) {
+        try connection.execute("UPDATE perfkit_schema SET version = $1", [.integer(Int64(version))])
+    }
+
+    /// Records entries, replacing what the store held for their commits on their machines.
+    /// - Parameter entries: One run's entries (one machine, one commit).
+    /// - Throws: ``HistoryStoreError``; the store is then as it was.
+    public func record(_ entries: [HistoryEntry]) throws(HistoryStoreError) {
+        let keys = Set(entries.map { [$0.machine, $0.commit.hash] })
+        try transaction { () throws(HistoryStoreError) in
+            for key in keys {
+                try connection.execute("DELETE FROM perfkit_history WHERE machine = $1 AND commit_hash = $2", key.map(SQLValue.text))
+            }
+            try connection.executeMany(HistorySchema.insert, entries.map(HistorySchema.row))
+        }
+    }
+
+    /// Every entry, in history order: by machine, series, then position on the branch.
+    /// - Parameter machine: Only this machine's entries, when given.
+    /// - Returns: The entries.
+    /// - Throws: ``HistoryStoreError`` for a row this code cannot read.
+    public func entries(machine: String? = nil) throws(HistoryStoreError) -> [HistoryEntry] {
+        let rows =
+            if let machine {
+                try connection.execute(HistorySchema.select + " WHERE machine = $1" + HistorySchema.order, [.text(machine)])
+            } else {
+                try connection.execute(HistorySchema.select + HistorySchema.order)
+            }
+        var entries: [HistoryEntry] = []
+        for row in rows {
+            guard let entry = HistorySchema.entry(row) else {
+                throw HistoryStoreError(connection.location, "a history row cannot be read: \(row.map { $0.text ?? "NULL" })")
+            }
+            entries.append(entry)
+        }
+        return entries
+    }
+}

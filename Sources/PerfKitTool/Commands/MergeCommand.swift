@@ -1,0 +1,31 @@
+import Foundation
+import PerfKit
+
+/// `perfkit merge RUNFILE RUNFILE… [--output FILE]`: joins shards into one run file, with their
+/// callgrind dumps renumbered into one folder beside it.
+enum MergeCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, verb: "merge")
+        guard parsed.positionals.count >= 2 else { throw UsageError("usage: \(parsed.verb.usage)") }
+        let output = parsed.options["output"] ?? RunFile.latestPath
+        try OutputPath.refuseOverwriting(output, inputs: parsed.positionals)
+        try OutputPath.validate(output)
+        let shards = try parsed.positionals.map { path throws(FileError) in (path: path, run: try RunFile.read(from: path)) }
+        let merge = try RunFile.merging(shards)
+        let folder = CountingRun.dumpFolder(besides: output)
+        if merge.dumpOffsets.contains(where: { $0.highest > 0 }) {
+            try? FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for ((path, _), dumps) in zip(shards, merge.dumpOffsets) where dumps.highest > 0 {
+                let source = CountingRun.dumpFolder(besides: path)
+                for n in 1...dumps.highest {
+                    try? FileManager.default.copyItem(atPath: "\(source)/callgrind.out.\(n)", toPath: "\(folder)/callgrind.out.\(n + dumps.offset)")
+                }
+            }
+        }
+        try merge.run.write(to: output)
+        Output.line(RunSummary.text(merge.run))
+        Output.line("merged \(shards.count) run files (\(merge.run.tests.count) tests) into \(output)")
+        return 0
+    }
+}
