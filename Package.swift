@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "PerfKitHistoryTests", dependencies: ["PerfKitHistory", "PerfKit"]),
         .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
         .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit"]),
-        .testTarget(name: "PerfKitToolTests", dependencies: ["PerfKitTool", "PerfKit", "CalendarSubjects"]),
+        .testTarget(name: "PerfKitToolTests", dependencies: ["PerfKitTool", "PerfKit", "PerfKitHistory", "CalendarSubjects"]),
     ]
 )
 

@@ -21,6 +21,24 @@ struct PerfkitProcess {
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
+
+    /// Runs another tool (`git`, found on PATH) and returns its standard output; fails the test's
+    /// set-up when it does not exit 0.
+    static func runTool(_ arguments: [String], in directory: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        struct Failed: Error { var arguments: [String] }
+        guard process.terminationStatus == 0 else { throw Failed(arguments: arguments) }
+        return String(decoding: o, as: UTF8.self)
+    }
 }
 
 @Suite struct CommandLineTests {

@@ -94,8 +94,12 @@ public struct CallgrindDump: Sendable, Equatable {
         let n = Double(max(1, dumps.count))
         // Frames that enclose the whole body (the test's thunks, the dispatch and task frames the
         // body runs under, the body's own entry) repeat the series' total: the headline has it.
+        // The deepest of them stays: when the body is one call (`checksum(bytes)`), that call is
+        // where everything went, and it would otherwise vanish with the thunks around it.
         let total = dumps.reduce(0.0) { $0 + Double($1.totals) }
+        let whole = inclusive.filter { Double($0.value) >= 0.999 * total }.min { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }
         inclusive = inclusive.filter { Double($0.value) < 0.999 * total }
+        if let whole { inclusive[whole.key] = whole.value }
         func top(_ values: [String: UInt64]) -> [CountProfile.Entry] {
             values.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(CountProfile.limit)
                 .map { CountProfile.Entry(function: $0.key, value: Double($0.value) / n) }

@@ -1,0 +1,137 @@
+import Foundation
+import PerfKit
+import PerfKitHistory
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The history store under faults, through the `perfkit` binary: a record killed at seeded moments
+/// leaves the whole entry or none, concurrent recorders lose nothing, and recording is refused
+/// with one line when it cannot be trusted. Both stores: SQLite, and PostgreSQL when a server is there.
+@Suite struct HistoryFaultTests {
+    let folder = TemporaryFolder("perfkit-history-faults")
+
+    /// A git repository with `commits` empty commits; returns their hashes, oldest first.
+    func repository(commits: Int) throws -> [String] {
+        for command in [["init", "-q", "-b", "main"], ["config", "user.email", "t@example.invalid"], ["config", "user.name", "T"]] {
+            _ = try PerfkitProcess.runTool(["git"] + command, in: folder.path)
+        }
+        for n in 1...commits { _ = try PerfkitProcess.runTool(["git", "commit", "-q", "--allow-empty", "-m", "commit \(n)"], in: folder.path) }
+        let log = try PerfkitProcess.runTool(["git", "rev-list", "--reverse", "main"], in: folder.path)
+        return log.split(separator: "\n").map(String.init)
+    }
+
+    /// A run of `tests` tests at `commit` whose every value is `value`: a mixture of two records shows.
+    static func run(commit: String, value: Double, tests: Int) -> RunFile {
+        var run = BaselineStoreTests.run(build: "release", values: [value])
+        run.environment.commit = commit
+        let template = run.tests[0]
+        run.tests = (0..<tests).map { k in
+            var test = template
+            test.id = "S\(k)/t()"
+            test.suite = "S\(k)"
+            var series = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
+            for i in 0..<5 { series.append(value, round: i, position: 0, iteration: i) }
+            test.measurements[0].series = [series]
+            return test
+        }
+        return run
+    }
+
+    /// A fresh SQLite file, and a fresh PostgreSQL schema when `make test` found a server.
+    func stores() -> [String] {
+        var stores = [folder.path + "/h.sqlite"]
+        if let url = ProcessInfo.processInfo.environment["PERFKIT_TEST_POSTGRES"], !url.isEmpty {
+            let schema = "perfkit_f_" + UUID().uuidString.prefix(8).lowercased()
+            let separator = url.contains("?") ? "&" : "?"
+            stores.append(url + separator + "options=-csearch_path%3D" + schema)
+        }
+        return stores
+    }
+
+    @Test func aRecordKilledAtAnyMomentLeavesTheWholeEntryOrNone() throws {
+        let commits = try repository(commits: 1)
+        let tests = 3_000
+        try Self.run(commit: commits[0], value: 1, tests: tests).write(to: folder.path + "/v1.json")
+        try Self.run(commit: commits[0], value: 2, tests: tests).write(to: folder.path + "/v2.json")
+        for store in stores() {
+            // One record that finishes: the old entry, and how long a record takes, so the kills
+            // spread over the whole of one (start-up, reading, the transaction, the commit) and past it.
+            let started = Date()
+            let first = try PerfkitProcess.run(["history", "record", "--from", "v1.json", "--store", store], in: folder.path)
+            #expect(first.status == 0, "\(first.stderr)")
+            let duration = Date().timeIntervalSince(started)
+            var generator = SeededGenerator(seed: 0x4849_5354)
+            var outcomes: [String: Int] = [:]
+            var previous: Set<Double> = [1]
+            for trial in 0..<20 {
+                let written: Double = trial % 2 == 0 ? 2 : 1
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: PerfkitProcess.executable)
+                process.arguments = ["history", "record", "--from", written == 2 ? "v2.json" : "v1.json", "--store", store]
+                process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                usleep(UInt32(Double(generator.index(below: 1_000)) / 1_000 * 1.3 * duration * 1e6))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                let entries = try HistoryStore(store, create: false).entries()
+                let values = Set(entries.map(\.value))
+                #expect(entries.count == tests && values.count == 1, "trial \(trial): \(entries.count) rows, values \(values.sorted())")
+                outcomes[values == [written] && previous != [written] ? "new entry" : values == previous ? "old entry" : "other", default: 0] += 1
+                previous = values
+            }
+            // Kills landed both before and after the transaction committed: the test tested something.
+            #expect(outcomes["new entry", default: 0] > 0 && outcomes["old entry", default: 0] > 0 && outcomes["other"] == nil, "\(store): \(outcomes)")
+        }
+    }
+
+    @Test func fourConcurrentRecordersLoseNothing() throws {
+        let commits = try repository(commits: 4)
+        for (n, commit) in commits.enumerated() { try Self.run(commit: commit, value: Double(n + 1), tests: 500).write(to: folder.path + "/c\(n).json") }
+        for store in stores() {
+            // Four commits at once, then four records of one commit at once.
+            for files in [(0..<4).map { "c\($0).json" }, Array(repeating: "c0.json", count: 4)] {
+                let processes = try files.map { file in
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: PerfkitProcess.executable)
+                    process.arguments = ["history", "record", "--from", file, "--store", store]
+                    process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = FileHandle.nullDevice
+                    try process.run()
+                    return process
+                }
+                for process in processes { process.waitUntilExit() }
+                #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "\(store)")
+            }
+            let entries = try HistoryStore(store, create: false).entries()
+            #expect(entries.count == 4 * 500, "\(store)")
+            #expect(Set(entries.map(\.commit.hash)) == Set(commits))
+            #expect(Set(entries.map { $0.commit.position }) == [1, 2, 3, 4])
+        }
+    }
+
+    @Test func badRecordsAreRefusedWithOneLineAndTheStoreIsLeftAsItWas() throws {
+        let commits = try repository(commits: 1)
+        var dirty = Self.run(commit: commits[0], value: 1, tests: 2)
+        dirty.environment.dirty = true
+        try dirty.write(to: folder.path + "/dirty.json")
+        var unknown = Self.run(commit: String(repeating: "ab", count: 20), value: 1, tests: 2)
+        unknown.environment.commit = String(repeating: "ab", count: 20)
+        try unknown.write(to: folder.path + "/unknown.json")
+        for (file, message) in [("dirty.json", "uncommitted changes"), ("unknown.json", "unknown revision")] {
+            let result = try PerfkitProcess.run(["history", "record", "--from", file, "--store", "h.sqlite"], in: folder.path)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/h.sqlite"))
+        let show = try PerfkitProcess.run(["history", "show", "--store", "h.sqlite"], in: folder.path)
+        #expect(show.status == 2)
+        #expect(show.stderr == "perfkit: h.sqlite: no history store here (perfkit history record creates it)\n")
+    }
+}
