@@ -32,8 +32,10 @@ crosscheck: build
 mutation-check:
 	./Scripts/mutation-check.sh
 
-demo: release
-	.build/release/perfkit demo
+# The flagship example has its own tool, so perfkit (and the plugin adopters build) never compiles it.
+demo: deps
+	$(SWIFT) build -c release --product calendar-demo $(SWIFT_FLAGS)
+	.build/release/calendar-demo demo
 
 doctor: release
 	.build/release/perfkit doctor

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PerfKitHistory", targets: ["PerfKitHistory"]),
         .library(name: "CalendarSubjects", targets: ["CalendarSubjects"]),
         .executable(name: "perfkit", targets: ["PerfKitTool"]),
+        .executable(name: "calendar-demo", targets: ["CalendarDemoTool"]),
         .plugin(name: "PerfKitPlugin", targets: ["PerfKitPlugin"]),
         // Preloaded into measured tests under valgrind (`perfkit run --counts`); built on demand.
         .library(name: "PerfKitValgrindShim", type: .dynamic, targets: ["PerfKitValgrindShim"]),
@@ -49,7 +50,11 @@ let package = Package(
         .target(name: "CalendarSubjects", dependencies: ["PerfKit"]),
         // The `perfkit` tool. Its folder is not named `perfkit`: `Sources/perfkit` and `Sources/PerfKit`
         // would be one folder on a case-insensitive disk (macOS's default).
-        .executableTarget(name: "PerfKitTool", dependencies: ["PerfKit", "PerfKitHistory", "CalendarSubjects"]),
+        // The verb table, parser, output and interrupt handling both tools share.
+        .target(name: "PerfKitCommandLine", dependencies: ["PerfKit"]),
+        .executableTarget(name: "PerfKitTool", dependencies: ["PerfKit", "PerfKitHistory", "PerfKitCommandLine"]),
+        // The flagship example's tool (`make demo`): the calendar demo and its workloads.
+        .executableTarget(name: "CalendarDemoTool", dependencies: ["CalendarSubjects", "PerfKit", "PerfKitCommandLine"]),
         .plugin(
             name: "PerfKitPlugin",
             capability: .command(
@@ -61,8 +66,11 @@ let package = Package(
         .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"], exclude: ["Fixtures"]),
         .testTarget(name: "PerfKitHistoryTests", dependencies: ["PerfKitHistory", "PerfKit"]),
         .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
-        .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit"]),
-        .testTarget(name: "PerfKitToolTests", dependencies: ["PerfKitTool", "PerfKit", "PerfKitHistory", "CalendarSubjects"]),
+        .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit", "PerfKitTestSupport"]),
+        // Test support: temporary folders and running the package's tools as a user would.
+        .target(name: "PerfKitTestSupport", path: "Tests/PerfKitTestSupport"),
+        .testTarget(name: "PerfKitToolTests", dependencies: ["PerfKitTool", "PerfKit", "PerfKitHistory", "PerfKitTestSupport"]),
+        .testTarget(name: "CalendarDemoToolTests", dependencies: ["CalendarDemoTool", "CalendarSubjects", "PerfKit", "PerfKitTestSupport"]),
     ]
 )
 

@@ -1,45 +1,7 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
-
-/// Runs the built `perfkit` executable, which sits beside the test bundle.
-struct PerfkitProcess {
-    static var executable: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("perfkit").path
-    }
-
-    static func run(_ arguments: [String], in directory: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-
-    /// Runs another tool (`git`, found on PATH) and returns its standard output; fails the test's
-    /// set-up when it does not exit 0.
-    static func runTool(_ arguments: [String], in directory: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        struct Failed: Error { var arguments: [String] }
-        guard process.terminationStatus == 0 else { throw Failed(arguments: arguments) }
-        return String(decoding: o, as: UTF8.self)
-    }
-}
 
 @Suite struct CommandLineTests {
     let folder = TemporaryFolder("perfkit-cli")

@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 /// The decisions behind a verdict, one at a time: which statistic, which gate, which direction.

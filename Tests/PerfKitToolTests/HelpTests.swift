@@ -1,11 +1,12 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 /// Every verb answers --help from its one declaration; mistakes get a suggestion; README's command
 /// table matches the declarations.
 @Suite struct HelpTests {
-    static let verbs = ["doctor", "stats", "run", "baseline", "compare", "export", "abba", "calibrate", "demo", "calendar"]
+    static let verbs = ["doctor", "stats", "run", "merge", "baseline", "compare", "export", "abba", "history", "bisect", "calibrate"]
 
     @Test(arguments: verbs)
     func everyVerbAnswersHelpWithItsOptions(verb: String) throws {
@@ -42,22 +43,13 @@ import Testing
 
     /// Outside any package a verb that builds the working tree says so (exit 2) instead of failing
     /// inside `swift build` (exit 3).
-    @Test(arguments: ["run", "demo", "calibrate"])
+    @Test(arguments: ["run", "calibrate"])
     func aVerbThatBuildsOutsideAPackageSaysWhatToDo(verb: String) throws {
         let folder = TemporaryFolder("perfkit-no-package")
         let result = try PerfkitProcess.run([verb], in: folder.path)
         #expect(result.status == 2)
         #expect(result.stderr.contains("no Package.swift in ") && result.stderr.contains("run perfkit inside the Swift package to measure"))
     }
-
-    /// An action without the option it cannot do without names it with its declared placeholder.
-    @Test(arguments: [("layout", "--events FILE"), ("edit", "--journal FILE")])
-    func aMissingRequiredOptionIsNamedWithItsValue(action: String, option: String) throws {
-        let result = try PerfkitProcess.run(["calendar", action], in: FileManager.default.temporaryDirectory.path)
-        #expect(result.status == 2)
-        #expect(result.stderr == "perfkit: perfkit calendar \(action) needs \(option) (perfkit calendar --help)\n")
-    }
-
     /// A fixed number of rounds has no budget or maximum: giving both is refused, not silently ignored.
     @Test(arguments: [["--time-budget", "60"], ["--max-rounds", "30"]])
     func fixedRoundsWithAnAdaptiveOptionIsAUsageError(adaptive: [String]) throws {

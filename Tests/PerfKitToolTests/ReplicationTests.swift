@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 /// Where a stored comparison's noise comes from: processes, machines, the clock.

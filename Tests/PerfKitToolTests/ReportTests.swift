@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 /// Reports a reviewer reads in thirty seconds: the answer first, PR-sized, readable charts.

@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 /// The verbs a CI calls, each with its exit status and its output's shape.

@@ -51,9 +51,9 @@ extension CalendarDemo {
             try? FileManager.default.moveItem(atPath: dumps, toPath: kept)
             try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
         }
-        progress("perfkit demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…")
+        progress("calendar-demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…")
         run.tests.append(try measureMemory(rounds: memoryRounds, executable: executable, progress: progress))
-        progress("perfkit demo: generating the 90-day retained history in fresh processes…")
+        progress("calendar-demo: generating the 90-day retained history in fresh processes…")
         let historySection = try retainedHistorySection(days: 90, executable: executable)
         run.tests.sort { $0.id < $1.id }
         try run.write(to: ".perfkit/runs/demo-latest.json")

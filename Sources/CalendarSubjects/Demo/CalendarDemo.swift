@@ -3,7 +3,7 @@ import PerfKit
 
 /// The parts of the calendar demo measured outside test processes: resident memory per policy and
 /// the retained-history stress fixture, each in fresh child processes of the `perfkit` executable
-/// (`perfkit calendar memory`, `perfkit calendar history`).
+/// (`calendar-demo calendar memory`, `calendar-demo calendar history`).
 public enum CalendarDemo {
     /// Resident memory of each policy, each sample in a fresh child process, alternated in ABBA order.
     /// - Parameters:
@@ -66,7 +66,7 @@ public enum CalendarDemo {
             """
     }
 
-    /// What `perfkit calendar history` prints: generates the retained history in this (fresh)
+    /// What `calendar-demo calendar history` prints: generates the retained history in this (fresh)
     /// process and measures how long it took and how much resident memory it holds.
     /// - Parameters:
     ///   - days: Days of history.
@@ -85,7 +85,7 @@ public enum CalendarDemo {
         ]
     }
 
-    /// What `perfkit calendar memory` prints: builds the stress workload (the retained history and
+    /// What `calendar-demo calendar memory` prints: builds the stress workload (the retained history and
     /// 200 scroll steps of a `days`-day scene under `policy`) in this (fresh) process and reads its memory.
     /// - Parameters:
     ///   - policy: The viewport policy.

@@ -1,7 +1,7 @@
 import Foundation
 import PerfKit
 
-/// The events JSON format of `perfkit calendar`: `{"timeZone": ..., "events": [{"id", "calendar", "title", "start", "end", "allDay"}]}`.
+/// The events JSON format of `calendar-demo calendar`: `{"timeZone": ..., "events": [{"id", "calendar", "title", "start", "end", "allDay"}]}`.
 /// A time without an offset is local to the time zone; one with `Z` or an offset is absolute.
 /// A local time repeated by a daylight-saving change is the later instant; one skipped by a change
 /// is read with the offset before it, so it moves forward by the gap (RFC 5545 §3.3.5).

@@ -1,7 +1,7 @@
 import Foundation
 import PerfKit
 
-/// The days a `perfkit calendar layout` lays out: from a first day (or the first event's day)
+/// The days a `calendar-demo calendar layout` lays out: from a first day (or the first event's day)
 /// for a number of days (or to the last event's end), at most ``maximumDays``.
 public enum LayoutWindow {
     /// The longest window: ten years of days.

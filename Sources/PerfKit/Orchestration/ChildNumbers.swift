@@ -5,7 +5,7 @@ import Foundation
 public enum ChildNumbers {
     /// Runs `executable` with `arguments` and decodes what it prints.
     /// - Parameters:
-    ///   - executable: The program (this executable, for `perfkit calendar …` helpers).
+    ///   - executable: The program (this executable, for `calendar-demo calendar …` helpers).
     ///   - arguments: Its arguments.
     ///   - keys: Keys the object must hold.
     /// - Returns: The numbers by key.

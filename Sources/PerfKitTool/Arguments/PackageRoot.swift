@@ -1,14 +1,15 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// The package a verb works on: the nearest folder at or above the current one holding a
 /// `Package.swift`, so `perfkit run` from `Sources/` measures the package instead of building a
 /// second copy into `Sources/.build`.
 enum PackageRoot {
     /// Verbs that build, measure or read the package's `.perfkit/` and `Baselines/`.
-    static let verbs: Set<String> = ["run", "baseline", "compare", "abba", "calibrate", "demo"]
+    static let verbs: Set<String> = ["run", "baseline", "compare", "abba", "calibrate", "history", "bisect", "merge"]
     /// Options whose values are paths, made absolute before moving to the root.
-    static let pathOptions: Set<String> = ["output", "current", "markdown", "csv", "json", "from", "noise", "root"]
+    static let pathOptions: Set<String> = ["output", "current", "markdown", "csv", "json", "from", "noise", "root", "store"]
 
     /// Moves to the package root when run from below it, rewriting relative path options so they
     /// still name the files the user meant.

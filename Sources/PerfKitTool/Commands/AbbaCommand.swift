@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// `perfkit abba REV_A REV_B`: both revisions built in release in their own worktrees, then their
 /// measured tests run process by process in counterbalanced ABBA rounds, paired round by round,
@@ -8,16 +9,16 @@ enum AbbaCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "abba")
         try parsed.requirePositionals(2...2)
-        if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
+        if parsed[.failOn] != nil { _ = try parsed.choice(.failOn, ["regression"], default: "regression") }
         let plan = try plan(parsed)
-        let timeBudget = try parsed.integer("time-budget", default: SequentialPlan.defaultTimeBudget, range: 1...86_400)
-        let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
-        let seed = UInt64(try parsed.integer("seed", default: 0xABBA, range: 0...Int.max))
-        let filter = parsed.options["filter"] ?? MeasuredRun.defaultFilter
-        let envA = try environment(parsed.options["env-a"]), envB = try environment(parsed.options["env-b"])
-        for path in [parsed.options["markdown"], parsed.options["csv"], parsed.options["json"]].compactMap({ $0 }) { try OutputPath.validate(path) }
+        let timeBudget = try parsed.integer(.timeBudget, default: SequentialPlan.defaultTimeBudget, range: 1...86_400)
+        let iterations = try parsed.integer(.iterations)
+        let seed = UInt64(try parsed.integer(.seed, default: 0xABBA, range: 0...Int.max))
+        let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
+        let envA = try environment(parsed[.envA]), envB = try environment(parsed[.envB])
+        for path in [parsed[.markdown], parsed[.csv], parsed[.json]].compactMap({ $0 }) { try OutputPath.validate(path) }
         let started = Date()
-        if parsed.flags.contains("counts") {
+        if parsed.has(.counts) {
             return try counted(parsed, arguments: arguments, filter: filter, iterations: iterations, environments: (envA, envB), started: started)
         }
         let arms = try AbbaSession.Arm.build(parsed.positionals[0], parsed.positionals[1], environments: (envA, envB), progress: Output.progress)
@@ -25,21 +26,21 @@ enum AbbaCommand {
         let machine = EnvironmentReader.machine()
         var session = try AbbaSession.run(
             a: arms.a, b: arms.b, plan: plan,
-            timeBudget: parsed.options["rounds"] == nil ? Double(timeBudget) : nil,
-            bands: try NoiseBandsFile.load(parsed.options["noise"], machine: machine, default: NoiseBandsFile.pairedDefault), filter: filter,
+            timeBudget: parsed[.rounds] == nil ? Double(timeBudget) : nil,
+            bands: try NoiseBandsFile.load(parsed[.noise], machine: machine, default: NoiseBandsFile.pairedDefault), filter: filter,
             iterations: iterations, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
         session.comparison.baselineEnvironment = a.environment(machine: machine)
         session.comparison.currentEnvironment = b.environment(machine: machine)
         let elapsed = Int(Date().timeIntervalSince(started))
         let report = try session.report(a: a, b: b, command: MarkdownReport.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
-        let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
+        let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
             .write(report, rawTests: session.rawTests)
         for line in ReportHeadline(session.comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines { Output.line(line) }
         Output.line(
             "\(session.order.rounds.count) rounds, stopped at \(session.stopReason), \(elapsed) s"
                 + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
         for warning in session.warnings() { Output.progress("warning: \(warning)") }
-        return ExitStatus.of(session.comparison, failOnRegression: parsed.options["fail-on"] != nil)
+        return ExitStatus.of(session.comparison, failOnRegression: parsed[.failOn] != nil)
     }
 
     /// `perfkit abba A B --counts`: both revisions built, each counted once under callgrind, the
@@ -73,26 +74,26 @@ enum AbbaCommand {
             sides: MarkdownReport.Sides(
                 heading: "B against A (simulated counts)", against: "B against A", first: "A", second: "B",
                 lead: "One counting process per side under callgrind; counts do not drift with the machine, so no rounds are needed."))
-        let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
+        let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
             .write(report, rawTests: [("A", sides[0].tests), ("B", sides[1].tests)])
         for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines { Output.line(line) }
         for line in whereItWent.plainLines { Output.line(line) }
         Output.line(
             "counted both sides in \(Int(Date().timeIntervalSince(started))) s" + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
-        return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
+        return ExitStatus.of(comparison, failOnRegression: parsed[.failOn] != nil)
     }
 
     /// `--rounds N`: one look after N rounds; otherwise looks up to `--max-rounds`.
     static func plan(_ parsed: Arguments) throws -> SequentialPlan {
-        if parsed.options["rounds"] != nil {
-            guard parsed.options["max-rounds"] == nil, parsed.options["time-budget"] == nil else {
+        if parsed[.rounds] != nil {
+            guard parsed[.maxRounds] == nil, parsed[.timeBudget] == nil else {
                 throw UsageError("--rounds fixes the number of rounds; --max-rounds and --time-budget belong to adaptive rounds: give one or the other")
             }
-            let rounds = try parsed.integer("rounds", default: 0, range: 2...1_000)
+            let rounds = try parsed.integer(.rounds, default: 0, range: 2...1_000)
             if let problem = AbbaSession.roundsProblem(rounds) { throw UsageError(problem) }
             return .fixed(rounds: rounds)
         }
-        let maximum = try parsed.integer("max-rounds", default: SequentialPlan.defaultMaximumRounds, range: 2...1_000)
+        let maximum = try parsed.integer(.maxRounds, default: SequentialPlan.defaultMaximumRounds, range: 2...1_000)
         if let problem = AbbaSession.roundsProblem(maximum, adaptive: true) { throw UsageError(problem) }
         return SequentialPlan(maximumRounds: maximum)
     }

@@ -1,20 +1,21 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// `perfkit baseline save|list|show|delete`.
 enum BaselineCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "baseline")
-        let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
+        let store = BaselineStore(root: parsed[.root] ?? "Baselines")
         guard let action = parsed.positionals.first else { throw UsageError("usage: \(parsed.verb.usage)") }
         switch action {
         case "save":
             try parsed.requirePositionals(2...2)
-            let policy = BaselineStore.UpdatePolicy(rawValue: try parsed.choice("policy", BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
-            let run = try RunFile.read(orLatest: parsed.options["from"])
+            let policy = BaselineStore.UpdatePolicy(rawValue: try parsed.choice(.policy, BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
+            let run = try RunFile.read(orLatest: parsed[.from])
             let name = parsed.positionals[1]
             let previous = store.list().contains(name) ? try store.load(name) : nil
-            let written = try store.save(run, as: name, policy: policy, force: parsed.flags.contains("force"))
+            let written = try store.save(run, as: name, policy: policy, force: parsed.has(.force))
             Output.line("saved \(written.count) tests to \(store.root)/\(name) (policy \(policy.rawValue))")
             if let previous {
                 let replaced = Set(previous.tests.map(\.id)).intersection(written).count

@@ -1,13 +1,14 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// `perfkit bisect GOOD BAD --series NAME`: the first commit at which a count series changed.
 enum BisectCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "bisect")
         try parsed.requirePositionals(2...2)
-        let selector = try parsed.required("series", for: "")
-        let samples = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 10) }
+        let selector = try parsed.required(.series, for: "")
+        let samples = try parsed.integer(.iterations)
         let started = Date()
         let outcome = try Bisection.run(
             good: parsed.positionals[0], bad: parsed.positionals[1], selector: selector, samples: samples, progress: Output.progress)

@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// `perfkit calibrate`: A/A comparisons between two separate release builds of the working tree's
 /// commit, in ABBA order; stores per-series noise bands for this machine, which `compare` and
@@ -8,10 +9,10 @@ enum CalibrateCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "calibrate")
         try parsed.requirePositionals(0...0)
-        let rounds = try parsed.integer("rounds", default: 24, range: AbbaSession.minimumRounds...1_000)
-        let repeats = try parsed.integer("repeats", default: 1, range: 1...1_000)
-        let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
-        let filter = parsed.options["filter"] ?? MeasuredRun.defaultFilter
+        let rounds = try parsed.integer(.rounds, default: 24, range: AbbaSession.minimumRounds...1_000)
+        let repeats = try parsed.integer(.repeats, default: 1, range: 1...1_000)
+        let iterations = try parsed.integer(.iterations)
+        let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
         let started = Date()
         if try Revision.prepare(".").commit.hasSuffix("+dirty") {
             Output.progress("perfkit calibrate: calibrating HEAD; uncommitted changes are not in these builds")
@@ -32,7 +33,7 @@ enum CalibrateCommand {
             comparisons.append(session.comparison)
         }
         let calibration = NoiseCalibration(comparisons: comparisons, machine: machine, rounds: rounds)
-        let path = parsed.options["output"] ?? NoiseBandsFile.defaultPath(machine)
+        let path = parsed[.output] ?? NoiseBandsFile.defaultPath(machine)
         try StoredFile.write(calibration, to: path)
         Output.line(NoiseCalibration.summary(calibration, comparisons: comparisons, seconds: Int(Date().timeIntervalSince(started))))
         Output.line("noise bands: \(path)")

@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// `perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE] [--fail-on regression]`.
 /// Exit status: 0 nothing regressed, 1 regression with `--fail-on regression`, 2 bad input or usage.
@@ -7,36 +8,36 @@ enum CompareCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "compare")
         try parsed.requirePositionals(1...1)
-        if parsed.options["fail-on"] != nil { _ = try parsed.choice("fail-on", ["regression"], default: "regression") }
-        guard parsed.options["current"] == nil || parsed.options["with"] == nil else { throw UsageError("give --current or --with, not both") }
-        let outputs = [parsed.options["markdown"], parsed.options["csv"], parsed.options["json"]].compactMap { $0 }
+        if parsed[.failOn] != nil { _ = try parsed.choice(.failOn, ["regression"], default: "regression") }
+        guard parsed[.current] == nil || parsed[.with] == nil else { throw UsageError("give --current or --with, not both") }
+        let outputs = [parsed[.markdown], parsed[.csv], parsed[.json]].compactMap { $0 }
         for output in outputs {
-            try OutputPath.refuseOverwriting(output, inputs: [parsed.options["current"] ?? RunFile.latestPath])
+            try OutputPath.refuseOverwriting(output, inputs: [parsed[.current] ?? RunFile.latestPath])
             try OutputPath.validate(output)
         }
-        let store = BaselineStore(root: parsed.options["root"] ?? "Baselines")
+        let store = BaselineStore(root: parsed[.root] ?? "Baselines")
         let baseline = try store.load(parsed.positionals[0])
         let currentTests: [TestResult]
         let currentEnvironment: Environment
         let currentSource: String
         var currentFilter: String?
         var currentCountsOnly = false
-        if let other = parsed.options["with"] {
+        if let other = parsed[.with] {
             let b = try store.load(other)
             (currentTests, currentEnvironment, currentSource) = (b.tests, b.environment, "\(store.root)/\(other)")
         } else {
-            currentSource = parsed.options["current"] ?? RunFile.latestPath
-            let run = try RunFile.read(orLatest: parsed.options["current"])
+            currentSource = parsed[.current] ?? RunFile.latestPath
+            let run = try RunFile.read(orLatest: parsed[.current])
             (currentTests, currentEnvironment, currentFilter) = (run.tests, run.environment, run.filter)
             currentCountsOnly = run.countsOnly ?? false
         }
-        let bands = try NoiseBandsFile.load(parsed.options["noise"], machine: currentEnvironment.machine).withCrossRunDefault
+        let bands = try NoiseBandsFile.load(parsed[.noise], machine: currentEnvironment.machine).withCrossRunDefault
         let comparison: Comparison
         do {
             comparison = try Comparison(
                 baseline: baseline.tests, current: currentTests, bands: bands,
                 baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment,
-                allowOtherMachine: parsed.flags.contains("allow-other-machine"),
+                allowOtherMachine: parsed.has(.allowOtherMachine),
                 currentFilter: currentFilter, currentCountsOnly: currentCountsOnly)
         } catch let error as ComparisonError {
             throw FileError(currentSource, "\(error) (against \(store.root)/\(baseline.name))")
@@ -57,18 +58,18 @@ enum CompareCommand {
             + "(\(baseline.environment.commit.prefix(12)), saved \(day))"
         // A run of older code (the last run stopped on a compile error, say) must not pass for this checkout.
         let head = ChildProcess.output(["git", "rev-parse", "HEAD"])
-        if parsed.options["with"] == nil, let head, !currentEnvironment.commit.hasPrefix(head) {
+        if parsed[.with] == nil, let head, !currentEnvironment.commit.hasPrefix(head) {
             report.notices.append(
                 "The current run is of commit \(currentEnvironment.commit.prefix(12)), not of this checkout's HEAD \(head.prefix(12)): run perfkit run again to judge the code you have"
             )
         }
-        let written = try ReportWriter(markdown: parsed.options["markdown"], csv: parsed.options["csv"], json: parsed.options["json"])
+        let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
             .write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
         // The answer always goes to standard output, whatever files are written too.
         for line in ReportHeadline(comparison, direction: "current against \(baseline.name)", sides: report.sidesNamed).plainLines { Output.line(line) }
         for notice in report.notices { Output.line("warning: " + notice) }
         for line in whereItWent.plainLines { Output.line(line) }
         for path in written where path.hasSuffix(".md") { Output.line("report: \(path)") }
-        return ExitStatus.of(comparison, failOnRegression: parsed.options["fail-on"] != nil)
+        return ExitStatus.of(comparison, failOnRegression: parsed[.failOn] != nil)
     }
 }

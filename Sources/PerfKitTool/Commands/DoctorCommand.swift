@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// `perfkit doctor`: what this machine is, whether jemalloc really is the allocator, which probes work and what they cost.
 enum DoctorCommand {
@@ -7,7 +8,7 @@ enum DoctorCommand {
         let parsed = try Arguments(arguments, verb: "doctor")
         try parsed.requirePositionals(0...0)
         for line in try DoctorReport.lines() { Output.line(line) }
-        if parsed.flags.contains("batching") {
+        if parsed.has(.batching) {
             for line in try DoctorReport.batchingLines(build: Environment.currentBuildConfiguration) { Output.line(line) }
         }
         return 0

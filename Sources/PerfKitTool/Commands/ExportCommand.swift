@@ -1,13 +1,14 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// `perfkit export RUNFILE --format github-smaller|github-bigger|bencher [--output FILE]`.
 enum ExportCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "export")
         try parsed.requirePositionals(1...1)
-        let format = try parsed.choice("format", ["github-smaller", "github-bigger", "bencher"], default: "bencher")
-        if let output = parsed.options["output"] {
+        let format = try parsed.choice(.format, ["github-smaller", "github-bigger", "bencher"], default: "bencher")
+        if let output = parsed[.output] {
             try OutputPath.refuseOverwriting(output, inputs: [parsed.positionals[0]])
             try OutputPath.validate(output)
         }
@@ -18,7 +19,7 @@ enum ExportCommand {
         case "github-bigger": data = try Exports.githubActionBenchmark(run.tests, polarity: .largerIsBetter)
         default: data = try Exports.bencher(run.tests)
         }
-        try Output.write(String(decoding: data, as: UTF8.self) + "\n", to: parsed.options["output"])
+        try Output.write(String(decoding: data, as: UTF8.self) + "\n", to: parsed[.output])
         return 0
     }
 }

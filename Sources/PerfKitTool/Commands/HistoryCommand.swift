@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 import PerfKitHistory
 
 /// `perfkit history record|show`: a branch's history in a store (SQLite file or PostgreSQL URL).
@@ -8,17 +9,17 @@ enum HistoryCommand {
         let parsed = try Arguments(arguments, verb: "history")
         guard let action = parsed.positionals.first else { throw UsageError("usage: \(parsed.verb.usage)") }
         try parsed.requirePositionals(1...1)
-        let location = parsed.options["store"] ?? ProcessInfo.processInfo.environment["PERFKIT_HISTORY"] ?? HistoryStore.defaultLocation
+        let location = parsed[.store] ?? ProcessInfo.processInfo.environment["PERFKIT_HISTORY"] ?? HistoryStore.defaultLocation
         switch action {
         case "record":
-            let path = parsed.options["from"] ?? RunFile.latestPath
+            let path = parsed[.from] ?? RunFile.latestPath
             let run = try RunFile.read(from: path)
             guard !run.environment.dirty, !run.environment.commit.hasSuffix("+dirty") else {
                 throw UsageError("\(path): measured a working tree with uncommitted changes; history records commits (commit, then perfkit run)")
             }
-            let revision = parsed.options["commit"] ?? run.environment.commit
+            let revision = parsed[.commit] ?? run.environment.commit
             let commit = try CommitInfo.read(revision)
-            if parsed.options["commit"] == nil, !run.environment.commit.hasPrefix(commit.hash), run.environment.commit != "unknown" {
+            if parsed[.commit] == nil, !run.environment.commit.hasPrefix(commit.hash), run.environment.commit != "unknown" {
                 throw UsageError("\(path): measured commit \(run.environment.commit.prefix(12)), which git here resolves differently")
             }
             let entries = HistoryEntry.entries(of: run, commit: commit, recorded: Date())
@@ -30,8 +31,8 @@ enum HistoryCommand {
             )
         case "show":
             let store = try HistoryStore(location, create: false)
-            var histories = ChangePointDetector().histories(try store.entries(machine: parsed.options["machine"]))
-            if let pattern = parsed.options["series"] {
+            var histories = ChangePointDetector().histories(try store.entries(machine: parsed[.machine]))
+            if let pattern = parsed[.series] {
                 guard let regex = try? NSRegularExpression(pattern: pattern) else { throw UsageError("--series '\(pattern)' is not a regular expression") }
                 histories = histories.filter { h in
                     let name = HistoryReport.name(h.series)
@@ -40,7 +41,7 @@ enum HistoryCommand {
             }
             Output.progress("perfkit history: \(store.location)")
             for line in HistoryReport.text(histories) { Output.line(line) }
-            if let markdown = parsed.options["markdown"] {
+            if let markdown = parsed[.markdown] {
                 try OutputPath.validate(markdown)
                 var charts: [String: String] = [:]
                 let stem = markdown.hasSuffix(".md") ? String(markdown.dropLast(3)) : markdown
@@ -53,7 +54,7 @@ enum HistoryCommand {
                 Output.line("report: \(markdown) (\(charts.count) trend charts beside it)")
             }
             let changed = histories.contains { !$0.changes.isEmpty }
-            return parsed.options["fail-on"] != nil && changed ? 1 : 0
+            return parsed[.failOn] != nil && changed ? 1 : 0
         default:
             throw UsageError("unknown history action '\(action)' (record, show)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// `perfkit merge RUNFILE RUNFILE… [--output FILE]`: joins shards into one run file, with their
 /// callgrind dumps renumbered into one folder beside it.
@@ -7,7 +8,7 @@ enum MergeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "merge")
         guard parsed.positionals.count >= 2 else { throw UsageError("usage: \(parsed.verb.usage)") }
-        let output = parsed.options["output"] ?? RunFile.latestPath
+        let output = parsed[.output] ?? RunFile.latestPath
         try OutputPath.refuseOverwriting(output, inputs: parsed.positionals)
         try OutputPath.validate(output)
         let shards = try parsed.positionals.map { path throws(FileError) in (path: path, run: try RunFile.read(from: path)) }

@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
 /// `perfkit run`: builds the tests in release and runs the measured ones serially in measure mode,
 /// then merges their results into one run file.
@@ -7,22 +8,22 @@ enum RunCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "run")
         try parsed.requirePositionals(0...0)
-        let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
-        let processes = try parsed.integer("processes", default: MeasuredRun.defaultProcesses, range: 1...100)
-        let output = parsed.options["output"] ?? RunFile.timestampedPath()
-        let filter = parsed.options["filter"] ?? MeasuredRun.defaultFilter
+        let iterations = try parsed.integer(.iterations)
+        let processes = try parsed.integer(.processes, default: MeasuredRun.defaultProcesses, range: 1...100)
+        let output = parsed[.output] ?? RunFile.timestampedPath()
+        let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
         // A bad output path must cost nothing: checked before measuring, and the run is saved to
         // .perfkit/runs/ before it is written anywhere else.
         try OutputPath.validate(output)
-        let countsOnly = parsed.flags.contains("counts-only")
-        let passes: MeasuredRun.Passes = countsOnly ? .counts : parsed.flags.contains("counts") ? .timingAndCounts : .timing
-        let shard = try parsed.options["shard"].map { text in
+        let countsOnly = parsed.has(.countsOnly)
+        let passes: MeasuredRun.Passes = countsOnly ? .counts : parsed.has(.counts) ? .timingAndCounts : .timing
+        let shard = try parsed[.shard].map { text in
             guard let shard = Shard(parsing: text) else { throw UsageError("--shard must be I/N with 1 ≤ I ≤ N, not '\(text)'") }
             return shard
         }
         var (run, status, dumps) = try MeasuredRun.measurePackage(
             filter: filter, iterations: iterations, processes: processes, passes: passes, shard: shard, progress: Output.progress)
-        if parsed.options["filter"] != nil, shard == nil { run.filter = filter }
+        if parsed[.filter] != nil, shard == nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)
         try run.write(to: output)
         if let dumps {
@@ -40,7 +41,7 @@ enum RunCommand {
             Output.line("arms (each against the first declared arm of its measurement):")
             for line in ReportHeadline(arms, direction: "arm against first arm", limit: 20).plainLines { Output.line("  " + line) }
         }
-        if parsed.options["filter"] == nil {
+        if parsed[.filter] == nil {
             Output.line(
                 "measured \(run.tests.count) tests in suites matching '\(MeasuredRun.defaultFilter)'; a .performance() test in a suite whose name does not end in Benchmarks is not run: pass --filter REGEX to include it"
             )

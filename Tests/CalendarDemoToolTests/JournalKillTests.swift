@@ -1,6 +1,7 @@
 import CalendarSubjects
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 
 /// A journal writer killed at any moment loses no acknowledged edit and duplicates none.
 @Suite struct JournalKillTests {
-    /// Starts `perfkit calendar edit`, which prints each operation after its confirmation is
+    /// Starts `calendar-demo calendar edit`, which prints each operation after its confirmation is
     /// durable, kills it with SIGKILL at seeded moments, and reopens the journal.
     @Test func killedWritersLoseNoAcknowledgedRecord() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-journal-kill-\(UUID().uuidString)").path
@@ -22,7 +23,7 @@ import Testing
         for attempt in 0..<50 {
             let path = "\(directory)/journal-\(attempt).log"
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: PerfkitProcess.executable)
+            process.executableURL = URL(fileURLWithPath: CalendarDemoProcess.executable)
             process.arguments = ["calendar", "edit", "--journal", path, "--moves", "100000"]
             let output = Pipe()
             process.standardOutput = output

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitTestSupport
 import Testing
 
 @Suite struct CalendarCommandTests {
@@ -14,7 +15,7 @@ import Testing
             ]}
             """
         try input.write(toFile: directory + "/events.json", atomically: true, encoding: .utf8)
-        let result = try PerfkitProcess.run(["calendar", "layout", "--events", "events.json", "--first-day", "2015-05-01", "--days", "3"], in: directory)
+        let result = try CalendarDemoProcess.run(["calendar", "layout", "--events", "events.json", "--first-day", "2015-05-01", "--days", "3"], in: directory)
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["timeZone"] as? String == "Europe/Berlin")
@@ -47,15 +48,15 @@ import Testing
     ])
     func malformedInputIsAOneLineErrorNamingFileAndEvent(_ c: Malformed) throws {
         try c.json.write(toFile: directory + "/events.json", atomically: true, encoding: .utf8)
-        let result = try PerfkitProcess.run(["calendar", "layout", "--events", "events.json"], in: directory)
+        let result = try CalendarDemoProcess.run(["calendar", "layout", "--events", "events.json"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains(c.message))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func fixturesAreByteForByteDeterministic() throws {
-        let one = try PerfkitProcess.run(["calendar", "fixture", "--kind", "varied", "--days", "10", "--seed", "5"], in: directory)
-        let two = try PerfkitProcess.run(["calendar", "fixture", "--kind", "varied", "--days", "10", "--seed", "5"], in: directory)
+        let one = try CalendarDemoProcess.run(["calendar", "fixture", "--kind", "varied", "--days", "10", "--seed", "5"], in: directory)
+        let two = try CalendarDemoProcess.run(["calendar", "fixture", "--kind", "varied", "--days", "10", "--seed", "5"], in: directory)
         #expect(one.status == 0 && one.stdout == two.stdout && !one.stdout.isEmpty)
         // A fixed digest (sha256sum of the output), so a change to the generator is noticed.
         #expect(SHA256Digest.hex(Array(one.stdout.utf8)) == "e83d2390ee39ac25cbccaae3b2cf4bd620d520a8ede91d6323035a7b045afa44")

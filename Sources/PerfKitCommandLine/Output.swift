@@ -2,17 +2,17 @@ import Foundation
 import PerfKit
 
 /// Where the command line writes: results to standard output, progress and errors to standard error.
-enum Output {
-    static func line(_ text: String) {
+package enum Output {
+    package static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    static func progress(_ text: String) {
+    package static func progress(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     /// Writes `text` to `path`, or to standard output when `path` is nil or `-`.
-    static func write(_ text: String, to path: String?) throws {
+    package static func write(_ text: String, to path: String?) throws {
         guard let path, path != "-" else {
             FileHandle.standardOutput.write(Data(text.utf8))
             return

@@ -1,26 +1,27 @@
 import CalendarSubjects
 import Foundation
 import PerfKit
+import PerfKitCommandLine
 
-/// `perfkit demo`: measures the calendar renderer suite in release, measures each policy's process
+/// `calendar-demo demo`: measures the calendar renderer suite in release, measures each policy's process
 /// memory in fresh child processes in ABBA order, compares against `Baselines/main` and writes
 /// `Reports/calendar-renderer.md` with its CSV and SVG charts.
 enum DemoCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "demo")
-        let memoryRounds = try parsed.integer("memory-rounds", default: 8, range: 2...100)
-        let iterations = try parsed.options["iterations"].map { _ in try parsed.integer("iterations", default: 30) }
-        let baselineName = parsed.options["baseline"] ?? "main"
-        let reportPath = parsed.options["markdown"] ?? "Reports/calendar-renderer.md"
+        let memoryRounds = try parsed.integer(.memoryRounds, default: 8, range: 2...100)
+        let iterations = try parsed.integer(.iterations)
+        let baselineName = parsed[.baseline] ?? "main"
+        let reportPath = parsed[.markdown] ?? "Reports/calendar-renderer.md"
         let started = Date()
-        let processes = try parsed.integer("processes", default: MeasuredRun.defaultProcesses, range: 1...100)
-        // `make demo` runs `perfkit demo` without arguments.
-        let command = arguments.isEmpty ? "make demo" : MarkdownReport.commandLine(["perfkit", "demo"] + arguments)
+        let processes = try parsed.integer(.processes, default: MeasuredRun.defaultProcesses, range: 1...100)
+        // `make demo` runs `calendar-demo demo` without arguments.
+        let command = arguments.isEmpty ? "make demo" : MarkdownReport.commandLine(["calendar-demo", "demo"] + arguments)
         let demo = try CalendarDemo.run(
             iterations: iterations, processes: processes, memoryRounds: memoryRounds, baselineName: baselineName,
-            saveBaseline: parsed.flags.contains("save-baseline"), executable: CommandLine.arguments[0], command: command,
-            counts: !parsed.flags.contains("no-counts"), progress: Output.progress)
-        if demo.savedBaseline { Output.progress("perfkit demo: saved this run as baseline '\(baselineName)' (there was none, or --save-baseline)") }
+            saveBaseline: parsed.has(.saveBaseline), executable: CommandLine.arguments[0], command: command,
+            counts: !parsed.has(.noCounts), progress: Output.progress)
+        if demo.savedBaseline { Output.progress("calendar-demo: saved this run as baseline '\(baselineName)' (there was none, or --save-baseline)") }
         try ReportWriter(markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil)
             .write(demo.report, rawTests: [("current", demo.run.tests)])
         Output.line(RunSummary.text(demo.run))

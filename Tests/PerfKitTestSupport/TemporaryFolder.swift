@@ -2,12 +2,12 @@ import Foundation
 
 /// A folder under the system's temporary directory that is removed when the last reference to it
 /// goes: a suite (a struct, one instance per test) holds one, so every test cleans up after itself.
-final class TemporaryFolder: Sendable {
+package final class TemporaryFolder: Sendable {
     /// The folder's path (created at once).
-    let path: String
+    package let path: String
 
     /// Creates `<tmp>/<prefix>-<UUID>`.
-    init(_ prefix: String) {
+    package init(_ prefix: String) {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
