@@ -98,6 +98,10 @@ public enum CountingRun {
         var environment = [
             "PATH": "/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C", "SWIFT_DETERMINISTIC_HASHING": "1",
             "LD_PRELOAD": root + "/shim.so",
+            // jemalloc returns dirty pages on a timer (decay): under valgrind, 50× slower, whether a
+            // purge falls inside a sample depends on the machine's load, and counts moved by up to
+            // 0.6% between runs of one binary. Without decay the allocator's work is the same each run.
+            "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1",
             MeasuredProcessEnvironment.mode: MeasuredProcessEnvironment.measureMode,
             MeasuredProcessEnvironment.resultsDirectory: results,
         ]
