@@ -1,10 +1,3 @@
-/// One validation step for every stored series, run on load by every reader (run files, baseline
-/// suite files, result fragments), so nothing downstream indexes arrays it has not checked.
-protocol ValidatedOnLoad {
-    /// The first problem found, as a phrase naming where it is, or nil when the value is sound.
-    func validationProblem() -> String?
-}
-
 extension MetricUnit {
     /// The units PerfKit writes.
     static let known: Set<MetricUnit> = [.nanoseconds, .bytes, .count, .instructions]

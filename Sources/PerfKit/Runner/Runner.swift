@@ -1,11 +1,3 @@
-/// Keeps a value alive and opaque to the optimizer, so the work that produced it is not deleted.
-/// - Parameter value: Any value.
-///
-/// Neither inlined nor optimized, so the compiler must assume the value escapes: allocations
-/// that feed it are not promoted to the stack and computations that produce it are kept.
-@inline(never) @_optimize(none)
-public func blackHole<T>(_ value: T) {}
-
 /// How a ``Runner`` measures: rounds, warm-up, metrics, phases and run order.
 public struct RunConfiguration: Sendable, Equatable {
     /// Timed samples per arm and phase (one per round); with several arms, rounded up to whole ABBA blocks.
