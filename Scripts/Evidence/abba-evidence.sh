@@ -9,7 +9,7 @@
 # Clopper–Pearson intervals (scipy when available).
 # Usage: Scripts/abba-evidence.sh [REPEATS=40] [FILTER=variedFixtureLayout] [SLOWDOWN=3] [TARGET]
 #   SLOW_REPEATS=N   slowdown sessions (default REPEATS), in the first N repeats
-#   ABBA_ARGS="..."  extra abba options for every session (default "--iterations 400": the test's
+#   ABBA_ARGS="..."  extra abba options for every session (default "--samples 400": the test's
 #                    own 20 samples cover a few milliseconds of one process; 400 cover ~80 ms)
 set -uo pipefail
 repeats=${1:-40}
@@ -17,7 +17,7 @@ filter=${2:-variedFixtureLayout}
 slowdown=${3:-3}
 target=${4:-'variedFixtureLayout()|varied-30d|timeline|warm|wallClock'}
 slow_repeats=${SLOW_REPEATS:-$repeats}
-abba_args=${ABBA_ARGS:---iterations 400}
+abba_args=${ABBA_ARGS:---samples 400}
 root=$(pwd)
 out=$root/.perfkit/evidence/abba-$(date -u +%Y%m%d-%H%M%S)
 scratch=$(mktemp -d /tmp/perfkit-abba-evidence.XXXXXX)

@@ -10,7 +10,7 @@ enum DemoCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "demo")
         let memoryRounds = try parsed.integer(.memoryRounds, default: 8, range: 2...100)
-        let iterations = try parsed.integer(.iterations)
+        let iterations = try parsed.integer(.samples)
         let baselineName = parsed[.baseline] ?? "main"
         let reportPath = parsed[.markdown] ?? "Reports/calendar-renderer.md"
         let started = Date()

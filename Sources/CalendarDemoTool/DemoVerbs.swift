@@ -12,7 +12,7 @@ extension VerbTable {
                 name: "demo", run: DemoCommand.run, positionals: "",
                 summary: "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what make demo runs).",
                 options: [
-                    .iterations.help("samples per measured test"),
+                    .samples.help("samples per measured test"),
                     .processes.help("fresh processes (default 8)"),
                     .memoryRounds,
                     .baseline,

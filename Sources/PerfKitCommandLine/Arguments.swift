@@ -31,8 +31,10 @@ package struct Arguments {
                 name = String(name[..<equals])
             }
             guard let option = verb.option(named: name) else {
-                let names = verb.options.map(\.name)
-                let suggestion = nearest(name, in: names).map { "; did you mean --\($0)?" } ?? ""
+                // Near an old spelling, the suggestion is the current one.
+                let spellings = verb.options.flatMap { option in ([option.name] + option.deprecatedAliases).map { ($0, option.name) } }
+                let suggestion =
+                    nearest(name, in: spellings.map(\.0)).flatMap { near in spellings.first { $0.0 == near }?.1 }.map { "; did you mean --\($0)?" } ?? ""
                 throw UsageError("unknown option --\(name) for \(verb.tool) \(verb.name)\(suggestion) (\(verb.tool) \(verb.name) --help lists them)")
             }
             if option.isFlag {

@@ -1,7 +1,8 @@
 /// Options both tools declare (a verb may give one its own help text with ``Option/help(_:)``).
 extension Option {
     package static let format = Option("format", value: "text|json|markdown|csv", help: "output format (default text)")
-    package static let iterations = Option("iterations", value: "N", help: "samples per measured test, split over the processes (default: each test's own)")
+    package static let samples = Option("samples", value: "N", help: "samples per measured test, split over the processes (default: each test's own)")
+        .deprecated("iterations")
     package static let markdown = Option("markdown", value: "FILE", help: "PR-sized Markdown report (a -full.md companion and SVG charts go beside it)")
     package static let output = Option(
         "output", value: "FILE", help: "run file (default .perfkit/runs/<time>.json; .perfkit/runs/latest.json is always written)")

@@ -30,7 +30,17 @@ final class PostgresConnection: SQLConnection {
             let schema = try execute("SHOW search_path").first?.first?.text?.split(separator: ",").first
         {
             let name = schema.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            try execute("CREATE SCHEMA IF NOT EXISTS \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            // Under the history's advisory lock: two first recorders creating one schema at once
+            // would otherwise collide in PostgreSQL's catalog ("duplicate key … pg_namespace").
+            try execute("BEGIN")
+            do {
+                try execute("SELECT pg_advisory_xact_lock(\(SQLDialect.advisoryLock))")
+                try execute("CREATE SCHEMA IF NOT EXISTS \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+                try execute("COMMIT")
+            } catch {
+                _ = try? execute("ROLLBACK")
+                throw error
+            }
         }
     }
 

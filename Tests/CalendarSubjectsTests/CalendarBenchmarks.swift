@@ -11,7 +11,7 @@ import Testing
 @Suite(.tags(.performance)) struct LayoutBenchmarks {
     static let utc = TimeZone(identifier: "UTC")!
 
-    @Test(.performance(iterations: 20), arguments: [1, 7, 30, 90])
+    @Test(.performance(samples: 20), arguments: [1, 7, 30, 90])
     func historyLayout(days: Int) throws {
         let events = Workloads.historyEvents(days: days, seed: 42)
         let grid = DayGrid(timeZone: Self.utc, from: Workloads.epoch, count: days)
@@ -26,7 +26,7 @@ import Testing
         }
     }
 
-    @Test(.performance(iterations: 20))
+    @Test(.performance(samples: 20))
     func variedFixtureLayout() throws {
         let zone = TimeZone(identifier: "Europe/Berlin")!
         let events = Workloads.variedEvents(days: 30, seed: 7, timeZone: zone)
@@ -44,7 +44,7 @@ import Testing
 @Suite(.tags(.performance)) struct ViewportBenchmarks {
     static let scene = CalendarScene(days: 30)
 
-    @Test(.performance(iterations: 40))
+    @Test(.performance(samples: 40))
     func scrollReferenceAgainstNative() throws {
         let result = try measure(
             "scroll-30d",
@@ -60,7 +60,7 @@ import Testing
 }
 
 @Suite(.tags(.performance)) struct ArtworkBenchmarks {
-    @Test(.performance(iterations: 10))
+    @Test(.performance(samples: 10))
     func prepareReferenceAgainstNative() throws {
         let scene = ViewportBenchmarks.scene
         let result = try measure(
@@ -79,7 +79,7 @@ import Testing
 }
 
 @Suite(.tags(.performance)) struct ViewportQueryBenchmarks {
-    @Test(.performance(iterations: 1_000))
+    @Test(.performance(samples: 1_000))
     func queryCostDoesNotGrowWithLoadedDays() throws {
         let oneDay = CalendarScene(days: 1), ninetyDays = CalendarScene(days: 90)
         let result = try measure("query-390x200", arms: [Arm("1d", ViewportQuerySubject(scene: oneDay)), Arm("90d", ViewportQuerySubject(scene: ninetyDays))])
@@ -104,7 +104,7 @@ import Testing
 }
 
 @Suite(.tags(.performance)) struct RedrawBenchmarks {
-    @Test(.performance(iterations: 10), .budget(RedrawSubject.unrelatedRecomputations, max: 0))
+    @Test(.performance(samples: 10), .budget(RedrawSubject.unrelatedRecomputations, max: 0))
     func playbackClockRecomputesNoEventView() throws {
         let result = try measure("playback-100-updates", subject: RedrawSubject())
         #expect(result.series(RedrawSubject.playbackRecomputations, arm: "main", phase: .warm)?.values.allSatisfy { $0 == 100 } == true)
@@ -112,14 +112,14 @@ import Testing
 }
 
 @Suite(.tags(.performance)) struct InteractionBenchmarks {
-    @Test(.performance(iterations: 60, kind: .frameInput), .budget(.directInteraction))
+    @Test(.performance(samples: 60, kind: .frameInput), .budget(.directInteraction))
     func journalAppendOfADraggedEvent() throws {
         let result = try measure("journal-append", subject: JournalAppendSubject())
         let appended = try #require(result.series(JournalAppendSubject.recordsAppended, arm: "main", phase: .warm)?.values)
         #expect(result.series(JournalAppendSubject.recordsOnDisk, arm: "main", phase: .warm)?.values == appended, "every acknowledged append is on disk")
     }
 
-    @Test(.performance(iterations: 10, kind: .frameInput), .budget(.localAction))
+    @Test(.performance(samples: 10, kind: .frameInput), .budget(.localAction))
     func switchViewOf30Days() throws {
         let scene = ViewportBenchmarks.scene
         let result = try measure("switch-view-30d", subject: LocalActionSubject(scene: scene, action: .switchView))
@@ -131,7 +131,7 @@ import Testing
         #expect(Set(produced).isSubset(of: expected) && !produced.isEmpty, "each switch lays out the whole window in one presentation")
     }
 
-    @Test(.performance(iterations: 30, kind: .frameInput), .budget(.localAction))
+    @Test(.performance(samples: 30, kind: .frameInput), .budget(.localAction))
     func openEventDetail() throws {
         let result = try measure("open-detail", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .openDetail))
         #expect(result.series(LocalActionSubject.produced, arm: "main", phase: .warm)?.values.allSatisfy { $0 > 0 } == true, "every detail has text")

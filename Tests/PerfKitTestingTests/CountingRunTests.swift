@@ -14,7 +14,7 @@ import Testing
 /// or a C compiler is missing.
 @Suite struct CountingRunTests {
     /// The body the counting run measures; under a plain `swift test` it is a smoke-mode measurement.
-    @Test(.performance(iterations: 3)) func countedLoop() throws {
+    @Test(.performance(samples: 3)) func countedLoop() throws {
         try measure("loop-2000") { countedWork(2_000) }
         try measure("loop-4000") { countedWork(4_000) }
     }

@@ -33,7 +33,7 @@ private struct Policy: MeasurableSubject {
     static let debugOrSmoke = PerformanceMode(isMeasuring: false, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
     static let measuringRelease = PerformanceMode(isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil)
 
-    @Test(.performance(iterations: 50))
+    @Test(.performance(samples: 50))
     func plainSwiftTestRunsInSmokeMode() throws {
         let result = try measure("nodes") { makeNodes(10) }
         let wall = try #require(result.series(.wallClock, arm: "main", phase: .warm))
@@ -50,7 +50,7 @@ private struct Policy: MeasurableSubject {
     @Test(.enabled(if: Jemalloc.isLinked))
     func deterministicBudgetFailsWhenExceeded() async throws {
         try await withKnownIssue("10 allocations against a budget of 0") {
-            try await PerformanceTrait.performance(iterations: 3).measureScope(testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 0))) {
+            try await PerformanceTrait.performance(samples: 3).measureScope(testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 0))) {
                 try measure("nodes") { makeNodes(10) }
             }
         } matching: { issue in
@@ -61,7 +61,7 @@ private struct Policy: MeasurableSubject {
 
     @Test(.enabled(if: Jemalloc.isLinked))
     func deterministicBudgetPassesWhenMetExactly() async throws {
-        try await PerformanceTrait.performance(iterations: 3).measureScope(testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 10))) {
+        try await PerformanceTrait.performance(samples: 3).measureScope(testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 10))) {
             try measure("nodes") { makeNodes(10) }
         }
     }
@@ -76,7 +76,7 @@ private struct Policy: MeasurableSubject {
 
     @Test func aBudgetOnAMetricNoMeasurementRecordsFails() async throws {
         try await withKnownIssue("residentMemory is not recorded by default") {
-            try await PerformanceTrait.performance(iterations: 3).measureScope(
+            try await PerformanceTrait.performance(samples: 3).measureScope(
                 testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.residentMemory, max: 1))
             ) {
                 try measure("nodes") { makeNodes(10) }
@@ -88,7 +88,7 @@ private struct Policy: MeasurableSubject {
 
     @Test func aPerformanceTestThatMeasuresNothingFails() async throws {
         try await withKnownIssue("a time budget and no measure call") {
-            try await PerformanceTrait.performance(iterations: 3).measureScope(
+            try await PerformanceTrait.performance(samples: 3).measureScope(
                 testID: "S/empty()", suite: "S", budgets: Self.budget(.budget(.directInteraction))
             ) {}
         } matching: { issue in
@@ -181,7 +181,7 @@ private struct Policy: MeasurableSubject {
         }
     }
 
-    @Test(.performance(iterations: 4))
+    @Test(.performance(samples: 4))
     func armsAreRecordedWithBalancedPositionsAndPhasesApart() throws {
         let result = try measure("policies", arms: [Arm("reference", Policy(cost: 20)), Arm("native", Policy(cost: 5))])
         #expect(result.phases == [.cold, .warm, .eviction])
@@ -214,7 +214,7 @@ private struct Policy: MeasurableSubject {
 }
 
 @Suite struct AsyncMeasurementTests {
-    @Test(.performance(iterations: 4))
+    @Test(.performance(samples: 4))
     func asyncBodiesNeverReportPerThreadNumbers() async throws {
         let result = try await measure(
             "sleep",
@@ -231,7 +231,7 @@ private struct Policy: MeasurableSubject {
 
 /// `.performance()` on a suite measures each of its tests, and budgets on those tests are judged
 /// (the budget's own check sees the suite's trait).
-@Suite(.serialized, .performance(iterations: 4)) struct SuiteLevelPerformanceTests {
+@Suite(.serialized, .performance(samples: 4)) struct SuiteLevelPerformanceTests {
     @Test(.budget(.mallocs, max: 100))
     func aTestUnderASuiteTraitIsMeasuredAndItsBudgetJudged() throws {
         let result = try measure("nodes") { makeNodes(3) }

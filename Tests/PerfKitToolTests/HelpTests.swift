@@ -26,16 +26,25 @@ import Testing
             #expect(compare.contains(option), "compare --help lacks \(option)")
         }
         let abba = try PerfkitProcess.run(["abba", "--help"], in: directory).stdout
-        for option in ["--rounds", "--filter", "--iterations", "--markdown", "--csv", "--json", "--fail-on", "--seed", "--noise", "--env-a", "--env-b"] {
+        for option in ["--rounds", "--filter", "--samples", "--markdown", "--csv", "--json", "--fail-on", "--seed", "--noise", "--env-a", "--env-b"] {
             #expect(abba.contains(option), "abba --help lacks \(option)")
         }
+    }
+
+    /// A renamed option's old spelling still parses and its help says so (`--iterations` is now `--samples`).
+    @Test func aDeprecatedSpellingStillParses() throws {
+        let folder = TemporaryFolder("perfkit-deprecated")
+        let old = try PerfkitProcess.run(["run", "--iterations", "5", "--output", "x/y/z.json"], in: folder.path)
+        #expect(!old.stderr.contains("unknown option"), "\(old.stderr)")
+        #expect(try PerfkitProcess.run(["run", "--help"], in: folder.path).stdout.contains("--samples N"))
+        #expect(try PerfkitProcess.run(["run", "--help"], in: folder.path).stdout.contains("(--iterations still works, deprecated)"))
     }
 
     @Test func aMisspelledOptionOrVerbGetsTheNearestName() throws {
         let directory = FileManager.default.temporaryDirectory.path
         let option = try PerfkitProcess.run(["run", "--iteration", "5"], in: directory)
         #expect(option.status == 2)
-        #expect(option.stderr == "perfkit: unknown option --iteration for perfkit run; did you mean --iterations? (perfkit run --help lists them)\n")
+        #expect(option.stderr == "perfkit: unknown option --iteration for perfkit run; did you mean --samples? (perfkit run --help lists them)\n")
         let verb = try PerfkitProcess.run(["comapre", "main"], in: directory)
         #expect(verb.status == 2)
         #expect(verb.stderr.contains("unknown verb 'comapre'; did you mean compare?"))

@@ -175,7 +175,7 @@ public struct AbbaSession {
     /// Rounds whose processes take the exact-count pass: the first ABBA block, so each revision's
     /// counts come from two processes (constant across them, or the row says it varies). Exact
     /// counts are the same in every process, and the pass, slow and cache-less, took about 40% of a
-    /// calendar-suite process at `--iterations 3` (README); later rounds skip it and buy more
+    /// calendar-suite process at `--samples 3` (README); later rounds skip it and buy more
     /// timing rounds with the time.
     public static let exactCountRounds = 2
 

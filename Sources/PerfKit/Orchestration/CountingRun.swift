@@ -105,7 +105,7 @@ public enum CountingRun {
             MeasuredProcessEnvironment.mode: MeasuredProcessEnvironment.measureMode,
             MeasuredProcessEnvironment.resultsDirectory: results,
         ]
-        if let samples { environment[MeasuredProcessEnvironment.iterations] = String(samples) }
+        if let samples { environment[MeasuredProcessEnvironment.samples] = String(samples) }
         environment.merge(extra) { _, new in new }
         var machine = utsname()
         uname(&machine)

@@ -11,7 +11,9 @@ public enum MeasuredProcessEnvironment {
     /// The folder measured tests write their result fragments to.
     public static let resultsDirectory = "PERFKIT_RESULTS_DIR"
     /// Samples forced on every measured test.
-    public static let iterations = "PERFKIT_ITERATIONS"
+    public static let samples = "PERFKIT_SAMPLES"
+    /// The older spelling of ``samples``, still read when ``samples`` is not set (deprecated).
+    public static let deprecatedIterations = "PERFKIT_ITERATIONS"
     /// Fresh processes a run is split over (`perfkit run --processes N`).
     public static let processes = "PERFKIT_PROCESSES"
     /// This process's index among them, from 0.

@@ -71,7 +71,7 @@ public struct TestBundleLauncher: MeasuredProcessLauncher {
         var environment = request.environment
         environment[MeasuredProcessEnvironment.mode] = MeasuredProcessEnvironment.measureMode
         environment[MeasuredProcessEnvironment.resultsDirectory] = results
-        if let iterations = request.iterations { environment[MeasuredProcessEnvironment.iterations] = String(iterations) }
+        if let iterations = request.iterations { environment[MeasuredProcessEnvironment.samples] = String(iterations) }
         let bundle = request.bundle.hasPrefix("/") ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
         let (status, _) = try ChildProcess.run(
             [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter], in: request.directory,

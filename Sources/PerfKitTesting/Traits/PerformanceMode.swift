@@ -5,7 +5,7 @@ import PerfKit
 ///
 /// - `PERFKIT_MODE=measure` selects measure mode;
 /// - `PERFKIT_RESULTS_DIR` is where measured tests write their results;
-/// - `PERFKIT_ITERATIONS` overrides every test's iteration count in measure mode;
+/// - `PERFKIT_SAMPLES` (formerly `PERFKIT_ITERATIONS`, still read) overrides every test's samples in measure mode;
 /// - `PERFKIT_PROCESSES` (set by `perfkit run --processes N`) says the run is split over N fresh
 ///   processes: each runs its share of the declared rounds, at least two;
 /// - `PERFKIT_PROCESS_INDEX` (0 to N − 1) says which one this is: only the first runs the exact
@@ -55,7 +55,8 @@ public struct PerformanceMode: Sendable, Equatable {
             isMeasuring: environment[MeasuredProcessEnvironment.mode] == MeasuredProcessEnvironment.measureMode,
             buildConfiguration: Environment.currentBuildConfiguration,
             resultsDirectory: environment[MeasuredProcessEnvironment.resultsDirectory],
-            iterationOverride: environment[MeasuredProcessEnvironment.iterations].flatMap(Int.init),
+            iterationOverride: (environment[MeasuredProcessEnvironment.samples] ?? environment[MeasuredProcessEnvironment.deprecatedIterations]).flatMap(
+                Int.init),
             processes: environment[MeasuredProcessEnvironment.processes].flatMap(Int.init) ?? 1,
             processIndex: environment[MeasuredProcessEnvironment.processIndex].flatMap(Int.init) ?? 0,
             exactCountsElsewhere: environment[MeasuredProcessEnvironment.exactCounts] == MeasuredProcessEnvironment.exactCountsElsewhere)

@@ -93,9 +93,9 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == PerformanceTrait {
-    /// Measures the test: `iterations` rounds per arm and phase, after `warmup` unrecorded runs.
+    /// Measures the test: `samples` per arm and phase, after `warmup` unrecorded runs.
     /// - Parameters:
-    ///   - iterations: Timed rounds in measure mode (smoke mode uses at most 3).
+    ///   - samples: Samples per arm and phase in measure mode (smoke mode takes at most 3).
     ///   - warmup: Unrecorded runs before warm and eviction samples.
     ///   - metrics: Built-in metrics to record.
     ///   - phases: Phases to run; `nil` runs every phase the subject supports.
@@ -104,12 +104,21 @@ extension Trait where Self == PerformanceTrait {
     ///   - kind: The kind recorded for time metrics: `.componentCost` (default), or `.frameInput`
     ///     for a test that stands for an interaction judged against a UI clock.
     public static func performance(
-        iterations: Int = 30, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured), phases: [Phase]? = nil,
+        samples: Int = 30, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured), phases: [Phase]? = nil,
         exactCountRounds: Int = 3, orderSeed: UInt64? = 0xABBA, kind: MetricKind = .componentCost
     ) -> Self {
         PerformanceTrait(
             configuration: RunConfiguration(
-                rounds: iterations, warmupIterations: warmup, metrics: metrics, phases: phases,
+                rounds: samples, warmupIterations: warmup, metrics: metrics, phases: phases,
                 exactCountRounds: exactCountRounds, orderSeed: orderSeed, timeKind: kind))
+    }
+
+    /// The older spelling of ``performance(samples:warmup:metrics:phases:exactCountRounds:orderSeed:kind:)``.
+    @available(*, deprecated, renamed: "performance(samples:warmup:metrics:phases:exactCountRounds:orderSeed:kind:)")
+    public static func performance(
+        iterations: Int, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured), phases: [Phase]? = nil,
+        exactCountRounds: Int = 3, orderSeed: UInt64? = 0xABBA, kind: MetricKind = .componentCost
+    ) -> Self {
+        performance(samples: iterations, warmup: warmup, metrics: metrics, phases: phases, exactCountRounds: exactCountRounds, orderSeed: orderSeed, kind: kind)
     }
 }

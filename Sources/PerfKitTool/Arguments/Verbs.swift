@@ -28,7 +28,7 @@ extension VerbTable {
                 summary: "Builds the package in release and measures its .performance() tests in fresh processes; writes a run file.",
                 options: [
                     .filter,
-                    .iterations,
+                    .samples,
                     .processes,
                     .output,
                     .counts,
@@ -79,7 +79,7 @@ extension VerbTable {
                     .timeBudget,
                     .rounds,
                     .filter.help("test IDs to measure (default 'Benchmarks/')"),
-                    .iterations.help("samples per measured test in each process (default: each test's own)"),
+                    .samples.help("samples per measured test in each process (default: each test's own)"),
                     .markdown.help("PR-sized Markdown report"),
                     .csv.help("CSV summary and raw samples"),
                     .json.help("the comparison as JSON"),
@@ -107,7 +107,7 @@ extension VerbTable {
                 summary: "Finds the first commit between GOOD and BAD at which a count series changed: git bisect with a counting run per step, in a worktree.",
                 options: [
                     .series.value("NAME", help: "the test (Suite/test()) when it has one count series, else the series' name from perfkit history show"),
-                    .iterations.help("samples per counting run (default: the test's own)"),
+                    .samples.help("samples per counting run (default: the test's own)"),
                 ]),
             Verb(
                 name: "calibrate", run: CalibrateCommand.run, positionals: "",
@@ -116,7 +116,7 @@ extension VerbTable {
                     .rounds.help("ABBA rounds per A/A comparison (default 24)"),
                     .repeats,
                     .filter.help("test IDs to measure"),
-                    .iterations.help("samples per measured test in each process"),
+                    .samples.help("samples per measured test in each process"),
                     .output.help("noise-band file (default .perfkit/noise/<machine>.json)"),
                 ]),
         ])

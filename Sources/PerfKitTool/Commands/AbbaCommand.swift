@@ -12,7 +12,7 @@ enum AbbaCommand {
         if parsed[.failOn] != nil { _ = try parsed.choice(.failOn, ["regression"], default: "regression") }
         let plan = try plan(parsed)
         let timeBudget = try parsed.integer(.timeBudget, default: SequentialPlan.defaultTimeBudget, range: 1...86_400)
-        let iterations = try parsed.integer(.iterations)
+        let iterations = try parsed.integer(.samples)
         let seed = UInt64(try parsed.integer(.seed, default: 0xABBA, range: 0...Int.max))
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
         let envA = try environment(parsed[.envA]), envB = try environment(parsed[.envB])

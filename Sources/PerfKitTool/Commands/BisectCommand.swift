@@ -8,7 +8,7 @@ enum BisectCommand {
         let parsed = try Arguments(arguments, verb: "bisect")
         try parsed.requirePositionals(2...2)
         let selector = try parsed.required(.series, for: "")
-        let samples = try parsed.integer(.iterations)
+        let samples = try parsed.integer(.samples)
         let started = Date()
         let outcome = try Bisection.run(
             good: parsed.positionals[0], bad: parsed.positionals[1], selector: selector, samples: samples, progress: Output.progress)

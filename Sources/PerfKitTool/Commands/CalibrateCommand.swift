@@ -11,7 +11,7 @@ enum CalibrateCommand {
         try parsed.requirePositionals(0...0)
         let rounds = try parsed.integer(.rounds, default: 24, range: AbbaSession.minimumRounds...1_000)
         let repeats = try parsed.integer(.repeats, default: 1, range: 1...1_000)
-        let iterations = try parsed.integer(.iterations)
+        let iterations = try parsed.integer(.samples)
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
         let started = Date()
         if try Revision.prepare(".").commit.hasSuffix("+dirty") {

@@ -8,7 +8,7 @@ enum RunCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "run")
         try parsed.requirePositionals(0...0)
-        let iterations = try parsed.integer(.iterations)
+        let iterations = try parsed.integer(.samples)
         let processes = try parsed.integer(.processes, default: MeasuredRun.defaultProcesses, range: 1...100)
         let output = parsed[.output] ?? RunFile.timestampedPath()
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
