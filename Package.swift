@@ -54,23 +54,33 @@ let package = Package(
         .target(name: "PerfKitCommandLine", dependencies: ["PerfKit"]),
         .executableTarget(name: "PerfKitTool", dependencies: ["PerfKit", "PerfKitHistory", "PerfKitCommandLine"]),
         // The flagship example's tool (`make demo`): the calendar demo and its workloads.
-        .executableTarget(name: "CalendarDemoTool", dependencies: ["CalendarSubjects", "PerfKit", "PerfKitCommandLine"]),
+        .executableTarget(
+            name: "CalendarDemoTool", dependencies: ["CalendarSubjects", "PerfKit", "PerfKitCommandLine"]),
         .plugin(
             name: "PerfKitPlugin",
             capability: .command(
-                intent: .custom(verb: "perfkit", description: "Run the perfkit tool (run, baseline, compare, abba, stats, doctor) on this package"),
-                permissions: [.writeToPackageDirectory(reason: "perfkit writes .perfkit/, Baselines/ and reports in the package")]
+                intent: .custom(
+                    verb: "perfkit",
+                    description: "Run the perfkit tool (run, baseline, compare, abba, stats, doctor) on this package"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "perfkit writes .perfkit/, Baselines/ and reports in the package")
+                ]
             ),
             dependencies: ["PerfKitTool"]
         ),
         .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"], exclude: ["Fixtures"]),
         .testTarget(name: "PerfKitHistoryTests", dependencies: ["PerfKitHistory", "PerfKit"]),
         .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
-        .testTarget(name: "CalendarSubjectsTests", dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit", "PerfKitTestSupport"]),
+        .testTarget(
+            name: "CalendarSubjectsTests",
+            dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit", "PerfKitTestSupport"]),
         // Test support: temporary folders and running the package's tools as a user would.
         .target(name: "PerfKitTestSupport", path: "Tests/PerfKitTestSupport"),
-        .testTarget(name: "PerfKitToolTests", dependencies: ["PerfKitTool", "PerfKit", "PerfKitHistory", "PerfKitTestSupport"]),
-        .testTarget(name: "CalendarDemoToolTests", dependencies: ["CalendarDemoTool", "CalendarSubjects", "PerfKit", "PerfKitTestSupport"]),
+        .testTarget(
+            name: "PerfKitToolTests", dependencies: ["PerfKitTool", "PerfKit", "PerfKitHistory", "PerfKitTestSupport"]),
+        .testTarget(
+            name: "CalendarDemoToolTests",
+            dependencies: ["CalendarDemoTool", "CalendarSubjects", "PerfKit", "PerfKitTestSupport"]),
     ]
 )
 

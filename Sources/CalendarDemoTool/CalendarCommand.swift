@@ -6,8 +6,12 @@ import PerfKitCommandLine
 /// `calendar-demo calendar fixture|layout|memory`.
 enum CalendarCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        if arguments.first == "--help" || arguments.first == "-h", let verb = VerbTable.calendarDemo.named("calendar") { throw HelpRequested(verb: verb) }
-        guard let action = arguments.first else { throw UsageError("usage: calendar-demo calendar fixture|layout|memory|history|edit ...") }
+        if arguments.first == "--help" || arguments.first == "-h", let verb = VerbTable.calendarDemo.named("calendar") {
+            throw HelpRequested(verb: verb)
+        }
+        guard let action = arguments.first else {
+            throw UsageError("usage: calendar-demo calendar fixture|layout|memory|history|edit ...")
+        }
         let rest = Array(arguments.dropFirst())
         switch action {
         case "fixture": return try fixture(rest)
@@ -27,8 +31,11 @@ enum CalendarCommand {
         let zoneName = parsed[.timeZone] ?? (kind == "varied" ? "Europe/Berlin" : "UTC")
         guard let zone = TimeZone(identifier: zoneName) else { throw UsageError("unknown time zone '\(zoneName)'") }
         let events =
-            kind == "varied" ? Workloads.variedEvents(days: days, seed: seed, timeZone: zone) : Workloads.historyEvents(days: days, seed: seed, timeZone: zone)
-        try Output.write(String(decoding: try CalendarEventFile.encode(events, timeZone: zone), as: UTF8.self), to: parsed[.output])
+            kind == "varied"
+            ? Workloads.variedEvents(days: days, seed: seed, timeZone: zone)
+            : Workloads.historyEvents(days: days, seed: seed, timeZone: zone)
+        try Output.write(
+            String(decoding: try CalendarEventFile.encode(events, timeZone: zone), as: UTF8.self), to: parsed[.output])
         return 0
     }
 
@@ -42,11 +49,17 @@ enum CalendarCommand {
         metrics.collapsedHourWidth = try parsed.double(.collapsedHourWidth, default: 12)
         if parsed[.maxLanes] != nil { metrics.maxLanes = try parsed.integer(.maxLanes, default: 4, range: 2...100) }
         guard metrics.trackWidth > 0 else { throw UsageError("--width must be positive") }
-        let days = try parsed[.days].map { _ in try parsed.integer(.days, default: 1, range: 1...LayoutWindow.maximumDays) }
-        let grid = try LayoutWindow.grid(events: file.events, timeZone: file.timeZone, firstDay: parsed[.firstDay], days: days, path: path)
+        let days = try parsed[.days].map { _ in
+            try parsed.integer(.days, default: 1, range: 1...LayoutWindow.maximumDays)
+        }
+        let grid = try LayoutWindow.grid(
+            events: file.events, timeZone: file.timeZone, firstDay: parsed[.firstDay], days: days, path: path)
         let layout = CalendarLayout(events: file.events, grid: grid, metrics: metrics)
         let now = try LayoutWindow.now(parsed[.now], timeZone: file.timeZone)
-        let text = format == "json" ? LayoutRendering.json(layout, events: file.events) : LayoutRendering.svg(layout, events: file.events, now: now)
+        let text =
+            format == "json"
+            ? LayoutRendering.json(layout, events: file.events)
+            : LayoutRendering.svg(layout, events: file.events, now: now)
         try Output.write(text, to: parsed[.output])
         return 0
     }
@@ -56,14 +69,18 @@ enum CalendarCommand {
         let parsed = try Arguments(arguments, verb: "calendar")
         let days = try parsed.integer(.days, default: 90, range: 1...365)
         let seed = UInt64(try parsed.integer(.seed, default: 42, range: 0...Int.max))
-        Output.line(String(decoding: try StoredFile.encoder().encode(CalendarDemo.historyFigures(days: days, seed: seed)), as: UTF8.self))
+        Output.line(
+            String(
+                decoding: try StoredFile.encoder().encode(CalendarDemo.historyFigures(days: days, seed: seed)),
+                as: UTF8.self))
         return 0
     }
 
     /// Child process of the demo's memory measurement: one policy's memory figures as JSON.
     static func memory(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "calendar")
-        let policy: ViewportPolicy = try parsed.choice(.policy, ["reference", "native"], default: "native") == "reference" ? .reference : .native
+        let policy: ViewportPolicy =
+            try parsed.choice(.policy, ["reference", "native"], default: "native") == "reference" ? .reference : .native
         let days = try parsed.integer(.days, default: 30, range: 1...365)
         let values = CalendarDemo.policyMemoryFigures(policy: policy, days: days)
         Output.line(String(decoding: try StoredFile.encoder().encode(values), as: UTF8.self))

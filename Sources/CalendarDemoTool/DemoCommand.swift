@@ -16,20 +16,30 @@ enum DemoCommand {
         let started = Date()
         let processes = try parsed.integer(.processes, default: MeasuredRun.defaultProcesses, range: 1...100)
         // `make demo` runs `calendar-demo demo` without arguments.
-        let command = arguments.isEmpty ? "make demo" : MarkdownReport.commandLine(["calendar-demo", "demo"] + arguments)
+        let command =
+            arguments.isEmpty ? "make demo" : MarkdownReport.commandLine(["calendar-demo", "demo"] + arguments)
         let demo = try CalendarDemo.run(
             iterations: iterations, processes: processes, memoryRounds: memoryRounds, baselineName: baselineName,
             saveBaseline: parsed.has(.saveBaseline), executable: CommandLine.arguments[0], command: command,
             counts: !parsed.has(.noCounts), progress: Output.progress)
-        if demo.savedBaseline { Output.progress("calendar-demo: saved this run as baseline '\(baselineName)' (there was none, or --save-baseline)") }
-        try ReportWriter(markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil)
-            .write(demo.report, rawTests: [("current", demo.run.tests)])
+        if demo.savedBaseline {
+            Output.progress(
+                "calendar-demo: saved this run as baseline '\(baselineName)' (there was none, or --save-baseline)")
+        }
+        try ReportWriter(
+            markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil
+        )
+        .write(demo.report, rawTests: [("current", demo.run.tests)])
         Output.line(RunSummary.text(demo.run))
         Output.line("")
         Output.line("policy comparison (native against reference):")
-        for line in ReportHeadline(demo.policies, direction: "native against reference", limit: 10).plainLines { Output.line("  " + line) }
+        for line in ReportHeadline(demo.policies, direction: "native against reference", limit: 10).plainLines {
+            Output.line("  " + line)
+        }
         Output.line("against baseline '\(baselineName)':")
-        for line in ReportHeadline(demo.comparison, direction: "this run against \(baselineName)", sides: demo.report.sidesNamed, limit: 10).plainLines {
+        for line in ReportHeadline(
+            demo.comparison, direction: "this run against \(baselineName)", sides: demo.report.sidesNamed, limit: 10
+        ).plainLines {
             Output.line("  " + line)
         }
         Output.line("report: \(reportPath) (\(Int(Date().timeIntervalSince(started))) s)")

@@ -6,17 +6,20 @@ extension VerbTable {
     /// Every `calendar-demo` verb.
     static let calendarDemo = VerbTable(
         tool: "calendar-demo",
-        exitStatus: "Exit status: 0 fine, 1 a measured test failed, 2 usage or bad input, 3 a build or measured process failed.",
+        exitStatus:
+            "Exit status: 0 fine, 1 a measured test failed, 2 usage or bad input, 3 a build or measured process failed.",
         verbs: [
             Verb(
                 name: "demo", run: DemoCommand.run, positionals: "",
-                summary: "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what make demo runs).",
+                summary:
+                    "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what make demo runs).",
                 options: [
                     .samples.help("samples per measured test"),
                     .processes.help("fresh processes (default 8)"),
                     .memoryRounds,
                     .baseline,
-                    .markdown.help("Markdown report (default Reports/calendar-renderer.md; its CSV and charts beside it)"),
+                    .markdown.help(
+                        "Markdown report (default Reports/calendar-renderer.md; its CSV and charts beside it)"),
                     .saveBaseline,
                     .noCounts,
                 ]),

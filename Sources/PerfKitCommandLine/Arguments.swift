@@ -32,10 +32,16 @@ package struct Arguments {
             }
             guard let option = verb.option(named: name) else {
                 // Near an old spelling, the suggestion is the current one.
-                let spellings = verb.options.flatMap { option in ([option.name] + option.deprecatedAliases).map { ($0, option.name) } }
+                let spellings = verb.options.flatMap { option in
+                    ([option.name] + option.deprecatedAliases).map { ($0, option.name) }
+                }
                 let suggestion =
-                    nearest(name, in: spellings.map(\.0)).flatMap { near in spellings.first { $0.0 == near }?.1 }.map { "; did you mean --\($0)?" } ?? ""
-                throw UsageError("unknown option --\(name) for \(verb.tool) \(verb.name)\(suggestion) (\(verb.tool) \(verb.name) --help lists them)")
+                    nearest(name, in: spellings.map(\.0)).flatMap { near in spellings.first { $0.0 == near }?.1 }.map {
+                        "; did you mean --\($0)?"
+                    } ?? ""
+                throw UsageError(
+                    "unknown option --\(name) for \(verb.tool) \(verb.name)\(suggestion) (\(verb.tool) \(verb.name) --help lists them)"
+                )
             }
             if option.isFlag {
                 guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
@@ -67,16 +73,21 @@ package struct Arguments {
         let placeholder = option.value.map { " " + $0 } ?? ""
         guard let value = self[option] else {
             let doing = action.isEmpty ? "" : " \(action)"
-            throw UsageError("\(verb.tool) \(verb.name)\(doing) needs --\(option.name)\(placeholder) (\(verb.tool) \(verb.name) --help)")
+            throw UsageError(
+                "\(verb.tool) \(verb.name)\(doing) needs --\(option.name)\(placeholder) (\(verb.tool) \(verb.name) --help)"
+            )
         }
         return value
     }
 
     /// The value of an integer option, or `defaultValue`.
-    package func integer(_ option: Option, default defaultValue: Int, range: ClosedRange<Int> = 1...1_000_000) throws -> Int {
+    package func integer(_ option: Option, default defaultValue: Int, range: ClosedRange<Int> = 1...1_000_000) throws
+        -> Int
+    {
         guard let raw = self[option] else { return defaultValue }
         guard let value = Int(raw), range.contains(value) else {
-            throw UsageError("--\(option.name) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(raw)'")
+            throw UsageError(
+                "--\(option.name) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(raw)'")
         }
         return value
     }
@@ -90,14 +101,18 @@ package struct Arguments {
     /// The value of a floating-point option, or `defaultValue`.
     package func double(_ option: Option, default defaultValue: Double) throws -> Double {
         guard let raw = self[option] else { return defaultValue }
-        guard let value = Double(raw), value.isFinite else { throw UsageError("--\(option.name) must be a number, not '\(raw)'") }
+        guard let value = Double(raw), value.isFinite else {
+            throw UsageError("--\(option.name) must be a number, not '\(raw)'")
+        }
         return value
     }
 
     /// The value of an option restricted to `choices`, or `defaultValue`.
     package func choice(_ option: Option, _ choices: [String], default defaultValue: String) throws -> String {
         guard let raw = self[option] else { return defaultValue }
-        guard choices.contains(raw) else { throw UsageError("--\(option.name) must be one of \(choices.joined(separator: ", ")), not '\(raw)'") }
+        guard choices.contains(raw) else {
+            throw UsageError("--\(option.name) must be one of \(choices.joined(separator: ", ")), not '\(raw)'")
+        }
         return raw
     }
 

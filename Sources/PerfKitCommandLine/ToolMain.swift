@@ -9,7 +9,9 @@ package enum ToolMain {
     ///   - table: The tool's verbs.
     ///   - enter: Rewrites the arguments of a verb before it runs (for example moving to the package root).
     ///   - moved: Verbs that moved to another tool, with the one line that says where.
-    package static func run(_ table: VerbTable, enter: ([String]) -> [String] = { $0 }, moved: [String: String] = [:]) -> Never {
+    package static func run(_ table: VerbTable, enter: ([String]) -> [String] = { $0 }, moved: [String: String] = [:])
+        -> Never
+    {
         Interrupts.install(tool: table.tool)
         let status: Int32
         do {

@@ -14,7 +14,10 @@ package struct Verb: Sendable {
     package var exitStatus = ""
 
     /// A verb.
-    package init(name: String, run: @escaping @Sendable ([String]) throws -> Int32, positionals: String, summary: String, options: [Option]) {
+    package init(
+        name: String, run: @escaping @Sendable ([String]) throws -> Int32, positionals: String, summary: String,
+        options: [Option]
+    ) {
         self.name = name
         self.run = run
         self.positionals = positionals
@@ -29,7 +32,8 @@ package struct Verb: Sendable {
 
     /// `TOOL NAME POSITIONALS [--option VALUE] [--flag]`.
     package var usage: String {
-        ([tool, name, positionals].filter { !$0.isEmpty } + options.map { "[--\($0.name)\($0.value.map { " " + $0 } ?? "")]" }).joined(separator: " ")
+        ([tool, name, positionals].filter { !$0.isEmpty }
+            + options.map { "[--\($0.name)\($0.value.map { " " + $0 } ?? "")]" }).joined(separator: " ")
     }
 
     /// The text `TOOL NAME --help` prints.
@@ -41,7 +45,8 @@ package struct Verb: Sendable {
             for option in options {
                 let left = "--\(option.name)" + (option.value.map { " " + $0 } ?? "")
                 let aliases = option.deprecatedAliases.map { " (--\($0) still works, deprecated)" }.joined()
-                lines.append("  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + option.help + aliases)
+                lines.append(
+                    "  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + option.help + aliases)
             }
         }
         lines += ["", exitStatus]
@@ -75,7 +80,8 @@ package struct VerbTable: Sendable {
         let width = verbs.map(\.name.count).max() ?? 0
         return
             (["usage: \(tool) <verb> [arguments]   (\(tool) <verb> --help for its options)", ""]
-            + verbs.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }).joined(separator: "\n")
+            + verbs.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary })
+            .joined(separator: "\n")
     }
 }
 
@@ -97,7 +103,9 @@ package func nearest(_ word: String, in candidates: some Sequence<String>) -> St
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {
             var current = [i + 1]
-            for (j, y) in b.enumerated() { current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))) }
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
             previous = current
         }
         return previous[b.count]

@@ -66,8 +66,11 @@ public struct ChangePointDetector: Sendable {
         var result: [SeriesHistory] = []
         for machine in grouped.keys.sorted() {
             for (series, list) in grouped[machine]!.sorted(by: { $0.key < $1.key }) {
-                let ordered = list.sorted { ($0.commit.position, $0.commit.hash) < ($1.commit.position, $1.commit.hash) }
-                result.append(SeriesHistory(machine: machine, series: series, entries: ordered, changes: changes(ordered)))
+                let ordered = list.sorted {
+                    ($0.commit.position, $0.commit.hash) < ($1.commit.position, $1.commit.hash)
+                }
+                result.append(
+                    SeriesHistory(machine: machine, series: series, entries: ordered, changes: changes(ordered)))
             }
         }
         return result
@@ -85,11 +88,14 @@ public struct ChangePointDetector: Sendable {
                     guard a != b else { return nil }
                     evidence = .exactCountDiffers
                 } else {
-                    guard Comparison.countsDiffer(b, a, tolerance: countTolerance, floor: countFloor) else { return nil }
+                    guard Comparison.countsDiffer(b, a, tolerance: countTolerance, floor: countFloor) else {
+                        return nil
+                    }
                     evidence = .beyondCountTolerance(tolerance: countTolerance, floor: countFloor)
                 }
                 return ChangePoint(
-                    commit: after.commit, previous: before.commit, before: b, after: a, ratio: Estimate(value: ratio, lower: ratio, upper: ratio),
+                    commit: after.commit, previous: before.commit, before: b, after: a,
+                    ratio: Estimate(value: ratio, lower: ratio, upper: ratio),
                     evidence: evidence)
             }
         }
@@ -104,8 +110,11 @@ public struct ChangePointDetector: Sendable {
             let before = Foundation.exp(Quantile.percentile(sorted: left.sorted(), 50))
             let after = Foundation.exp(Quantile.percentile(sorted: right.sorted(), 50))
             return ChangePoint(
-                commit: entries[split.index].commit, previous: entries[split.index - 1].commit, before: before, after: after,
-                ratio: Estimate(value: Foundation.exp(shift.value), lower: Foundation.exp(shift.lower), upper: Foundation.exp(shift.upper)),
+                commit: entries[split.index].commit, previous: entries[split.index - 1].commit, before: before,
+                after: after,
+                ratio: Estimate(
+                    value: Foundation.exp(shift.value), lower: Foundation.exp(shift.lower),
+                    upper: Foundation.exp(shift.upper)),
                 evidence: .eDivisive(p: split.p, alpha: timing.alpha))
         }
     }

@@ -45,7 +45,9 @@ public struct EDivisive: Sendable {
             var shuffled = values
             for _ in 0..<permutations {
                 for (low, high) in zip(bounds, bounds.dropFirst()) { shuffled[low..<high].shuffle(using: &generator) }
-                if let candidate = bestSplit(shuffled, bounds: bounds), candidate.statistic >= best.statistic { exceed += 1 }
+                if let candidate = bestSplit(shuffled, bounds: bounds), candidate.statistic >= best.statistic {
+                    exceed += 1
+                }
             }
             let p = Double(exceed + 1) / Double(permutations + 1)
             guard p <= alpha else { break }
@@ -78,7 +80,9 @@ public struct EDivisive: Sendable {
                 }
                 guard tau >= low + minimumSegment else { continue }
                 let m = Double(tau - low), n = Double(high - tau)
-                let e = 2 * between / (m * n) - (m > 1 ? withinX / (m * (m - 1) / 2) : 0) - (n > 1 ? withinY / (n * (n - 1) / 2) : 0)
+                let e =
+                    2 * between / (m * n) - (m > 1 ? withinX / (m * (m - 1) / 2) : 0)
+                    - (n > 1 ? withinY / (n * (n - 1) / 2) : 0)
                 let q = m * n / (m + n) * e
                 if best == nil || q > best!.statistic { best = (tau, q) }
             }
@@ -93,7 +97,9 @@ public struct EDivisive: Sendable {
         for a in x { for b in y { between += abs(a - b) } }
         for (i, a) in x.enumerated() { for b in x.dropFirst(i + 1) { withinX += abs(a - b) } }
         for (i, a) in y.enumerated() { for b in y.dropFirst(i + 1) { withinY += abs(a - b) } }
-        let e = 2 * between / (m * n) - (m > 1 ? withinX / (m * (m - 1) / 2) : 0) - (n > 1 ? withinY / (n * (n - 1) / 2) : 0)
+        let e =
+            2 * between / (m * n) - (m > 1 ? withinX / (m * (m - 1) / 2) : 0)
+            - (n > 1 ? withinY / (n * (n - 1) / 2) : 0)
         return m * n / (m + n) * e
     }
 }

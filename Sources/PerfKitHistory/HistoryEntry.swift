@@ -32,7 +32,8 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
 
     /// Creates an entry.
     public init(
-        machine: String, commit: CommitInfo, series: SeriesID, unit: String, kind: MetricKind, measure: HistoryMeasure, value: Double, lower: Double,
+        machine: String, commit: CommitInfo, series: SeriesID, unit: String, kind: MetricKind, measure: HistoryMeasure,
+        value: Double, lower: Double,
         upper: Double, processes: Int, recorded: Date
     ) {
         self.machine = machine
@@ -59,9 +60,12 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
         for test in run.tests {
             for measurement in test.measurements {
                 for series in measurement.series where !series.values.isEmpty {
-                    let id = SeriesID(test: test.id, measurement: measurement.name, arm: series.arm, phase: series.phase, metric: series.metric.name)
+                    let id = SeriesID(
+                        test: test.id, measurement: measurement.name, arm: series.arm, phase: series.phase,
+                        metric: series.metric.name)
                     let measure: HistoryMeasure =
-                        series.metric.isSimulated ? .simulatedCount : series.metric.isDeterministic ? .exactCount : .timing
+                        series.metric.isSimulated
+                        ? .simulatedCount : series.metric.isDeterministic ? .exactCount : .timing
                     let value: Double, lower: Double, upper: Double
                     if measure == .timing {
                         let medians = series.processMedians()
@@ -75,8 +79,10 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
                     }
                     entries.append(
                         HistoryEntry(
-                            machine: run.environment.machine.identifier, commit: commit, series: id, unit: series.metric.unit.symbol,
-                            kind: series.metric.kind, measure: measure, value: value, lower: lower, upper: upper, processes: series.processCount,
+                            machine: run.environment.machine.identifier, commit: commit, series: id,
+                            unit: series.metric.unit.symbol,
+                            kind: series.metric.kind, measure: measure, value: value, lower: lower, upper: upper,
+                            processes: series.processCount,
                             recorded: recorded))
                 }
             }
@@ -128,14 +134,19 @@ public struct CommitInfo: Sendable, Codable, Equatable, Hashable {
     /// - Throws: ``OrchestrationError/unknownRevision(_:)``.
     public static func read(_ revision: String, in directory: String = ".") throws(OrchestrationError) -> CommitInfo {
         guard
-            let line = ChildProcess.output(["git", "-C", directory, "log", "-1", "--format=%H%x09%P%x09%ct%x09%s", "\(revision)^{commit}", "--"]),
-            let count = ChildProcess.output(["git", "-C", directory, "rev-list", "--count", "--first-parent", "\(revision)^{commit}", "--"]),
+            let line = ChildProcess.output([
+                "git", "-C", directory, "log", "-1", "--format=%H%x09%P%x09%ct%x09%s", "\(revision)^{commit}", "--",
+            ]),
+            let count = ChildProcess.output([
+                "git", "-C", directory, "rev-list", "--count", "--first-parent", "\(revision)^{commit}", "--",
+            ]),
             let position = Int(count)
         else { throw .unknownRevision(revision) }
         let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
         guard fields.count >= 3, let seconds = TimeInterval(fields[2]) else { throw .unknownRevision(revision) }
         return CommitInfo(
-            hash: fields[0], parent: String(fields[1].split(separator: " ").first ?? ""), position: position, date: Date(timeIntervalSince1970: seconds),
+            hash: fields[0], parent: String(fields[1].split(separator: " ").first ?? ""), position: position,
+            date: Date(timeIntervalSince1970: seconds),
             subject: fields.count > 3 ? fields[3] : "")
     }
 }

@@ -71,30 +71,41 @@ public enum HistoryReport {
         ]
         for machine in Array(Set(histories.map(\.machine))).sorted() {
             let mine = histories.filter { $0.machine == machine }
-            lines += ["## Machine \(machine)", "", "| Series | Kind | Commit | Subject | Before → after | Step | Evidence |", "|---|---|---|---|---|---|---|"]
+            lines += [
+                "## Machine \(machine)", "", "| Series | Kind | Commit | Subject | Before → after | Step | Evidence |",
+                "|---|---|---|---|---|---|---|",
+            ]
             for history in mine {
                 for change in history.changes {
                     let evidence: String
                     switch change.evidence {
-                    case .beyondCountTolerance(let tolerance, _): evidence = "count beyond ±\(Format.trim(tolerance * 100))%"
+                    case .beyondCountTolerance(let tolerance, _):
+                        evidence = "count beyond ±\(Format.trim(tolerance * 100))%"
                     case .exactCountDiffers: evidence = "exact count differs"
-                    case .eDivisive(let p, let alpha): evidence = "E-divisive p = \(Format.pValue(p)) (α = \(Format.trim(alpha)))"
+                    case .eDivisive(let p, let alpha):
+                        evidence = "E-divisive p = \(Format.pValue(p)) (α = \(Format.trim(alpha)))"
                     }
                     let step =
                         change.ratio.lower == change.ratio.upper
                         ? MarkdownReport.percent(change.ratio.value)
                         : "\(MarkdownReport.percent(change.ratio.value)) (\(MarkdownReport.percent(change.ratio.lower)) … \(MarkdownReport.percent(change.ratio.upper)))"
                     let cells = [
-                        "`\(name(history.series))`", nature(history), "\(change.commit.position) `\(change.commit.hash.prefix(12))`",
+                        "`\(name(history.series))`", nature(history),
+                        "\(change.commit.position) `\(change.commit.hash.prefix(12))`",
                         change.commit.subject.replacingOccurrences(of: "|", with: "\\|"),
-                        "\(Format.value(change.before, history.unit)) → \(Format.value(change.after, history.unit))", step, evidence,
+                        "\(Format.value(change.before, history.unit)) → \(Format.value(change.after, history.unit))",
+                        step, evidence,
                     ]
                     lines.append("| " + cells.joined(separator: " | ") + " |")
                 }
             }
-            lines += ["", "\(mine.filter(\.changes.isEmpty).count) of \(mine.count) series without a change point.", ""]
+            lines += [
+                "", "\(mine.filter(\.changes.isEmpty).count) of \(mine.count) series without a change point.", "",
+            ]
             for history in mine where !history.changes.isEmpty {
-                if let chart = charts[machine + "|" + history.series.storageKey] { lines += ["![\(name(history.series))](\(chart))", ""] }
+                if let chart = charts[machine + "|" + history.series.storageKey] {
+                    lines += ["![\(name(history.series))](\(chart))", ""]
+                }
             }
         }
         lines.append(

@@ -28,7 +28,8 @@ enum HistorySchema {
     static let columns =
         "machine, commit_hash, parent_hash, position, commit_date, subject, test, measurement, arm, phase, metric, unit, kind, measure, value, lower_value, upper_value, processes, recorded"
 
-    static let insert = "INSERT INTO perfkit_history (\(columns)) VALUES (" + (1...19).map { "$\($0)" }.joined(separator: ", ") + ")"
+    static let insert =
+        "INSERT INTO perfkit_history (\(columns)) VALUES (" + (1...19).map { "$\($0)" }.joined(separator: ", ") + ")"
     static let select = "SELECT \(columns) FROM perfkit_history"
     static let order = " ORDER BY machine, test, measurement, metric, arm, phase, position, commit_hash"
 
@@ -37,24 +38,34 @@ enum HistorySchema {
         [
             .text(e.machine), .text(e.commit.hash), .text(e.commit.parent), .integer(Int64(e.commit.position)),
             .integer(Int64(e.commit.date.timeIntervalSince1970.rounded())), .text(e.commit.subject),
-            .text(e.series.test), .text(e.series.measurement), .text(e.series.arm), .text(e.series.phase.identifier), .text(e.series.metric),
-            .text(e.unit), .text(e.kind.identifier), .text(e.measure.rawValue), .real(e.value), .real(e.lower), .real(e.upper),
+            .text(e.series.test), .text(e.series.measurement), .text(e.series.arm), .text(e.series.phase.identifier),
+            .text(e.series.metric),
+            .text(e.unit), .text(e.kind.identifier), .text(e.measure.rawValue), .real(e.value), .real(e.lower),
+            .real(e.upper),
             .integer(Int64(e.processes)), .real(e.recorded.timeIntervalSince1970),
         ]
     }
 
     /// A selected row as an entry, or nil when a field is unreadable.
     static func entry(_ r: [SQLValue]) -> HistoryEntry? {
-        guard r.count == 19, let machine = r[0].text, let hash = r[1].text, let parent = r[2].text, let position = r[3].integer,
-            let date = r[4].integer, let subject = r[5].text, let test = r[6].text, let measurement = r[7].text, let arm = r[8].text,
+        guard r.count == 19, let machine = r[0].text, let hash = r[1].text, let parent = r[2].text,
+            let position = r[3].integer,
+            let date = r[4].integer, let subject = r[5].text, let test = r[6].text, let measurement = r[7].text,
+            let arm = r[8].text,
             let phase = r[9].text.flatMap(Phase.init(identifier:)), let metric = r[10].text, let unit = r[11].text,
-            let kind = r[12].text.flatMap(MetricKind.init(identifier:)), let measure = r[13].text.flatMap(HistoryMeasure.init(rawValue:)),
-            let value = r[14].double, let lower = r[15].double, let upper = r[16].double, let processes = r[17].integer, let recorded = r[18].double
+            let kind = r[12].text.flatMap(MetricKind.init(identifier:)),
+            let measure = r[13].text.flatMap(HistoryMeasure.init(rawValue:)),
+            let value = r[14].double, let lower = r[15].double, let upper = r[16].double, let processes = r[17].integer,
+            let recorded = r[18].double
         else { return nil }
         return HistoryEntry(
             machine: machine,
-            commit: CommitInfo(hash: hash, parent: parent, position: Int(position), date: Date(timeIntervalSince1970: TimeInterval(date)), subject: subject),
-            series: SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric), unit: unit, kind: kind, measure: measure,
-            value: value, lower: lower, upper: upper, processes: Int(processes), recorded: Date(timeIntervalSince1970: recorded))
+            commit: CommitInfo(
+                hash: hash, parent: parent, position: Int(position),
+                date: Date(timeIntervalSince1970: TimeInterval(date)), subject: subject),
+            series: SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric), unit: unit,
+            kind: kind, measure: measure,
+            value: value, lower: lower, upper: upper, processes: Int(processes),
+            recorded: Date(timeIntervalSince1970: recorded))
     }
 }

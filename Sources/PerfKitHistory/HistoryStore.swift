@@ -28,17 +28,24 @@ public final class HistoryStore {
     public init(_ location: String, create: Bool) throws(HistoryStoreError) {
         connection =
             PostgresConnection.isURL(location)
-            ? try PostgresConnection(url: location, create: create) : try SQLiteConnection(path: location, create: create)
+            ? try PostgresConnection(url: location, create: create)
+            : try SQLiteConnection(path: location, create: create)
         let version = try schemaVersion()
         if version > Self.currentSchemaVersion {
             throw HistoryStoreError(
                 connection.location,
-                "history schema version \(version) is newer than this perfkit reads (\(Self.currentSchemaVersion)); upgrade perfkit")
+                "history schema version \(version) is newer than this perfkit reads (\(Self.currentSchemaVersion)); upgrade perfkit"
+            )
         }
         if version < Self.currentSchemaVersion {
             guard create else {
-                if version == 0 { throw HistoryStoreError(connection.location, "no history here yet (perfkit history record creates it)") }
-                throw HistoryStoreError(connection.location, "history schema version \(version) is older; perfkit history record brings it forward")
+                if version == 0 {
+                    throw HistoryStoreError(
+                        connection.location, "no history here yet (perfkit history record creates it)")
+                }
+                throw HistoryStoreError(
+                    connection.location,
+                    "history schema version \(version) is older; perfkit history record brings it forward")
             }
             try migrate()
         }
@@ -61,7 +68,8 @@ public final class HistoryStore {
                 for statement in step { try connection.execute(statement) }
             }
             try connection.execute("DELETE FROM perfkit_schema")
-            try connection.execute("INSERT INTO perfkit_schema (version) VALUES ($1)", [.integer(Int64(Self.currentSchemaVersion))])
+            try connection.execute(
+                "INSERT INTO perfkit_schema (version) VALUES ($1)", [.integer(Int64(Self.currentSchemaVersion))])
         }
     }
 
@@ -89,7 +97,8 @@ public final class HistoryStore {
         let keys = Set(entries.map { [$0.machine, $0.commit.hash] })
         try transaction { () throws(HistoryStoreError) in
             for key in keys {
-                try connection.execute("DELETE FROM perfkit_history WHERE machine = $1 AND commit_hash = $2", key.map(SQLValue.text))
+                try connection.execute(
+                    "DELETE FROM perfkit_history WHERE machine = $1 AND commit_hash = $2", key.map(SQLValue.text))
             }
             try connection.executeMany(HistorySchema.insert, entries.map(HistorySchema.row))
         }
@@ -102,14 +111,16 @@ public final class HistoryStore {
     public func entries(machine: String? = nil) throws(HistoryStoreError) -> [HistoryEntry] {
         let rows =
             if let machine {
-                try connection.execute(HistorySchema.select + " WHERE machine = $1" + HistorySchema.order, [.text(machine)])
+                try connection.execute(
+                    HistorySchema.select + " WHERE machine = $1" + HistorySchema.order, [.text(machine)])
             } else {
                 try connection.execute(HistorySchema.select + HistorySchema.order)
             }
         var entries: [HistoryEntry] = []
         for row in rows {
             guard let entry = HistorySchema.entry(row) else {
-                throw HistoryStoreError(connection.location, "a history row cannot be read: \(row.map { $0.text ?? "NULL" })")
+                throw HistoryStoreError(
+                    connection.location, "a history row cannot be read: \(row.map { $0.text ?? "NULL" })")
             }
             entries.append(entry)
         }

@@ -29,7 +29,8 @@ final class PostgresConnection: SQLConnection {
         if create, try execute("SELECT current_schema()").first?.first == .null,
             let schema = try execute("SHOW search_path").first?.first?.text?.split(separator: ",").first
         {
-            let name = schema.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let name = schema.trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                in: CharacterSet(charactersIn: "\""))
             // Under the history's advisory lock: two first recorders creating one schema at once
             // would otherwise collide in PostgreSQL's catalog ("duplicate key … pg_namespace").
             try execute("BEGIN")
@@ -51,7 +52,9 @@ final class PostgresConnection: SQLConnection {
 
     /// The URL without its password, for messages.
     static func redacted(_ url: String) -> String {
-        guard let at = url.firstIndex(of: "@"), let scheme = url.range(of: "://"), scheme.upperBound < at else { return url }
+        guard let at = url.firstIndex(of: "@"), let scheme = url.range(of: "://"), scheme.upperBound < at else {
+            return url
+        }
         let credentials = url[scheme.upperBound..<at]
         guard let colon = credentials.firstIndex(of: ":") else { return url }
         return String(url[..<colon]) + ":***" + String(url[at...])
@@ -59,7 +62,9 @@ final class PostgresConnection: SQLConnection {
 
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(HistoryStoreError) -> [[SQLValue]] {
         let texts = parameters.map(\.text)
-        let result = withParameters(texts) { values in PQexecParams(connection, sql, Int32(texts.count), nil, values, nil, nil, 0) }
+        let result = withParameters(texts) { values in
+            PQexecParams(connection, sql, Int32(texts.count), nil, values, nil, nil, 0)
+        }
         guard let result else { throw HistoryStoreError(location, String(cString: PQerrorMessage(connection))) }
         defer { PQclear(result) }
         let status = PQresultStatus(result)

@@ -58,7 +58,8 @@ enum SQLDialect: Sendable {
     var schemaTableExists: String {
         switch self {
         case .sqlite: "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'perfkit_schema'"
-        case .postgres: "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'perfkit_schema'"
+        case .postgres:
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'perfkit_schema'"
         }
     }
 
@@ -102,6 +103,8 @@ public struct HistoryStoreError: Error, Sendable, Equatable, CustomStringConvert
 
     /// `location: problem`, on one line.
     public var description: String {
-        "\(location): " + problem.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        "\(location): "
+            + problem.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+                separator: " ")
     }
 }

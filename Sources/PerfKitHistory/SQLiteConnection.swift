@@ -67,7 +67,9 @@ final class SQLiteConnection: SQLConnection {
 
     private func prepare(_ sql: String) throws(HistoryStoreError) -> OpaquePointer {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure() }
+        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure()
+        }
         return statement
     }
 
@@ -105,5 +107,7 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    private func failure() -> HistoryStoreError { HistoryStoreError(location, String(cString: sqlite3_errmsg(database))) }
+    private func failure() -> HistoryStoreError {
+        HistoryStoreError(location, String(cString: sqlite3_errmsg(database)))
+    }
 }

@@ -15,7 +15,9 @@ import Testing
             ]}
             """
         try input.write(toFile: directory + "/events.json", atomically: true, encoding: .utf8)
-        let result = try CalendarDemoProcess.run(["calendar", "layout", "--events", "events.json", "--first-day", "2015-05-01", "--days", "3"], in: directory)
+        let result = try CalendarDemoProcess.run(
+            ["calendar", "layout", "--events", "events.json", "--first-day", "2015-05-01", "--days", "3"], in: directory
+        )
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["timeZone"] as? String == "Europe/Berlin")
@@ -41,10 +43,14 @@ import Testing
     @Test(arguments: [
         Malformed(json: "{\"events\": [", message: "events.json: bad JSON"),
         Malformed(
-            json: "{\"events\": [{\"id\": \"A\", \"start\": \"2015-05-01T10:00:00\", \"end\": \"2015-05-01T09:00:00\"}]}",
+            json:
+                "{\"events\": [{\"id\": \"A\", \"start\": \"2015-05-01T10:00:00\", \"end\": \"2015-05-01T09:00:00\"}]}",
             message: "event 1 ('A'): end 2015-05-01T09:00:00 is before start"),
-        Malformed(json: "{\"timeZone\": \"Mars/Olympus\", \"events\": []}", message: "unknown time zone 'Mars/Olympus'"),
-        Malformed(json: "{\"events\": [{\"id\": \"A\", \"start\": \"2015-05-01T10:00:00\"}]}", message: "event 1 ('A'): missing field 'end'"),
+        Malformed(
+            json: "{\"timeZone\": \"Mars/Olympus\", \"events\": []}", message: "unknown time zone 'Mars/Olympus'"),
+        Malformed(
+            json: "{\"events\": [{\"id\": \"A\", \"start\": \"2015-05-01T10:00:00\"}]}",
+            message: "event 1 ('A'): missing field 'end'"),
     ])
     func malformedInputIsAOneLineErrorNamingFileAndEvent(_ c: Malformed) throws {
         try c.json.write(toFile: directory + "/events.json", atomically: true, encoding: .utf8)
@@ -55,32 +61,46 @@ import Testing
     }
 
     @Test func fixturesAreByteForByteDeterministic() throws {
-        let one = try CalendarDemoProcess.run(["calendar", "fixture", "--kind", "varied", "--days", "10", "--seed", "5"], in: directory)
-        let two = try CalendarDemoProcess.run(["calendar", "fixture", "--kind", "varied", "--days", "10", "--seed", "5"], in: directory)
+        let one = try CalendarDemoProcess.run(
+            ["calendar", "fixture", "--kind", "varied", "--days", "10", "--seed", "5"], in: directory)
+        let two = try CalendarDemoProcess.run(
+            ["calendar", "fixture", "--kind", "varied", "--days", "10", "--seed", "5"], in: directory)
         #expect(one.status == 0 && one.stdout == two.stdout && !one.stdout.isEmpty)
         // A fixed digest (sha256sum of the output), so a change to the generator is noticed.
-        #expect(SHA256Digest.hex(Array(one.stdout.utf8)) == "e83d2390ee39ac25cbccaae3b2cf4bd620d520a8ede91d6323035a7b045afa44")
+        #expect(
+            SHA256Digest.hex(Array(one.stdout.utf8))
+                == "e83d2390ee39ac25cbccaae3b2cf4bd620d520a8ede91d6323035a7b045afa44")
     }
 }
 
 /// SHA-256 (FIPS 180-4), enough to pin a fixture's bytes in a test without an outside package.
 enum SHA256Digest {
     static let k: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01,
-        0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174, 0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc,
-        0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da, 0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147,
-        0x06ca_6351, 0x1429_2967, 0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070, 0x19a4_c116, 0x1e37_6c08,
-        0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3, 0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208,
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01,
+        0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174, 0xe49b_69c1, 0xefbe_4786,
+        0x0fc1_9dc6, 0x240c_a1cc,
+        0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da, 0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7,
+        0xc6e0_0bf3, 0xd5a7_9147,
+        0x06ca_6351, 0x1429_2967, 0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb,
+        0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08,
+        0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3, 0x748f_82ee, 0x78a5_636f,
+        0x84c8_7814, 0x8cc7_0208,
         0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
     static func hex(_ message: [UInt8]) -> String {
-        var h: [UInt32] = [0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19]
+        var h: [UInt32] = [
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+        ]
         var data = message + [0x80]
         while data.count % 64 != 56 { data.append(0) }
         let bits = UInt64(message.count) * 8
-        for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            data.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
         func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
         for chunk in stride(from: 0, to: data.count, by: 64) {
             var w = [UInt32](repeating: 0, count: 64)

@@ -20,7 +20,9 @@ import Testing
         let century = try CalendarDemoProcess.run(["calendar", "layout", "--events", "century.json"], in: directory)
         #expect(century.status == 2)
         #expect(century.stderr.contains("century.json: events span 36526 days"))
-        let window = try CalendarDemoProcess.run(["calendar", "layout", "--events", "century.json", "--first-day", "2050-01-01", "--days", "3"], in: directory)
+        let window = try CalendarDemoProcess.run(
+            ["calendar", "layout", "--events", "century.json", "--first-day", "2050-01-01", "--days", "3"],
+            in: directory)
         #expect(window.status == 0)  // the century-long event is clipped to the three days asked for
         #expect(window.stdout.contains("\"2050-01-0"))
     }
@@ -30,7 +32,8 @@ import Testing
         try
             #"{"timeZone":"Europe/Berlin","events":[{"id":"rep","start":"2015-10-25T02:30","end":"2015-10-25T02:45"},{"id":"dst","start":"2015-03-29T01:59:30","end":"2015-03-29T03:00"}]}"#
             .write(toFile: directory + "/dst.json", atomically: true, encoding: .utf8)
-        let result = try CalendarDemoProcess.run(["calendar", "layout", "--events", "dst.json", "--first-day", "2015-03-29", "--days", "211"], in: directory)
+        let result = try CalendarDemoProcess.run(
+            ["calendar", "layout", "--events", "dst.json", "--first-day", "2015-03-29", "--days", "211"], in: directory)
         #expect(result.status == 0)
         #expect(result.stdout.contains("rep@1445736600#2015-10-25"))  // 2015-10-25T01:30:00Z
         #expect(result.stdout.contains("dst@1427590770#2015-03-29"))  // 2015-03-29T00:59:30Z, just before the gap
@@ -38,7 +41,8 @@ import Testing
     @Test func aSecondJournalWriterIsRefusedWithOneLine() throws {
         let path = folder.path + "/j.log"
         let holder = try EditJournal(path: path)
-        let result = try CalendarDemoProcess.run(["calendar", "edit", "--journal", "j.log", "--moves", "3"], in: folder.path)
+        let result = try CalendarDemoProcess.run(
+            ["calendar", "edit", "--journal", "j.log", "--moves", "3"], in: folder.path)
         #expect(result.status == 2)
         #expect(result.stderr.contains("j.log: another process has this journal open"), "\(result.stderr)")
         #expect(holder.records.isEmpty)
@@ -48,7 +52,9 @@ import Testing
     func aMissingRequiredOptionIsNamedWithItsValue(action: String, option: String) throws {
         let result = try CalendarDemoProcess.run(["calendar", action], in: FileManager.default.temporaryDirectory.path)
         #expect(result.status == 2)
-        #expect(result.stderr == "calendar-demo: calendar-demo calendar \(action) needs \(option) (calendar-demo calendar --help)\n")
+        #expect(
+            result.stderr
+                == "calendar-demo: calendar-demo calendar \(action) needs \(option) (calendar-demo calendar --help)\n")
     }
 
     @Test(arguments: ["demo", "calendar"])

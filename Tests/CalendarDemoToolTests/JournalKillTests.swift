@@ -13,7 +13,9 @@ import Testing
     /// Starts `calendar-demo calendar edit`, which prints each operation after its confirmation is
     /// durable, kills it with SIGKILL at seeded moments, and reopens the journal.
     @Test func killedWritersLoseNoAcknowledgedRecord() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-journal-kill-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "perfkit-journal-kill-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var generator = SeededGenerator(seed: 0x18)

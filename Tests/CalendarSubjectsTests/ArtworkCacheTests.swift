@@ -37,7 +37,8 @@ final class Deliveries: Sendable {
     }
 
     @Test func byteLimitEntryCapAndTrim() {
-        let cache = ArtworkCache(limits: .init(maxBytes: 1_000, maxCount: 100, maxEntryBytes: 500), executor: ManualExecutor())
+        let cache = ArtworkCache(
+            limits: .init(maxBytes: 1_000, maxCount: 100, maxEntryBytes: 500), executor: ManualExecutor())
         cache.image(Self.paint("small")).release()  // 10×10×4 = 400 B
         cache.image(Self.paint("big", width: 20)).release()  // 800 B: over the entry cap, delivered but not kept
         #expect(cache.counters.bytesCached == 400)
@@ -81,7 +82,8 @@ final class Deliveries: Sendable {
         #expect(cache.hasJob(for: Self.paint("x")))
         executor.runAll()
         #expect(first.count == 0 && second.count == 1)
-        #expect(cache.counters.imagesPrepared == 1 && cache.counters.coalesced == 1 && cache.counters.cancellations == 1)
+        #expect(
+            cache.counters.imagesPrepared == 1 && cache.counters.coalesced == 1 && cache.counters.cancellations == 1)
     }
 
     @Test func fullCancellationCancelsTheJobAndNothingIsDelivered() {

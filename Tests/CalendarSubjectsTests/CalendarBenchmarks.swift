@@ -22,7 +22,10 @@ import Testing
             })
         // Every one of the 100 daily events is laid out, in both presentations.
         for arm in ["timeline", "week"] {
-            #expect(result.series(CalendarMetrics.segmentsLaidOut, arm: arm, phase: .warm)?.values.allSatisfy { $0 == Double(days * 100) } == true)
+            #expect(
+                result.series(CalendarMetrics.segmentsLaidOut, arm: arm, phase: .warm)?.values.allSatisfy {
+                    $0 == Double(days * 100)
+                } == true)
         }
     }
 
@@ -32,11 +35,17 @@ import Testing
         let events = Workloads.variedEvents(days: 30, seed: 7, timeZone: zone)
         let grid = DayGrid(timeZone: zone, from: Workloads.epoch, count: 30)
         let result = try measure(
-            "varied-30d", arms: Presentation.allCases.map { Arm($0.rawValue, LayoutSubject(events: events, grid: grid, presentation: $0)) })
+            "varied-30d",
+            arms: Presentation.allCases.map {
+                Arm($0.rawValue, LayoutSubject(events: events, grid: grid, presentation: $0))
+            })
         let split = DaySplitter.split(events, grid: grid)
         let segments = Double(split.timed.joined().count)  // timed segments; all-day ones have their own band
         for arm in ["timeline", "week"] {
-            #expect(result.series(CalendarMetrics.segmentsLaidOut, arm: arm, phase: .warm)?.values.allSatisfy { $0 == segments } == true)
+            #expect(
+                result.series(CalendarMetrics.segmentsLaidOut, arm: arm, phase: .warm)?.values.allSatisfy {
+                    $0 == segments
+                } == true)
         }
     }
 }
@@ -52,7 +61,8 @@ import Testing
                 Arm("reference", ViewportScrollSubject(scene: Self.scene, policy: .reference)),
                 Arm("native", ViewportScrollSubject(scene: Self.scene, policy: .native)),
             ])
-        let reference = try #require(result.series(CalendarMetrics.liveViews, arm: "reference", phase: .warm)?.values.max())
+        let reference = try #require(
+            result.series(CalendarMetrics.liveViews, arm: "reference", phase: .warm)?.values.max())
         let native = try #require(result.series(CalendarMetrics.liveViews, arm: "native", phase: .warm)?.values.max())
         #expect(reference == Double(Self.scene.index.descriptors.count))
         #expect(native <= reference * 0.1, "native keeps at least 90% fewer live views")
@@ -69,8 +79,10 @@ import Testing
                 Arm("reference", ArtworkPreparationSubject(scene: scene, policy: .reference)),
                 Arm("native", ArtworkPreparationSubject(scene: scene, policy: .native)),
             ])
-        let reference = try #require(result.series(CalendarMetrics.consumerArtworkBytes, arm: "reference", phase: .warm)?.values.last)
-        let native = try #require(result.series(CalendarMetrics.consumerArtworkBytes, arm: "native", phase: .warm)?.values.last)
+        let reference = try #require(
+            result.series(CalendarMetrics.consumerArtworkBytes, arm: "reference", phase: .warm)?.values.last)
+        let native = try #require(
+            result.series(CalendarMetrics.consumerArtworkBytes, arm: "native", phase: .warm)?.values.last)
         #expect(native <= reference * 0.42, "native owns at least 58% fewer artwork bytes")
         // Warm runs are all cache hits: nothing is rasterized after the first run.
         let prepared = try #require(result.series(CalendarMetrics.imagesPrepared, arm: "native", phase: .warm)?.values)
@@ -82,13 +94,17 @@ import Testing
     @Test(.performance(samples: 1_000))
     func queryCostDoesNotGrowWithLoadedDays() throws {
         let oneDay = CalendarScene(days: 1), ninetyDays = CalendarScene(days: 90)
-        let result = try measure("query-390x200", arms: [Arm("1d", ViewportQuerySubject(scene: oneDay)), Arm("90d", ViewportQuerySubject(scene: ninetyDays))])
+        let result = try measure(
+            "query-390x200",
+            arms: [Arm("1d", ViewportQuerySubject(scene: oneDay)), Arm("90d", ViewportQuerySubject(scene: ninetyDays))])
         for arm in ["1d", "90d"] {
             if let mallocs = result.series(.mallocs, arm: arm, phase: .warm) {
                 #expect(mallocs.values.allSatisfy { $0 == 0 }, "a warm query reuses its buffer")
             } else {
                 // No exact count without jemalloc, or in a process of a split run that leaves it to the first.
-                #expect(!Jemalloc.isLinked || PerformanceMode.current.leavesExactCountsToAnotherProcess, "\(arm): no exact allocation count was taken")
+                #expect(
+                    !Jemalloc.isLinked || PerformanceMode.current.leavesExactCountsToAnotherProcess,
+                    "\(arm): no exact allocation count was taken")
             }
         }
         // Work is bounded by the rows a 200 pt band can meet: at most the rows of three whole
@@ -97,7 +113,9 @@ import Testing
         let bound = Double(3 * oneDay.index.rowCount)
         for arm in ["1d", "90d"] {
             let rows = try #require(result.series(ViewportQuerySubject.rowsExamined, arm: arm, phase: .warm)?.values)
-            #expect(rows.allSatisfy { $0 >= 1 && $0 <= bound }, "\(arm): up to \(rows.max() ?? 0) rows examined, bound \(bound)")
+            #expect(
+                rows.allSatisfy { $0 >= 1 && $0 <= bound },
+                "\(arm): up to \(rows.max() ?? 0) rows examined, bound \(bound)")
         }
         #expect(Double(ninetyDays.index.rowCount) > 10 * bound)
     }
@@ -107,7 +125,10 @@ import Testing
     @Test(.performance(samples: 10), .budget(RedrawSubject.unrelatedRecomputations, max: 0))
     func playbackClockRecomputesNoEventView() throws {
         let result = try measure("playback-100-updates", subject: RedrawSubject())
-        #expect(result.series(RedrawSubject.playbackRecomputations, arm: "main", phase: .warm)?.values.allSatisfy { $0 == 100 } == true)
+        #expect(
+            result.series(RedrawSubject.playbackRecomputations, arm: "main", phase: .warm)?.values.allSatisfy {
+                $0 == 100
+            } == true)
     }
 }
 
@@ -115,8 +136,11 @@ import Testing
     @Test(.performance(samples: 60, kind: .frameInput), .budget(.directInteraction))
     func journalAppendOfADraggedEvent() throws {
         let result = try measure("journal-append", subject: JournalAppendSubject())
-        let appended = try #require(result.series(JournalAppendSubject.recordsAppended, arm: "main", phase: .warm)?.values)
-        #expect(result.series(JournalAppendSubject.recordsOnDisk, arm: "main", phase: .warm)?.values == appended, "every acknowledged append is on disk")
+        let appended = try #require(
+            result.series(JournalAppendSubject.recordsAppended, arm: "main", phase: .warm)?.values)
+        #expect(
+            result.series(JournalAppendSubject.recordsOnDisk, arm: "main", phase: .warm)?.values == appended,
+            "every acknowledged append is on disk")
     }
 
     @Test(.performance(samples: 10, kind: .frameInput), .budget(.localAction))
@@ -125,15 +149,22 @@ import Testing
         let result = try measure("switch-view-30d", subject: LocalActionSubject(scene: scene, action: .switchView))
         let expected = Set(
             Presentation.allCases.map { presentation in
-                Double(CalendarLayout(events: scene.events, grid: scene.layout.grid, presentation: presentation).descriptors(events: scene.events).count)
+                Double(
+                    CalendarLayout(events: scene.events, grid: scene.layout.grid, presentation: presentation)
+                        .descriptors(events: scene.events).count)
             })
         let produced = try #require(result.series(LocalActionSubject.produced, arm: "main", phase: .warm)?.values)
-        #expect(Set(produced).isSubset(of: expected) && !produced.isEmpty, "each switch lays out the whole window in one presentation")
+        #expect(
+            Set(produced).isSubset(of: expected) && !produced.isEmpty,
+            "each switch lays out the whole window in one presentation")
     }
 
     @Test(.performance(samples: 30, kind: .frameInput), .budget(.localAction))
     func openEventDetail() throws {
-        let result = try measure("open-detail", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .openDetail))
-        #expect(result.series(LocalActionSubject.produced, arm: "main", phase: .warm)?.values.allSatisfy { $0 > 0 } == true, "every detail has text")
+        let result = try measure(
+            "open-detail", subject: LocalActionSubject(scene: ViewportBenchmarks.scene, action: .openDetail))
+        #expect(
+            result.series(LocalActionSubject.produced, arm: "main", phase: .warm)?.values.allSatisfy { $0 > 0 } == true,
+            "every detail has text")
     }
 }

@@ -14,7 +14,8 @@ import Testing
         // No Package.swift here: reaching the build would be a different error.
         let result = try PerfkitProcess.run(["run", "--output", "file/x.json"], in: folder.path)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("file/x.json: ") && result.stderr.contains("is not a folder"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("file/x.json: ") && result.stderr.contains("is not a folder"), "\(result.stderr)")
     }
     @Test func aJournalThatIsNotARegularFileIsRefused() {
         #expect {

@@ -14,8 +14,12 @@ import Testing
         return formatter.date(from: text)!
     }
 
-    static func event(_ id: String, _ start: String, _ end: String, _ zone: TimeZone = utc, allDay: Bool = false) -> CalendarEvent {
-        CalendarEvent(sourceID: id, calendarID: "work", title: id, start: date(start, zone), end: date(end, zone), isAllDay: allDay)
+    static func event(_ id: String, _ start: String, _ end: String, _ zone: TimeZone = utc, allDay: Bool = false)
+        -> CalendarEvent
+    {
+        CalendarEvent(
+            sourceID: id, calendarID: "work", title: id, start: date(start, zone), end: date(end, zone),
+            isAllDay: allDay)
     }
 
     @Test func daylightSavingDaysHave23And25Hours() {
@@ -23,7 +27,8 @@ import Testing
         let autumn = DayGrid(timeZone: Self.berlin, from: Self.date("2015-10-25T12:00", Self.berlin), count: 1)
         #expect(spring.days[0].hours == 23)
         #expect(autumn.days[0].hours == 25)
-        let split = DaySplitter.split([Self.event("a", "2015-03-29T01:00", "2015-03-29T04:00", Self.berlin)], grid: spring)
+        let split = DaySplitter.split(
+            [Self.event("a", "2015-03-29T01:00", "2015-03-29T04:00", Self.berlin)], grid: spring)
         #expect(split.timed[0].map(\.startMinute) == [60])
         #expect(split.timed[0].map(\.endMinute) == [240])
     }
@@ -43,35 +48,47 @@ import Testing
     @Test func eventEndingAtMidnightHasNoNextDaySegment() {
         let grid = DayGrid(timeZone: Self.utc, from: Self.date("2015-05-01T00:00", Self.utc), count: 2)
         let split = DaySplitter.split([Self.event("m", "2015-05-01T23:00", "2015-05-02T00:00")], grid: grid)
-        #expect(split.timed[0].count == 1 && split.timed[0][0].endMinute == 1440 && !split.timed[0][0].continuesToNextDay)
+        #expect(
+            split.timed[0].count == 1 && split.timed[0][0].endMinute == 1440 && !split.timed[0][0].continuesToNextDay)
         #expect(split.timed[1].isEmpty)
     }
 
     @Test func zeroLengthEventKeepsOneSegmentWithMinimumDuration() {
         let grid = DayGrid(timeZone: Self.utc, from: Self.date("2015-05-01T00:00", Self.utc), count: 1)
         let split = DaySplitter.split(
-            [Self.event("z", "2015-05-01T10:00", "2015-05-01T10:00"), Self.event("late", "2015-05-01T23:59", "2015-05-01T23:59")], grid: grid)
+            [
+                Self.event("z", "2015-05-01T10:00", "2015-05-01T10:00"),
+                Self.event("late", "2015-05-01T23:59", "2015-05-01T23:59"),
+            ], grid: grid)
         #expect(split.timed[0].count == 2)
-        #expect(split.timed[0].allSatisfy { $0.endMinute - $0.startMinute == DaySplitter.minimumMinutes && $0.endMinute <= 1440 })
+        #expect(
+            split.timed[0].allSatisfy {
+                $0.endMinute - $0.startMinute == DaySplitter.minimumMinutes && $0.endMinute <= 1440
+            })
     }
 
     @Test func touchingEventsDoNotOverlap() {
         let grid = DayGrid(timeZone: Self.utc, from: Self.date("2015-05-01T00:00", Self.utc), count: 1)
         let split = DaySplitter.split(
-            [Self.event("a", "2015-05-01T10:00", "2015-05-01T10:30"), Self.event("b", "2015-05-01T10:30", "2015-05-01T11:00")], grid: grid)
+            [
+                Self.event("a", "2015-05-01T10:00", "2015-05-01T10:30"),
+                Self.event("b", "2015-05-01T10:30", "2015-05-01T11:00"),
+            ], grid: grid)
         #expect(LanePacker.pack(split.timed[0]).allSatisfy { $0.1.laneCount == 1 && $0.1.lane == 0 })
     }
 
     @Test func allDayEventsGoToTheirOwnBand() {
         let grid = DayGrid(timeZone: Self.utc, from: Self.date("2015-05-01T00:00", Self.utc), count: 3)
-        let split = DaySplitter.split([Self.event("h", "2015-05-01T00:00", "2015-05-03T00:00", allDay: true)], grid: grid)
+        let split = DaySplitter.split(
+            [Self.event("h", "2015-05-01T00:00", "2015-05-03T00:00", allDay: true)], grid: grid)
         #expect(split.allDay.map(\.count) == [1, 1, 0])
         #expect(split.timed.allSatisfy { $0.isEmpty })
     }
 
     @Test func storeExpandsLazilyAndReportsMonthCoverage() {
         let events = Workloads.historyEvents(days: 3, seed: 1)
-        var store = CalendarStore(events: events, timeZone: Self.utc, around: Self.date("2015-03-30T12:00", Self.utc), chunkDays: 7)
+        var store = CalendarStore(
+            events: events, timeZone: Self.utc, around: Self.date("2015-03-30T12:00", Self.utc), chunkDays: 7)
         #expect(store.loadedDays.count == 15)
         let axis = store.layout.axis
         let grewInside = store.ensureLoaded(around: Self.date("2015-04-02T12:00", Self.utc))
@@ -108,7 +125,8 @@ import Testing
         #expect(layout.days.joined().count == 175)
         for day in layout.days {
             for (i, a) in day.enumerated() {
-                for b in day[(i + 1)...] where a.segment.startMinute < b.segment.endMinute && b.segment.startMinute < a.segment.endMinute {
+                for b in day[(i + 1)...]
+                where a.segment.startMinute < b.segment.endMinute && b.segment.startMinute < a.segment.endMinute {
                     #expect(!a.frame.intersects(b.frame))
                 }
             }

@@ -10,10 +10,14 @@ import Testing
 /// Faults a careful user's CI would meet: a write cut short, an unreadable journal, a damaged last line.
 @Suite struct EditJournalFaultTests {
     static func record(_ operation: Int) -> JournalRecord {
-        JournalRecord(operation: operation, status: .pending, eventID: "e\(operation)", from: 36_000, to: 36_000 + Double(operation))
+        JournalRecord(
+            operation: operation, status: .pending, eventID: "e\(operation)", from: 36_000,
+            to: 36_000 + Double(operation))
     }
 
-    static func temporaryPath() -> String { FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).log").path }
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).log").path
+    }
 
     /// Runs in a child process: lowers RLIMIT_FSIZE so one append is cut short, then appends
     /// three more. Exits 0 only if the failed append left the file as before, named the real
@@ -34,7 +38,9 @@ import Testing
             try journal.append(record(3))
             return 12  // must fail
         } catch {
-            guard error.description.contains("short write") || error.description.contains("too large") else { return 13 }
+            guard error.description.contains("short write") || error.description.contains("too large") else {
+                return 13
+            }
         }
         setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
         guard FileManager.default.contents(atPath: path) == before else { return 14 }
@@ -53,7 +59,8 @@ import Testing
             signal(SIGXFSZ, SIG_IGN)
             let path = EditJournalFaultTests.temporaryPath()
             let event = CalendarEvent(
-                sourceID: "standup", calendarID: "work", title: "Standup", start: Date(timeIntervalSince1970: 36_000), end: Date(timeIntervalSince1970: 37_800))
+                sourceID: "standup", calendarID: "work", title: "Standup", start: Date(timeIntervalSince1970: 36_000),
+                end: Date(timeIntervalSince1970: 37_800))
             guard let journal = try? EditJournal(path: path) else { exit(10) }
             var session = EditSession(events: [event], journal: journal)
             guard (try? session.move("standup", to: 40_000)) != nil else { exit(11) }
@@ -65,8 +72,12 @@ import Testing
             if (try? session.move("standup", to: 44_000)) != nil { exit(12) }
             guard session.displayed["standup"] == 40_000 else { exit(13) }  // the failed move is not shown
             setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
-            guard let next = try? session.move("standup", to: 48_000), next.operation == 2, next.from == 36_000 else { exit(14) }
-            guard let reopened = try? EditJournal(path: path), reopened.records.map(\.operation) == [1, 2] else { exit(15) }
+            guard let next = try? session.move("standup", to: 48_000), next.operation == 2, next.from == 36_000 else {
+                exit(14)
+            }
+            guard let reopened = try? EditJournal(path: path), reopened.records.map(\.operation) == [1, 2] else {
+                exit(15)
+            }
             unlink(path)
             exit(0)
         }

@@ -20,7 +20,9 @@ struct FlakyProvider: EditProvider {
             start: Date(timeIntervalSince1970: 36_000), end: Date(timeIntervalSince1970: 37_800))
     ]
 
-    func temporaryPath() -> String { FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).log").path }
+    func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).log").path
+    }
 
     @Test func rejectedMoveIsRestoredAndSurvivesRelaunchAndASecondRejection() throws {
         let path = temporaryPath()

@@ -11,23 +11,28 @@ import Testing
 
     static func packed(_ events: [CalendarEvent], expand: Bool = true) -> [String: LanePacker.Placement] {
         let segments = DaySplitter.split(events, grid: grid).timed[0]
-        return Dictionary(uniqueKeysWithValues: LanePacker.pack(segments, expand: expand).map { ($0.0.id.occurrence.sourceID, $0.1) })
+        return Dictionary(
+            uniqueKeysWithValues: LanePacker.pack(segments, expand: expand).map { ($0.0.id.occurrence.sourceID, $0.1) })
     }
 
     @Test func laneCountBelongsToTheClusterNotTheDay() {
         let placements = Self.packed([
             D.event("a", "2015-05-01T09:00", "2015-05-01T10:00"), D.event("b", "2015-05-01T09:00", "2015-05-01T10:00"),
-            D.event("c", "2015-05-01T09:30", "2015-05-01T10:30"), D.event("lone", "2015-05-01T14:00", "2015-05-01T15:00"),
+            D.event("c", "2015-05-01T09:30", "2015-05-01T10:30"),
+            D.event("lone", "2015-05-01T14:00", "2015-05-01T15:00"),
         ])
         #expect(placements["a"]?.laneCount == 3)
         #expect(placements["c"]?.laneCount == 3)
-        #expect(placements["lone"].map { [$0.lane, $0.span, $0.laneCount] } == [0, 1, 1])  // a later cluster starts afresh
+        // a later cluster starts afresh
+        #expect(placements["lone"].map { [$0.lane, $0.span, $0.laneCount] } == [0, 1, 1])
     }
 
     @Test func touchingEventsShareALaneAndAChainedClusterStaysOne() {
         let placements = Self.packed([
-            D.event("first", "2015-05-01T10:00", "2015-05-01T11:00"), D.event("second", "2015-05-01T11:00", "2015-05-01T12:00"),
-            D.event("long", "2015-05-01T10:30", "2015-05-01T13:00"), D.event("late", "2015-05-01T12:30", "2015-05-01T13:30"),
+            D.event("first", "2015-05-01T10:00", "2015-05-01T11:00"),
+            D.event("second", "2015-05-01T11:00", "2015-05-01T12:00"),
+            D.event("long", "2015-05-01T10:30", "2015-05-01T13:00"),
+            D.event("late", "2015-05-01T12:30", "2015-05-01T13:30"),
         ])
         #expect(placements["first"]?.lane == 0)
         #expect(placements["second"]?.lane == 0)  // 11:00 end, 11:00 start: half-open, no overlap
@@ -42,14 +47,18 @@ import Testing
             D.event("c", "2015-05-01T09:00", "2015-05-01T10:00"), D.event("d", "2015-05-01T11:00", "2015-05-01T12:00"),
         ]
         let expanded = Self.packed(events)
-        #expect(expanded["d"].map { [$0.lane, $0.span, $0.laneCount] } == [1, 2, 3])  // lanes 1 and 2 are free from 11:00
+        // lanes 1 and 2 are free from 11:00
+        #expect(expanded["d"].map { [$0.lane, $0.span, $0.laneCount] } == [1, 2, 3])
         let flat = Self.packed(events, expand: false)
         #expect(flat.values.allSatisfy { $0.span == 1 })
     }
 
     @Test func busyHoursAreEveryHourAnEventTouchesAndNoMore() {
         let split = DaySplitter.split(
-            [D.event("a", "2015-05-01T09:00", "2015-05-01T12:00"), D.event("b", "2015-05-01T15:30", "2015-05-01T15:45")], grid: Self.grid)
+            [
+                D.event("a", "2015-05-01T09:00", "2015-05-01T12:00"),
+                D.event("b", "2015-05-01T15:30", "2015-05-01T15:45"),
+            ], grid: Self.grid)
         let busy = CompressedTimeAxis.busyHours(of: split.timed[0])
         #expect((0..<24).filter { busy[$0] } == [9, 10, 11, 15])  // ending at 12:00 does not touch hour 12
         let axis = CompressedTimeAxis(busyHours: busy, totalWidth: 1_000, collapsedHourWidth: 12)
@@ -60,7 +69,10 @@ import Testing
 
     @Test func anEventEndingAtMidnightEndsAt1440AndStartsNoNextDay() {
         let split = DaySplitter.split(
-            [D.event("late", "2015-05-01T22:00", "2015-05-02T00:00"), D.event("early", "2015-05-02T00:00", "2015-05-02T01:00")], grid: Self.grid)
+            [
+                D.event("late", "2015-05-01T22:00", "2015-05-02T00:00"),
+                D.event("early", "2015-05-02T00:00", "2015-05-02T01:00"),
+            ], grid: Self.grid)
         #expect(split.timed[0].map(\.endMinute) == [1440])
         #expect(split.timed[0].map(\.continuesToNextDay) == [false])
         #expect(split.timed[1].map(\.id.occurrence.sourceID) == ["early"])
@@ -71,7 +83,8 @@ import Testing
         let berlin = D.berlin
         let grid = DayGrid(timeZone: berlin, from: D.date("2015-10-25T12:00", berlin), count: 1)
         func event(_ id: String, _ start: String, _ end: String) -> CalendarEvent {
-            CalendarEvent(sourceID: id, calendarID: "w", title: "", start: D.date(start, D.utc), end: D.date(end, D.utc))
+            CalendarEvent(
+                sourceID: id, calendarID: "w", title: "", start: D.date(start, D.utc), end: D.date(end, D.utc))
         }
         // Times in UTC; Berlin wall clock in the comments.
         let events = [
@@ -81,7 +94,9 @@ import Testing
             event("inverted", "2015-10-25T00:45", "2015-10-25T01:15"),  // 02:45 → 02:15 wall
         ]
         let segments = Dictionary(
-            uniqueKeysWithValues: DaySplitter.split(events, grid: grid).timed[0].map { ($0.id.occurrence.sourceID, ($0.startMinute, $0.endMinute)) })
+            uniqueKeysWithValues: DaySplitter.split(events, grid: grid).timed[0].map {
+                ($0.id.occurrence.sourceID, ($0.startMinute, $0.endMinute))
+            })
         #expect(grid.days[0].hours == 25)
         #expect(segments["first"]! == (150, 165))
         #expect(segments["second"]! == (150, 210))
@@ -113,12 +128,17 @@ import Testing
                 switch presentation {
                 case .timeline:
                     let top = layout.rowTops[placed.dayIndex]
-                    let bottom = placed.dayIndex + 1 < layout.rowTops.count ? layout.rowTops[placed.dayIndex + 1] : layout.contentHeight
-                    #expect(placed.frame.y >= top && placed.frame.maxY <= bottom, "seed \(seed): row \(placed.dayIndex)")
+                    let bottom =
+                        placed.dayIndex + 1 < layout.rowTops.count
+                        ? layout.rowTops[placed.dayIndex + 1] : layout.contentHeight
+                    #expect(
+                        placed.frame.y >= top && placed.frame.maxY <= bottom, "seed \(seed): row \(placed.dayIndex)")
                     #expect(placed.frame.x >= 0 && placed.frame.maxX <= metrics.trackWidth + 1e-9)
                 default:
                     let column = Double(placed.dayIndex % 7) * metrics.weekColumnWidth
-                    #expect(placed.frame.x >= column - 1e-9 && placed.frame.maxX <= column + metrics.weekColumnWidth + 1e-9, "seed \(seed)")
+                    #expect(
+                        placed.frame.x >= column - 1e-9 && placed.frame.maxX <= column + metrics.weekColumnWidth + 1e-9,
+                        "seed \(seed)")
                 }
             }
         }

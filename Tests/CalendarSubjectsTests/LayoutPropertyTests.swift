@@ -16,7 +16,8 @@ import Testing
             let length = Double(generator.index(below: 8) == 0 ? 0 : 5 * (1 + generator.index(below: 60)))
             return CalendarEvent(
                 sourceID: "e\(k)", calendarID: "work", title: "E\(k)",
-                start: Date(timeIntervalSince1970: midnight + start * 60), end: Date(timeIntervalSince1970: midnight + (start + length) * 60))
+                start: Date(timeIntervalSince1970: midnight + start * 60),
+                end: Date(timeIntervalSince1970: midnight + (start + length) * 60))
         }
     }
 
@@ -36,7 +37,8 @@ import Testing
             let layout = CalendarLayout(events: Self.randomDay(seed: seed), grid: grid, presentation: presentation)
             for day in layout.days {
                 for (i, a) in day.enumerated() {
-                    for b in day[(i + 1)...] where a.segment.startMinute < b.segment.endMinute && b.segment.startMinute < a.segment.endMinute {
+                    for b in day[(i + 1)...]
+                    where a.segment.startMinute < b.segment.endMinute && b.segment.startMinute < a.segment.endMinute {
                         #expect(!a.frame.intersects(b.frame), "seed \(seed): \(a.segment.id) and \(b.segment.id)")
                     }
                 }
@@ -69,7 +71,8 @@ import Testing
         var generator = SeededGenerator(seed: seed)
         let busy = (0..<24).map { _ in generator.index(below: 3) == 0 }
         let axis = CompressedTimeAxis(
-            busyHours: busy, totalWidth: 600 + Double(generator.index(below: 800)), collapsedHourWidth: 4 + Double(generator.index(below: 20)))
+            busyHours: busy, totalWidth: 600 + Double(generator.index(below: 800)),
+            collapsedHourWidth: 4 + Double(generator.index(below: 20)))
         #expect(axis.x(minute: 0) == 0)
         #expect(axis.x(minute: 1440) == axis.totalWidth)
         #expect(axis.hourStarts.count == 25)
@@ -83,7 +86,9 @@ import Testing
         for hour in 1..<24 {  // continuity: approaching an hour boundary from the left meets its start
             #expect(abs(axis.x(minute: Double(hour * 60) - 1e-9) - axis.hourStarts[hour]) < 1e-6)
         }
-        if !busy.contains(true) { #expect(Set(zip(axis.hourStarts, axis.hourStarts.dropFirst()).map { ($1 - $0).rounded() }).count == 1) }
+        if !busy.contains(true) {
+            #expect(Set(zip(axis.hourStarts, axis.hourStarts.dropFirst()).map { ($1 - $0).rounded() }).count == 1)
+        }
     }
 
     @Test(arguments: seeds)

@@ -3,7 +3,9 @@ import Testing
 
 @Suite struct RedrawProbeTests {
     static func model() -> CalendarScreenModel {
-        CalendarScreenModel(events: (0..<20).map { .init(title: "Event \($0)", timeText: "10:00") }, selectedDay: DayKey(year: 2015, month: 5, day: 1))
+        CalendarScreenModel(
+            events: (0..<20).map { .init(title: "Event \($0)", timeText: "10:00") },
+            selectedDay: DayKey(year: 2015, month: 5, day: 1))
     }
 
     @Test func playbackUpdatesRecomputeNoCalendarEventView() {

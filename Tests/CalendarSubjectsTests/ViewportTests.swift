@@ -9,9 +9,15 @@ import Testing
         var descriptors: [ViewDescriptor] = []
         for row in 0..<10 {
             for column in 0..<4 {
-                let id = SegmentID(occurrence: OccurrenceID(sourceID: "r\(row)c\(column)", originalStart: 0), day: DayKey(year: 2015, month: 5, day: row + 1))
-                let content = ViewContent(title: id.occurrence.sourceID, timeText: "", calendarID: "work", occurrence: id.occurrence)
-                descriptors.append(ViewDescriptor(id: id, frame: Rect(x: Double(column) * 250, y: Double(row) * 100, width: 200, height: 100)) { content })
+                let id = SegmentID(
+                    occurrence: OccurrenceID(sourceID: "r\(row)c\(column)", originalStart: 0),
+                    day: DayKey(year: 2015, month: 5, day: row + 1))
+                let content = ViewContent(
+                    title: id.occurrence.sourceID, timeText: "", calendarID: "work", occurrence: id.occurrence)
+                descriptors.append(
+                    ViewDescriptor(
+                        id: id, frame: Rect(x: Double(column) * 250, y: Double(row) * 100, width: 200, height: 100)
+                    ) { content })
             }
         }
         return ViewportIndex(descriptors)
@@ -22,7 +28,10 @@ import Testing
     /// A query examines exactly the rows that meet its band: a rect starting at a row's bottom edge
     /// (half-open intervals) does not examine that row, whatever the result (found by the mutation
     /// check: a row search that started one row early returned the same views, one row more work).
-    @Test(arguments: [(y: 200.0, height: 50.0, rows: 1), (y: 250, height: 50, rows: 1), (y: 199, height: 2, rows: 2), (y: 0, height: 1_000, rows: 10)])
+    @Test(arguments: [
+        (y: 200.0, height: 50.0, rows: 1), (y: 250, height: 50, rows: 1), (y: 199, height: 2, rows: 2),
+        (y: 0, height: 1_000, rows: 10),
+    ])
     func aQueryExaminesOnlyTheRowsItsBandMeets(y: Double, height: Double, rows: Int) {
         var result: [Int] = []
         let examined = Self.grid().query(Rect(x: 0, y: y, width: 1_000, height: height), into: &result)
@@ -34,13 +43,17 @@ import Testing
     func queryEqualsBruteForceOnRandomLayouts(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         let zone = TimeZone(identifier: "Europe/Berlin")!
-        let events = Workloads.variedEvents(days: 14, seed: seed, timeZone: zone) + LayoutPropertyTests.randomDay(seed: seed)
+        let events =
+            Workloads.variedEvents(days: 14, seed: seed, timeZone: zone) + LayoutPropertyTests.randomDay(seed: seed)
         for presentation in Presentation.allCases {
-            let layout = CalendarLayout(events: events, grid: DayGrid(timeZone: zone, from: Workloads.epoch, count: 14), presentation: presentation)
+            let layout = CalendarLayout(
+                events: events, grid: DayGrid(timeZone: zone, from: Workloads.epoch, count: 14),
+                presentation: presentation)
             let index = ViewportIndex(layout.descriptors(events: events))
             for _ in 0..<40 {
                 let rect = Rect(
-                    x: Double(generator.index(below: 1_000)) - 100, y: Double(generator.index(below: Int(layout.contentHeight) + 200)) - 100,
+                    x: Double(generator.index(below: 1_000)) - 100,
+                    y: Double(generator.index(below: Int(layout.contentHeight) + 200)) - 100,
                     width: Double(1 + generator.index(below: 600)), height: Double(1 + generator.index(below: 900)))
                 #expect(index.query(rect) == index.bruteForce(rect), "seed \(seed), \(presentation), \(rect)")
             }
@@ -55,15 +68,19 @@ import Testing
         let offScreen = index.descriptors.filter { $0.frame.x >= 390 && $0.frame.y < 250 }
         #expect(offScreen.count == 6)
         #expect(offScreen.allSatisfy { viewport.cell(for: $0.id) == nil })
-        #expect(viewport.counters == ViewportCounters(liveViews: 6, viewsCreated: 6, viewsReused: 0, contentEvaluations: 6))
+        #expect(
+            viewport.counters == ViewportCounters(liveViews: 6, viewsCreated: 6, viewsReused: 0, contentEvaluations: 6))
         let kept = viewport.cell(for: index.descriptors[4].id)  // row 1, column 0
         viewport.scroll(to: Self.rect(y: 100))  // row 0 leaves, row 3 enters
-        #expect(viewport.counters == ViewportCounters(liveViews: 6, viewsCreated: 6, viewsReused: 2, contentEvaluations: 8))
+        #expect(
+            viewport.counters == ViewportCounters(liveViews: 6, viewsCreated: 6, viewsReused: 2, contentEvaluations: 8))
         #expect(viewport.cell(for: index.descriptors[4].id) === kept)
         viewport.scroll(to: Self.rect(y: 150))  // nothing enters or leaves: row 4 starts at 400
         #expect(viewport.counters.contentEvaluations == 8)
         viewport.scroll(to: Self.rect(y: 700))  // rows 7 to 9: every view reused
-        #expect(viewport.counters == ViewportCounters(liveViews: 6, viewsCreated: 6, viewsReused: 8, contentEvaluations: 14))
+        #expect(
+            viewport.counters == ViewportCounters(liveViews: 6, viewsCreated: 6, viewsReused: 8, contentEvaluations: 14)
+        )
     }
 
     @Test func referencePolicyBuildsEveryView() {
@@ -90,8 +107,11 @@ import Testing
     @Test func overnightWeekPiecesHaveDistinctIdentitiesAndOneActionTarget() {
         let utc = TimeZone(identifier: "UTC")!
         let start = Workloads.epoch.addingTimeInterval(22 * 3600)
-        let event = CalendarEvent(sourceID: "night", calendarID: "work", title: "Flight", start: start, end: start.addingTimeInterval(5 * 3600))
-        let layout = CalendarLayout(events: [event], grid: DayGrid(timeZone: utc, from: Workloads.epoch, count: 7), presentation: .week)
+        let event = CalendarEvent(
+            sourceID: "night", calendarID: "work", title: "Flight", start: start,
+            end: start.addingTimeInterval(5 * 3600))
+        let layout = CalendarLayout(
+            events: [event], grid: DayGrid(timeZone: utc, from: Workloads.epoch, count: 7), presentation: .week)
         let index = ViewportIndex(layout.descriptors(events: [event]))
         #expect(index.descriptors.count == 2)
         #expect(Set(index.descriptors.map(\.id)).count == 2)

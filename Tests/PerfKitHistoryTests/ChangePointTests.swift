@@ -11,11 +11,15 @@ import Testing
             date: Date(timeIntervalSince1970: Double(n) * 60), subject: "commit \(n)")
     }
 
-    static func entries(_ values: [Double], measure: HistoryMeasure, metric: String = "instructions", machine: String = "m1") -> [HistoryEntry] {
+    static func entries(
+        _ values: [Double], measure: HistoryMeasure, metric: String = "instructions", machine: String = "m1"
+    ) -> [HistoryEntry] {
         values.enumerated().map { i, v in
             HistoryEntry(
-                machine: machine, commit: commit(i + 1), series: SeriesID(test: "M.S/t()", measurement: "m", arm: "main", phase: .warm, metric: metric),
-                unit: measure == .timing ? "ns" : "instructions", kind: .componentCost, measure: measure, value: v, lower: v, upper: v, processes: 1,
+                machine: machine, commit: commit(i + 1),
+                series: SeriesID(test: "M.S/t()", measurement: "m", arm: "main", phase: .warm, metric: metric),
+                unit: measure == .timing ? "ns" : "instructions", kind: .componentCost, measure: measure, value: v,
+                lower: v, upper: v, processes: 1,
                 recorded: Date(timeIntervalSince1970: 0))
         }
     }
@@ -25,8 +29,10 @@ import Testing
         var generator = SeededGenerator(seed: seed)
         return levels.map { level in
             // Box–Muller from two uniforms.
-            let u1 = Double(generator.next() >> 11) / Double(1 << 53) + 1e-12, u2 = Double(generator.next() >> 11) / Double(1 << 53)
-            return level * Foundation.exp(spread * (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * .pi * u2))
+            let u1 = Double(generator.next() >> 11) / Double(1 << 53) + 1e-12,
+                u2 = Double(generator.next() >> 11) / Double(1 << 53)
+            return level
+                * Foundation.exp(spread * (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * .pi * u2))
         }
     }
 
@@ -54,10 +60,12 @@ import Testing
     @Test func eDivisiveFindsA15PercentTimingStepWithinOneCommit() {
         let levels = (1...30).map { $0 < 21 ? 2_086_000.0 : 2_400_000.0 }
         for seed in UInt64(1)...10 {
-            let histories = ChangePointDetector().histories(Self.entries(Self.noisy(levels, spread: 0.02, seed: seed), measure: .timing, metric: "wallClock"))
+            let histories = ChangePointDetector().histories(
+                Self.entries(Self.noisy(levels, spread: 0.02, seed: seed), measure: .timing, metric: "wallClock"))
             let found = histories[0].changes.map(\.commit.position)
             #expect(found.count == 1 && abs(found[0] - 21) <= 1, "seed \(seed): \(found)")
-            #expect(histories[0].changes.first.map { $0.ratio.lower < 1.15 * 1.05 && $0.ratio.upper > 1.15 * 0.95 } == true)
+            #expect(
+                histories[0].changes.first.map { $0.ratio.lower < 1.15 * 1.05 && $0.ratio.upper > 1.15 * 0.95 } == true)
         }
     }
 
@@ -66,7 +74,9 @@ import Testing
         var alarms = 0
         for seed in UInt64(100)..<300 {
             let values = Self.noisy(Array(repeating: 1e6, count: 30), spread: 0.05, seed: seed)
-            alarms += ChangePointDetector().histories(Self.entries(values, measure: .timing, metric: "wallClock"))[0].changes.isEmpty ? 0 : 1
+            alarms +=
+                ChangePointDetector().histories(Self.entries(values, measure: .timing, metric: "wallClock"))[0].changes
+                    .isEmpty ? 0 : 1
         }
         #expect(alarms <= 6, "\(alarms) of 200 flat series flagged")
     }
@@ -97,7 +107,10 @@ import Testing
         let text = HistoryReport.text(histories)
         #expect(text[0] == "machine m1: 1 series over 30 commits")
         #expect(text[1] == "  S/t() m [main, warm] instructions (simulated count, component cost, 30 commits)")
-        #expect(text[2].hasPrefix("    commit 12 000000000000 \"commit 12\": 1000000 instructions → 1020000 instructions, +2.0%, beyond the count tolerance"))
+        #expect(
+            text[2].hasPrefix(
+                "    commit 12 000000000000 \"commit 12\": 1000000 instructions → 1020000 instructions, +2.0%, beyond the count tolerance"
+            ))
         let svg = TrendChart.svg(histories[0])
         #expect(svg.contains("commit 12: +2.0%"))
         #expect(svg.components(separatedBy: "<circle").count - 1 == 30)

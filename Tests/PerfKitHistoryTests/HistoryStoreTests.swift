@@ -7,13 +7,15 @@ import Testing
 /// (`PERFKIT_TEST_POSTGRES`, set by `make test` from Scripts/test-postgres.sh).
 @Suite struct HistoryStoreTests {
     static let postgres = ProcessInfo.processInfo.environment["PERFKIT_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-history-\(UUID().uuidString)").path
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-history-\(UUID().uuidString)")
+        .path
 
     /// Stores to test: a fresh SQLite file, and a fresh PostgreSQL schema when a server is there.
     func locations() -> [String] {
         let schema = "perfkit_t_" + UUID().uuidString.prefix(8).lowercased()
         let separator = Self.postgres?.contains("?") == true ? "&" : "?"
-        return [folder + "/h.sqlite"] + (Self.postgres.map { [$0 + separator + "options=-csearch_path%3D" + schema] } ?? [])
+        return [folder + "/h.sqlite"]
+            + (Self.postgres.map { [$0 + separator + "options=-csearch_path%3D" + schema] } ?? [])
     }
 
     static func entries(commit n: Int, value: Double, machine: String = "m1") -> [HistoryEntry] {
@@ -21,8 +23,10 @@ import Testing
             HistoryEntry(
                 machine: machine, commit: ChangePointTests.commit(n),
                 series: SeriesID(test: "M.S/t()", measurement: "m", arm: "main", phase: .warm, metric: metric),
-                unit: metric == "wallClock" ? "ns" : "instructions", kind: .componentCost, measure: metric == "wallClock" ? .timing : .simulatedCount,
-                value: value + 0.1, lower: value * 0.97, upper: value * 1.031_234_567_89, processes: 8, recorded: Date(timeIntervalSince1970: 1_764_590_400.25))
+                unit: metric == "wallClock" ? "ns" : "instructions", kind: .componentCost,
+                measure: metric == "wallClock" ? .timing : .simulatedCount,
+                value: value + 0.1, lower: value * 0.97, upper: value * 1.031_234_567_89, processes: 8,
+                recorded: Date(timeIntervalSince1970: 1_764_590_400.25))
         }
     }
 
@@ -36,8 +40,11 @@ import Testing
             let read = try HistoryStore(location, create: false).entries()
             #expect(read.count == 9, "\(location)")
             let expected =
-                (Self.entries(commit: 1, value: 768_893) + Self.entries(commit: 2, value: 2e6 / 3) + Self.entries(commit: 2, value: 5, machine: "m2"))
-            let order: (HistoryEntry, HistoryEntry) -> Bool = { ($0.machine, $0.series, $0.commit.position) < ($1.machine, $1.series, $1.commit.position) }
+                (Self.entries(commit: 1, value: 768_893) + Self.entries(commit: 2, value: 2e6 / 3)
+                    + Self.entries(commit: 2, value: 5, machine: "m2"))
+            let order: (HistoryEntry, HistoryEntry) -> Bool = {
+                ($0.machine, $0.series, $0.commit.position) < ($1.machine, $1.series, $1.commit.position)
+            }
             #expect(read.sorted(by: order) == expected.sorted(by: order), "\(location)")
             #expect(try HistoryStore(location, create: false).entries(machine: "m2").count == 3)
         }
@@ -49,7 +56,10 @@ import Testing
             try store.record(Self.entries(commit: 1, value: 1))
             try store.setSchemaVersionForTesting(HistoryStore.currentSchemaVersion + 1)
             let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(location, create: true) }
-            #expect(error?.description.contains("history schema version 2 is newer than this perfkit reads (1); upgrade perfkit") == true, "\(location)")
+            #expect(
+                error?.description.contains(
+                    "history schema version 2 is newer than this perfkit reads (1); upgrade perfkit") == true,
+                "\(location)")
             #expect(error?.description.contains("\n") == false)
         }
     }
@@ -63,7 +73,9 @@ import Testing
         try Data(String(repeating: "not a database ", count: 100).utf8).write(to: URL(fileURLWithPath: junk))
         let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(junk, create: true) }
         #expect(error?.description == "\(junk): file is not a database")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: junk)) == Data(String(repeating: "not a database ", count: 100).utf8))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: junk))
+                == Data(String(repeating: "not a database ", count: 100).utf8))
     }
 
     @Test(.enabled(if: postgres != nil, "no PostgreSQL server for the tests (Scripts/test-postgres.sh printed why)"))

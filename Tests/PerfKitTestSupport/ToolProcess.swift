@@ -15,7 +15,9 @@ package struct ToolProcess: Sendable {
     }
 
     /// Runs the tool with `arguments` in `directory`.
-    package func run(_ arguments: [String], in directory: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    package func run(_ arguments: [String], in directory: String) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -36,7 +38,9 @@ package enum PerfkitProcess {
     package static var executable: String { ToolProcess("perfkit").executable }
 
     /// Runs `perfkit ARGUMENTS` in `directory`.
-    package static func run(_ arguments: [String], in directory: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    package static func run(_ arguments: [String], in directory: String) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try ToolProcess("perfkit").run(arguments, in: directory)
     }
 
@@ -65,7 +69,9 @@ package enum CalendarDemoProcess {
     package static var executable: String { ToolProcess("calendar-demo").executable }
 
     /// Runs `calendar-demo ARGUMENTS` in `directory`.
-    package static func run(_ arguments: [String], in directory: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    package static func run(_ arguments: [String], in directory: String) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try ToolProcess("calendar-demo").run(arguments, in: directory)
     }
 }

@@ -19,7 +19,8 @@ import Testing
         try measure("loop-4000") { countedWork(4_000) }
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     @Test func aCountingRunCountsTheBodyAloneAndRepeatsExactly() throws {
         guard !SimulatedCounter.isCounting else { return }
@@ -27,12 +28,17 @@ import Testing
             print("skipped: valgrind is not installed (apt-get install valgrind)")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-counting-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "perfkit-counting-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let source = Self.packageRoot + "/Sources/PerfKitValgrindShim"
         guard
-            ChildOutput.run(["cc", "-O2", "-shared", "-fPIC", "-I", source + "/include", source + "/PerfKitValgrindShim.c", "-o", folder + "/shim.so"]) != nil
+            ChildOutput.run([
+                "cc", "-O2", "-shared", "-fPIC", "-I", source + "/include", source + "/PerfKitValgrindShim.c", "-o",
+                folder + "/shim.so",
+            ]) != nil
         else {
             print("skipped: no C compiler to build the sigsuspend shim")
             return
@@ -41,8 +47,12 @@ import Testing
         var counts: [[[Double]]] = []
         for _ in 0..<2 {
             let run = try CountingRun.measure(
-                bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: "CountingRunTests/countedLoop", samples: 3, setup: setup)
-            defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path) }
+                bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: "CountingRunTests/countedLoop",
+                samples: 3, setup: setup)
+            defer {
+                try? FileManager.default.removeItem(
+                    atPath: URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path)
+            }
             let measurements = try #require(run.tests.first?.measurements)
             var values: [[Double]] = []
             for measurement in measurements {
@@ -61,7 +71,8 @@ import Testing
             // glibc's malloc (no Jemalloc trait) adds a slow path to a sample now and then, a few
             // hundred instructions: the runs agree within the count tolerance, not exactly.
             for (first, second) in zip(counts[0], counts[1]) {
-                let a = Quantile.percentile(sorted: first.sorted(), 50), b = Quantile.percentile(sorted: second.sorted(), 50)
+                let a = Quantile.percentile(sorted: first.sorted(), 50),
+                    b = Quantile.percentile(sorted: second.sorted(), 50)
                 #expect(abs(a - b) <= Comparison.defaultCountFloor, "\(first) and \(second)")
             }
         }

@@ -30,8 +30,10 @@ private struct Policy: MeasurableSubject {
 
 /// Measured tests bind their thread to a private allocator arena while counting; run them one at a time.
 @Suite(.serialized) struct MeasuredTestTests {
-    static let debugOrSmoke = PerformanceMode(isMeasuring: false, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
-    static let measuringRelease = PerformanceMode(isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil)
+    static let debugOrSmoke = PerformanceMode(
+        isMeasuring: false, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
+    static let measuringRelease = PerformanceMode(
+        isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil)
 
     @Test(.performance(samples: 50))
     func plainSwiftTestRunsInSmokeMode() throws {
@@ -50,7 +52,9 @@ private struct Policy: MeasurableSubject {
     @Test(.enabled(if: Jemalloc.isLinked))
     func deterministicBudgetFailsWhenExceeded() async throws {
         try await withKnownIssue("10 allocations against a budget of 0") {
-            try await PerformanceTrait.performance(samples: 3).measureScope(testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 0))) {
+            try await PerformanceTrait.performance(samples: 3).measureScope(
+                testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 0))
+            ) {
                 try measure("nodes") { makeNodes(10) }
             }
         } matching: { issue in
@@ -61,7 +65,9 @@ private struct Policy: MeasurableSubject {
 
     @Test(.enabled(if: Jemalloc.isLinked))
     func deterministicBudgetPassesWhenMetExactly() async throws {
-        try await PerformanceTrait.performance(samples: 3).measureScope(testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 10))) {
+        try await PerformanceTrait.performance(samples: 3).measureScope(
+            testID: "S/t()", suite: "S", budgets: Self.budget(.budget(.mallocs, max: 10))
+        ) {
             try measure("nodes") { makeNodes(10) }
         }
     }
@@ -69,9 +75,12 @@ private struct Policy: MeasurableSubject {
     @Test func aBudgetWithoutAPerformanceTraitFailsSayingWhatToAdd() throws {
         let budget = BudgetTrait.budget(.mallocs, max: 0).budget
         #expect(
-            BudgetTrait.unjudgedMessage(budget, traits: [BudgetTrait.budget(.mallocs, max: 0)])?.contains("add .performance() to the test or its suite") == true
+            BudgetTrait.unjudgedMessage(budget, traits: [BudgetTrait.budget(.mallocs, max: 0)])?.contains(
+                "add .performance() to the test or its suite") == true
         )
-        #expect(BudgetTrait.unjudgedMessage(budget, traits: [PerformanceTrait.performance(), BudgetTrait.budget(.mallocs, max: 0)]) == nil)
+        #expect(
+            BudgetTrait.unjudgedMessage(
+                budget, traits: [PerformanceTrait.performance(), BudgetTrait.budget(.mallocs, max: 0)]) == nil)
     }
 
     @Test func aBudgetOnAMetricNoMeasurementRecordsFails() async throws {
@@ -109,7 +118,8 @@ private struct Policy: MeasurableSubject {
     @Test(arguments: [(index: 0, judged: 1), (index: 3, judged: 0)])
     func onlyTheFirstProcessOfASplitRunCountsAndJudgesExactAllocations(index: Int, judged: Int) {
         let mode = PerformanceMode(
-            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil, processes: 8, processIndex: index)
+            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil,
+            processes: 8, processIndex: index)
         #expect(mode.leavesExactCountsToAnotherProcess == (index > 0))
         // The other processes skip the exact pass, so they record no mallocs: no judgement there
         // (the first process's stands for the run), never a failure for a metric never recorded.
@@ -124,7 +134,8 @@ private struct Policy: MeasurableSubject {
     @Test(arguments: [(elsewhere: false, exactRounds: 3), (elsewhere: true, exactRounds: 0)])
     func anAbbaProcessAfterTheFirstBlockSkipsExactCountsButKeepsItsRounds(elsewhere: Bool, exactRounds: Int) {
         let mode = PerformanceMode(
-            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil, exactCountsElsewhere: elsewhere)
+            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil,
+            exactCountsElsewhere: elsewhere)
         let configuration = mode.configuration(from: RunConfiguration(rounds: 40, exactCountRounds: 3))
         #expect(configuration.rounds == 40)
         #expect(configuration.exactCountRounds == exactRounds)
@@ -151,7 +162,8 @@ private struct Policy: MeasurableSubject {
         let notJudged = budget.judge([result], mode: Self.debugOrSmoke)
         #expect(notJudged.map(\.outcome.status) == [.notJudged])
         #expect(notJudged[0].message.contains("smoke mode"))
-        let debugMeasure = PerformanceMode(isMeasuring: true, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
+        let debugMeasure = PerformanceMode(
+            isMeasuring: true, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
         #expect(budget.judge([result], mode: debugMeasure)[0].message.contains("debug build"))
         #expect(budget.judge([result], mode: Self.measuringRelease).map(\.outcome.status) == [.failed])
     }
@@ -164,26 +176,35 @@ private struct Policy: MeasurableSubject {
         #expect(judgements.map(\.outcome.status) == [.targetMissed])
         // The trait records a warning for it (it recorded nothing before BudgetStatus was typed).
         var recorded: [(String, Issue.Severity)] = []
-        PerformanceTrait.recordIssue(for: judgements[0], at: #_sourceLocation) { comment, severity, _ in recorded.append((comment.rawValue, severity)) }
+        PerformanceTrait.recordIssue(for: judgements[0], at: #_sourceLocation) { comment, severity, _ in
+            recorded.append((comment.rawValue, severity))
+        }
         #expect(recorded.map(\.1) == [.warning])
         #expect(recorded.first?.0 == judgements[0].message)
     }
 
     @Test func everyBudgetStatusRecordsItsIssue() {
-        let cases: [(BudgetStatus, Issue.Severity?)] = [(.passed, nil), (.failed, .error), (.notJudged, .warning), (.targetMissed, .warning)]
+        let cases: [(BudgetStatus, Issue.Severity?)] = [
+            (.passed, nil), (.failed, .error), (.notJudged, .warning), (.targetMissed, .warning),
+        ]
         for (status, expected) in cases {
             let judgement = Budget.Judgement(
-                outcome: BudgetOutcome(measurement: "m", arm: "main", phase: .warm, metric: "wallClock", budget: "b", status: status, detail: ""),
+                outcome: BudgetOutcome(
+                    measurement: "m", arm: "main", phase: .warm, metric: "wallClock", budget: "b", status: status,
+                    detail: ""),
                 message: "message")
             var severities: [Issue.Severity] = []
-            PerformanceTrait.recordIssue(for: judgement, at: #_sourceLocation) { _, severity, _ in severities.append(severity) }
+            PerformanceTrait.recordIssue(for: judgement, at: #_sourceLocation) { _, severity, _ in
+                severities.append(severity)
+            }
             #expect(severities == (expected.map { [$0] } ?? []), "\(status)")
         }
     }
 
     @Test(.performance(samples: 4))
     func armsAreRecordedWithBalancedPositionsAndPhasesApart() throws {
-        let result = try measure("policies", arms: [Arm("reference", Policy(cost: 20)), Arm("native", Policy(cost: 5))])
+        let result = try measure(
+            "policies", arms: [Arm("reference", Policy(cost: 20)), Arm("native", Policy(cost: 5))])
         #expect(result.phases == [.cold, .warm, .eviction])
         for phase in Phase.allPhases {
             let reference = try #require(result.series(.wallClock, arm: "reference", phase: phase))
@@ -197,16 +218,20 @@ private struct Policy: MeasurableSubject {
     }
 
     @Test func runFileRoundTripsThroughItsSchema() throws {
-        let result = try Runner(configuration: RunConfiguration(rounds: 2, warmupIterations: 0, metrics: [.wallClock, .mallocs]))
-            .measure("m", arms: [Arm("main", Policy(cost: 3))])
+        let result = try Runner(
+            configuration: RunConfiguration(rounds: 2, warmupIterations: 0, metrics: [.wallClock, .mallocs])
+        )
+        .measure("m", arms: [Arm("main", Policy(cost: 3))])
         let environment = Environment(
             commit: "abc", branch: "main", dirty: false, swiftVersion: "6.3.1", buildConfiguration: "debug",
-            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "6", operatingSystem: "os", governor: nil, memoryBytes: 1 << 30),
+            machine: MachineFingerprint(
+                cpuModel: "cpu", cores: 2, kernel: "6", operatingSystem: "os", governor: nil, memoryBytes: 1 << 30),
             allocator: "jemalloc")
         let run = RunFile(
             date: Date(timeIntervalSince1970: 1_800_000_000), mode: "smoke", environment: environment,
             tests: [TestResult(id: "S/t()", suite: "S", measurements: [result])])
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-roundtrip-\(UUID()).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-roundtrip-\(UUID()).json")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try run.write(to: path)
         #expect(try RunFile.read(from: path) == run)
@@ -236,6 +261,8 @@ private struct Policy: MeasurableSubject {
     func aTestUnderASuiteTraitIsMeasuredAndItsBudgetJudged() throws {
         let result = try measure("nodes") { makeNodes(3) }
         #expect(result.series(.wallClock, arm: "main", phase: .warm)?.values.count == PerformanceMode.smokeRounds)
-        #expect(PerformanceContext.current?.testID.hasSuffix("SuiteLevelPerformanceTests/aTestUnderASuiteTraitIsMeasuredAndItsBudgetJudged()") == true)
+        #expect(
+            PerformanceContext.current?.testID.hasSuffix(
+                "SuiteLevelPerformanceTests/aTestUnderASuiteTraitIsMeasuredAndItsBudgetJudged()") == true)
     }
 }

@@ -27,7 +27,9 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         requests.append(request)
         now += secondsPerProcess
         let isB = request.directory == "b"
-        if isB && statusOfB > 1 { throw OrchestrationError.measuredProcessFailed(description: "the measured process of b", status: statusOfB) }
+        if isB && statusOfB > 1 {
+            throw OrchestrationError.measuredProcessFailed(description: "the measured process of b", status: statusOfB)
+        }
         func result(_ id: String, noise: Double) -> TestResult {
             var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
             let value = value(isB, noise: noise)
@@ -39,7 +41,9 @@ private final class FakeLauncher: MeasuredProcessLauncher {
                 mallocs.append(isB ? mallocsOfB : 10, round: 0, position: 0, iteration: 0)
                 all.append(mallocs)
             }
-            return TestResult(id: id, suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: all, unavailable: [])])
+            return TestResult(
+                id: id, suite: "S",
+                measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: all, unavailable: [])])
         }
         let tests = [result("S/t()", noise: noise)] + (noisyTest ? [result("S/noisy()", noise: 0.10)] : [])
         return MeasuredProcessOutcome(tests: tests, status: isB ? statusOfB : 0)
@@ -48,12 +52,16 @@ private final class FakeLauncher: MeasuredProcessLauncher {
 
 @Suite struct AbbaSessionTests {
     static let a = AbbaSession.Arm(revision: Revision(name: "main", directory: "a", commit: "aaa"), bundle: "a.xctest")
-    static let b = AbbaSession.Arm(revision: Revision(name: ".", directory: "b", commit: "bbb"), bundle: "b.xctest", environment: ["X": "1"])
+    static let b = AbbaSession.Arm(
+        revision: Revision(name: ".", directory: "b", commit: "bbb"), bundle: "b.xctest", environment: ["X": "1"])
     static let bands = NoiseBands(defaultRelative: 0.01)
 
-    private static func run(_ launcher: FakeLauncher, plan: SequentialPlan, seed: UInt64 = 0, timeBudget: Double? = nil) throws -> AbbaSession {
+    private static func run(_ launcher: FakeLauncher, plan: SequentialPlan, seed: UInt64 = 0, timeBudget: Double? = nil)
+        throws -> AbbaSession
+    {
         try AbbaSession.run(
-            a: a, b: b, plan: plan, timeBudget: timeBudget, bands: bands, filter: "Benchmarks/", iterations: nil, seed: seed, launcher: launcher,
+            a: a, b: b, plan: plan, timeBudget: timeBudget, bands: bands, filter: "Benchmarks/", iterations: nil,
+            seed: seed, launcher: launcher,
             clock: { launcher.now })
     }
 
@@ -68,8 +76,12 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         let elsewhere = ["PERFKIT_EXACT_COUNTS": "elsewhere"]
         #expect(launcher.requests.prefix(4).filter { $0.directory == "b" }.allSatisfy { $0.environment == ["X": "1"] })
         #expect(launcher.requests.prefix(4).filter { $0.directory == "a" }.allSatisfy { $0.environment.isEmpty })
-        #expect(launcher.requests.dropFirst(4).filter { $0.directory == "b" }.allSatisfy { $0.environment == elsewhere.merging(["X": "1"]) { $1 } })
-        #expect(launcher.requests.dropFirst(4).filter { $0.directory == "a" }.allSatisfy { $0.environment == elsewhere })
+        #expect(
+            launcher.requests.dropFirst(4).filter { $0.directory == "b" }.allSatisfy {
+                $0.environment == elsewhere.merging(["X": "1"]) { $1 }
+            })
+        #expect(
+            launcher.requests.dropFirst(4).filter { $0.directory == "a" }.allSatisfy { $0.environment == elsewhere })
         #expect(session.pairing.paired.count == 1 && session.pairing.paired[0].baseline.count == 8)
         #expect(session.pairing.unpaired.map(\.metric) == [.mallocs])
         #expect(session.rounds.map(\.currentRanSecond) == session.order.rounds.map { $0 == [0, 1] })
@@ -117,7 +129,9 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         let session = try Self.run(launcher, plan: .fixed(rounds: 6), seed: 2)
         #expect(session.failedProcesses.count == 6)
         #expect(session.failedProcesses[0].contains("B (.)") && session.failedProcesses[0].contains("exit 1"))
-        #expect(session.designSection(a: Self.a.revision, b: Self.b.revision, elapsedSeconds: 1).contains("a measured test failed"))
+        #expect(
+            session.designSection(a: Self.a.revision, b: Self.b.revision, elapsedSeconds: 1).contains(
+                "a measured test failed"))
         #expect(
             session.designSection(a: Self.a.revision, b: Self.b.revision, elapsedSeconds: 1).contains(
                 "Exact counts (allocations) come from the processes of the first 2 rounds"))
@@ -138,14 +152,18 @@ private final class FakeLauncher: MeasuredProcessLauncher {
 @Suite struct SequentialAbbaTests {
     static let a = AbbaSessionTests.a, b = AbbaSessionTests.b
 
-    private static func run(_ launcher: FakeLauncher, maximumRounds: Int, timeBudget: Double? = nil) throws -> AbbaSession {
+    private static func run(_ launcher: FakeLauncher, maximumRounds: Int, timeBudget: Double? = nil) throws
+        -> AbbaSession
+    {
         try AbbaSession.run(
-            a: a, b: b, plan: SequentialPlan(maximumRounds: maximumRounds), timeBudget: timeBudget, bands: AbbaSessionTests.bands, filter: "x",
+            a: a, b: b, plan: SequentialPlan(maximumRounds: maximumRounds), timeBudget: timeBudget,
+            bands: AbbaSessionTests.bands, filter: "x",
             iterations: nil, seed: 5, launcher: launcher, clock: { launcher.now })
     }
 
     @Test(arguments: [
-        (maximum: 60, looks: [10, 16, 24, 36, 60]), (maximum: 10, looks: [10]), (maximum: 20, looks: [10, 16, 20]), (maximum: 25, looks: [10, 16, 25]),
+        (maximum: 60, looks: [10, 16, 24, 36, 60]), (maximum: 10, looks: [10]), (maximum: 20, looks: [10, 16, 20]),
+        (maximum: 25, looks: [10, 16, 25]),
     ])
     func looksGrowByHalfAndEndAtTheMaximum(maximum: Int, looks: [Int]) {
         let plan = SequentialPlan(maximumRounds: maximum)
@@ -154,7 +172,10 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(plan.looks.allSatisfy { $0.isMultiple(of: 2) || $0 == maximum })
     }
 
-    @Test(arguments: [(effect: 1.0, verdict: Verdict.withinNoise), (effect: 1.2, verdict: Verdict.regressed), (effect: 0.8, verdict: Verdict.improved)])
+    @Test(arguments: [
+        (effect: 1.0, verdict: Verdict.withinNoise), (effect: 1.2, verdict: Verdict.regressed),
+        (effect: 0.8, verdict: Verdict.improved),
+    ])
     func aSessionWhoseSeriesAreAllDecidedStopsAtTheFirstLook(effect: Double, verdict: Verdict) throws {
         let launcher = FakeLauncher()
         launcher.effect = effect
@@ -168,7 +189,9 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(session.comparison.rows[0].confidence == 0.99)
         if verdict == .regressed {
             #expect(ReportHeadline(session.comparison, direction: "B against A").lines.joined().contains("(99% CI +"))
-            #expect(SVGChart.changes(session.comparison.rows, title: "warm").contains("change of the median with its 99% CI"))
+            #expect(
+                SVGChart.changes(session.comparison.rows, title: "warm").contains(
+                    "change of the median with its 99% CI"))
         }
     }
 
@@ -184,14 +207,19 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(quiet.verdict == .withinNoise && quiet.note.contains("decided at look 1 of 3, 10 rounds"))
         #expect(noisy.verdict == .inconclusive)
         // The open row names its failing gate and what these rounds could detect.
-        #expect(noisy.note.contains("too noisy to tell") && noisy.note.contains("detectable change at these rounds about ±"))
+        #expect(
+            noisy.note.contains("too noisy to tell") && noisy.note.contains("detectable change at these rounds about ±")
+        )
         #expect(noisy.replicatedOver == .rounds)
         let detectable = try #require(noisy.detectableChange)
         #expect(detectable > 0.01 + (noisy.change!.upper - noisy.change!.lower) / 2 / noisy.change!.value * 0.9)
     }
 
     @Test(arguments: [
-        (budget: 40.0, looks: [10, 16, 20], reason: "the time budget: a last look at 20 rounds instead of 24, the rounds that fit 40 s"),
+        (
+            budget: 40.0, looks: [10, 16, 20],
+            reason: "the time budget: a last look at 20 rounds instead of 24, the rounds that fit 40 s"
+        ),
         (budget: 35.0, looks: [10, 16], reason: "the time budget: the next look (24 rounds) would end after 35 s"),
     ])
     func theTimeBudgetShortensOrSkipsALookThatWouldEndAfterIt(budget: Double, looks: [Int], reason: String) throws {
@@ -220,7 +248,8 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         // 0.00025, but 10 pairs cannot go below 1 / 1024.
         var generator = SeededGenerator(seed: 3)
         let paired = (0..<40).map { k in
-            var series = PairedSeries(test: "S/t\(k)()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
+            var series = PairedSeries(
+                test: "S/t\(k)()", measurement: "m", arm: "main", phase: .warm, metric: .wallClock)
             for r in 0..<10 {
                 series.baseline.append(100_000)
                 series.current.append(100_000 * (1 + 0.4 * (Double(generator.index(below: 1_001)) / 1_000 - 0.5)))
@@ -229,10 +258,14 @@ private final class FakeLauncher: MeasuredProcessLauncher {
             return series
         }
         let comparison = try Comparison(
-            paired: Pairing(paired: paired, unpaired: []), bands: AbbaSessionTests.bands, alpha: 0.01, environmentA: nil, environmentB: nil)
+            paired: Pairing(paired: paired, unpaired: []), bands: AbbaSessionTests.bands, alpha: 0.01,
+            environmentA: nil, environmentB: nil)
         let open = comparison.rows.filter { $0.verdict == .inconclusive }
         #expect(!open.isEmpty)
-        #expect(open.allSatisfy { $0.note.hasPrefix("significance floor: the smallest p these sample sizes allow is 0.00098") })
+        #expect(
+            open.allSatisfy {
+                $0.note.hasPrefix("significance floor: the smallest p these sample sizes allow is 0.00098")
+            })
         #expect(comparison.rows.allSatisfy { $0.smallestP == 1.0 / 1_024 })
         #expect(SequentialPlan(maximumRounds: 60).roundsForALoneChange(decisions: 40) == 12)
     }
@@ -243,11 +276,14 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         let launcher = FakeLauncher()
         launcher.noisyTest = true
         let session = try AbbaSession.run(
-            a: Self.a, b: Self.b, plan: SequentialPlan(maximumRounds: 60, alpha: 0.0005), timeBudget: 21, bands: AbbaSessionTests.bands, filter: "x",
+            a: Self.a, b: Self.b, plan: SequentialPlan(maximumRounds: 60, alpha: 0.0005), timeBudget: 21,
+            bands: AbbaSessionTests.bands, filter: "x",
             iterations: nil, seed: 5, launcher: launcher, clock: { launcher.now })
         #expect(session.order.rounds.count == 10)
         let warning = try #require(session.floorWarning)
-        #expect(warning.hasPrefix("after 10 rounds a change in one series alone cannot reach significance among 2 decisions"))
+        #expect(
+            warning.hasPrefix(
+                "after 10 rounds a change in one series alone cannot reach significance among 2 decisions"))
         #expect(warning.hasSuffix("15 rounds could; raise --time-budget or narrow --filter"))
         #expect(session.warnings().contains(warning))
     }
@@ -262,16 +298,19 @@ private final class FakeLauncher: MeasuredProcessLauncher {
     ])
     func brokenOutputOfAChildIsAOneLineErrorNotACrash(output: String, problem: String) {
         #expect {
-            try ChildNumbers.decode(Data(output.utf8), from: "child process 'perfkit calendar memory'", requiring: ["residentMemory"])
+            try ChildNumbers.decode(
+                Data(output.utf8), from: "child process 'perfkit calendar memory'", requiring: ["residentMemory"])
         } throws: { error in
             let text = String(describing: error)
-            return (error as? OrchestrationError)?.isChildFailure == true && text.contains("perfkit calendar memory") && text.contains(problem)
+            return (error as? OrchestrationError)?.isChildFailure == true && text.contains("perfkit calendar memory")
+                && text.contains(problem)
                 && !text.contains("\n")
         }
     }
 
     @Test func aWellFormedObjectIsDecoded() throws {
-        let values = try ChildNumbers.decode(Data("{\"residentMemory\": 123, \"items\": 4}".utf8), from: "child", requiring: ["residentMemory"])
+        let values = try ChildNumbers.decode(
+            Data("{\"residentMemory\": 123, \"items\": 4}".utf8), from: "child", requiring: ["residentMemory"])
         #expect(values == ["residentMemory": 123, "items": 4])
     }
 
@@ -285,7 +324,10 @@ private final class FakeLauncher: MeasuredProcessLauncher {
 }
 
 @Suite struct AbbaRulesTests {
-    @Test(arguments: [(rounds: 2, refused: true), (rounds: 5, refused: true), (rounds: 6, refused: false), (rounds: 30, refused: false)])
+    @Test(arguments: [
+        (rounds: 2, refused: true), (rounds: 5, refused: true), (rounds: 6, refused: false),
+        (rounds: 30, refused: false),
+    ])
     func roundsThatCanNeverReachSignificanceAreRefusedWithTheReason(rounds: Int, refused: Bool) {
         let problem = AbbaSession.roundsProblem(rounds)
         #expect((problem != nil) == refused)

@@ -7,24 +7,35 @@ import Testing
         var series = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
         series.append(value, round: 0, position: 0, iteration: 0)
         let outcome = BudgetOutcome(
-            measurement: measurement, arm: "main", phase: .warm, metric: "mallocs", budget: budget, status: .passed, detail: "")
+            measurement: measurement, arm: "main", phase: .warm, metric: "mallocs", budget: budget, status: .passed,
+            detail: "")
         return TestResult(
-            id: id, suite: "S", measurements: [MeasurementResult(name: measurement, arms: ["main"], order: [[0]], series: [series], unavailable: [])],
+            id: id, suite: "S",
+            measurements: [
+                MeasurementResult(name: measurement, arms: ["main"], order: [[0]], series: [series], unavailable: [])
+            ],
             budgets: [outcome])
     }
 
     /// Parameterized cases of one test share its id: each writes its own fragment, and reading
     /// merges them back into one test with every case's measurements and budgets.
     @Test func casesOfOneTestAreWrittenApartAndMergedBack() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-fragments-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "perfkit-fragments-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for days in [90, 1, 7] {
             try ResultFragments.write(
-                Self.result(id: "S/layout(days:)", measurement: "history-\(days)d", value: Double(days), budget: "max ≤ \(days)"), into: directory)
+                Self.result(
+                    id: "S/layout(days:)", measurement: "history-\(days)d", value: Double(days), budget: "max ≤ \(days)"
+                ), into: directory)
         }
-        try ResultFragments.write(Self.result(id: "S/other()", measurement: "m", value: 5, budget: "max ≤ 5"), into: directory)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 4, "one fragment per case, none overwritten")
+        try ResultFragments.write(
+            Self.result(id: "S/other()", measurement: "m", value: 5, budget: "max ≤ 5"), into: directory)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory).count == 4,
+            "one fragment per case, none overwritten")
         let tests = try ResultFragments.readAll(from: directory)
         #expect(tests.map(\.id) == ["S/layout(days:)", "S/other()"])
         // Measurements in natural order (1d, 7d, 90d), each with its own values; budgets of every case kept.
@@ -34,7 +45,9 @@ import Testing
     }
 
     @Test func aCorruptFragmentIsRefusedNamingIt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-fragments-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "perfkit-fragments-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data("{\"schemaVersion\": 1, \"test\": ".utf8).write(to: URL(fileURLWithPath: directory + "/broken.json"))
@@ -47,8 +60,10 @@ import Testing
 }
 
 @Suite struct CalibrationDiagnosticsTests {
-    static let machine = MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34)
-    static let key = SeriesID(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock").storageKey
+    static let machine = MachineFingerprint(
+        cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34)
+    static let key = SeriesID(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock")
+        .storageKey
 
     /// A/A repeats with an injected effect in some of them: the entry counts false alarms in both
     /// directions; with 20 repeats or more the band is the 95th percentile of |change − 1|, with
@@ -59,7 +74,9 @@ import Testing
         let effects = [1.0, 1.0, 1.08, 0.92] + [Double](repeating: 1.0, count: repeats - 4)
         let comparisons = try effects.enumerated().map { i, effect in
             try Comparison(
-                paired: PairedSeries.pair(PairedComparisonTests.rounds(count: 10, effect: effect, order: 1, noise: 0.002, seed: UInt64(i + 1))),
+                paired: PairedSeries.pair(
+                    PairedComparisonTests.rounds(count: 10, effect: effect, order: 1, noise: 0.002, seed: UInt64(i + 1))
+                ),
                 bands: NoiseBands(defaultRelative: 0.01), environmentA: nil, environmentB: nil)
         }
         let verdicts: [Verdict] = comparisons.map { $0.rows[0].verdict }
@@ -72,7 +89,9 @@ import Testing
         let changes: [Estimate] = comparisons.map { $0.rows[0].change! }
         let offsets: [Double] = changes.map { abs($0.value - 1) }.sorted()
         let farthestBounds: [Double] = changes.map { max(abs($0.lower - 1), abs($0.upper - 1)) }
-        let raw: Double = repeats >= NoiseCalibration.empiricalRepeats ? Quantile.percentile(sorted: offsets, 95) : farthestBounds.max()!
+        let raw: Double =
+            repeats >= NoiseCalibration.empiricalRepeats
+            ? Quantile.percentile(sorted: offsets, 95) : farthestBounds.max()!
         let expectedBand: Double = (max(0.005, raw) * 1_000).rounded(.up) / 1_000
         #expect(entry.band == expectedBand)
         #expect(entry.band > 0.05, "the injected ±8% repeats widen the band")
@@ -86,7 +105,8 @@ import Testing
     @Test func aQuietSeriesGetsTheFloorNotZero() throws {
         let comparisons = try (1...5).map { seed in
             try Comparison(
-                paired: PairedSeries.pair(PairedComparisonTests.rounds(count: 10, effect: 1, order: 1, noise: 0, seed: UInt64(seed))),
+                paired: PairedSeries.pair(
+                    PairedComparisonTests.rounds(count: 10, effect: 1, order: 1, noise: 0, seed: UInt64(seed))),
                 bands: NoiseBands(defaultRelative: 0.01), environmentA: nil, environmentB: nil)
         }
         let calibration = NoiseCalibration(comparisons: comparisons, machine: Self.machine, rounds: 10, floor: 0.005)

@@ -10,9 +10,12 @@ private final class RecordingLauncher: MeasuredProcessLauncher {
         let index = requests.count
         requests.append(request)
         var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        for round in 0..<(request.iterations ?? 3) { series.append(Double(1_000 * (index + 1)), round: round, position: 0, iteration: round) }
+        for round in 0..<(request.iterations ?? 3) {
+            series.append(Double(1_000 * (index + 1)), round: round, position: 0, iteration: round)
+        }
         let test = TestResult(
-            id: "S/t()", suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])
+            id: "S/t()", suite: "S",
+            measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])
         return MeasuredProcessOutcome(tests: [test], status: index == failingProcess ? 1 : 0)
     }
 }
@@ -20,12 +23,15 @@ private final class RecordingLauncher: MeasuredProcessLauncher {
 @Suite struct MeasuredRunTests {
     @Test func roundsAreSplitOverFreshProcessesAndMergedWithProcessLabels() throws {
         let launcher = RecordingLauncher()
-        let (tests, status) = try MeasuredRun.measure(bundle: "b.xctest", filter: "Benchmarks/", iterations: 30, processes: 8, launcher: launcher)
+        let (tests, status) = try MeasuredRun.measure(
+            bundle: "b.xctest", filter: "Benchmarks/", iterations: 30, processes: 8, launcher: launcher)
         #expect(launcher.requests.count == 8)
         #expect(launcher.requests.allSatisfy { $0.iterations == 4 }, "30 rounds over 8 processes: 4 each")
         #expect(launcher.requests.map { $0.environment["PERFKIT_PROCESS_INDEX"] } == (0..<8).map { String($0) })
         #expect(launcher.requests.allSatisfy { $0.environment["PERFKIT_PROCESSES"] == "8" })
-        #expect(launcher.requests.map(\.forwardOutput) == [true] + Array(repeating: false, count: 7), "only the first process's output is shown")
+        #expect(
+            launcher.requests.map(\.forwardOutput) == [true] + Array(repeating: false, count: 7),
+            "only the first process's output is shown")
         let series = try #require(tests.first?.measurements.first?.series.first)
         #expect(series.values.count == 32)
         #expect(series.processes == (0..<8).flatMap { Array(repeating: $0, count: 4) })
@@ -36,8 +42,11 @@ private final class RecordingLauncher: MeasuredProcessLauncher {
     @Test func oneProcessGetsNoSplitEnvironmentAndATestFailureIsStatusOne() throws {
         let launcher = RecordingLauncher()
         launcher.failingProcess = 0
-        let (tests, status) = try MeasuredRun.measure(bundle: "b.xctest", filter: "x", iterations: nil, processes: 1, launcher: launcher)
-        #expect(launcher.requests.count == 1 && launcher.requests[0].environment.isEmpty && launcher.requests[0].iterations == nil)
+        let (tests, status) = try MeasuredRun.measure(
+            bundle: "b.xctest", filter: "x", iterations: nil, processes: 1, launcher: launcher)
+        #expect(
+            launcher.requests.count == 1 && launcher.requests[0].environment.isEmpty
+                && launcher.requests[0].iterations == nil)
         #expect(tests[0].measurements[0].series[0].processes == nil)
         #expect(status == 1)
     }

@@ -7,7 +7,13 @@ import Testing
         var series = SampleSeries(metric: metric, arm: "main", phase: .warm)
         let scale = metric.unit == .nanoseconds ? 1_000.0 : 1
         for (i, v) in values.enumerated() { series.append(v * scale, round: 0, position: 0, iteration: i) }
-        return [TestResult(id: "S/t()", suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])]
+        return [
+            TestResult(
+                id: "S/t()", suite: "S",
+                measurements: [
+                    MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
+                ])
+        ]
     }
 
     /// Rounds in ABBA order whose B/A ratio is `effect`, with a value `order` times larger in second
@@ -19,18 +25,23 @@ import Testing
             let bSecond = arms == [0, 1]
             let a = 100 * jitter() * (bSecond ? 1 : order)
             let b = 100 * effect * jitter() * (bSecond ? order : 1)
-            return PairedSeries.Round(baseline: result([a, a, a]), current: result([b, b, b]), currentRanSecond: bSecond)
+            return PairedSeries.Round(
+                baseline: result([a, a, a]), current: result([b, b, b]), currentRanSecond: bSecond)
         }
     }
 
     @Test func roundsArePairedByProcessMedians() throws {
         let rounds = [
-            PairedSeries.Round(baseline: Self.result([1, 2, 9]), current: Self.result([4, 5, 6]), currentRanSecond: true),
-            PairedSeries.Round(baseline: Self.result([3, 3, 3]), current: Self.result([1, 7, 8]), currentRanSecond: false),
+            PairedSeries.Round(
+                baseline: Self.result([1, 2, 9]), current: Self.result([4, 5, 6]), currentRanSecond: true),
+            PairedSeries.Round(
+                baseline: Self.result([3, 3, 3]), current: Self.result([1, 7, 8]), currentRanSecond: false),
         ]
         let paired = try PairedSeries.pair(rounds).paired
         #expect(paired.count == 1)
-        #expect(paired[0].baseline == [2_000, 3_000] && paired[0].current == [5_000, 7_000] && paired[0].currentRanSecond == [true, false])
+        #expect(
+            paired[0].baseline == [2_000, 3_000] && paired[0].current == [5_000, 7_000]
+                && paired[0].currentRanSecond == [true, false])
     }
 
     @Test func anInjectedOrderEffectIsDetected() throws {
@@ -43,7 +54,8 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
     func noOrderEffectIsReportedWhenThereIsNone(seed: UInt64) throws {
-        let paired = try PairedSeries.pair(Self.rounds(count: 20, effect: 1.03, order: 1, noise: 0.01, seed: seed)).paired
+        let paired = try PairedSeries.pair(Self.rounds(count: 20, effect: 1.03, order: 1, noise: 0.01, seed: seed))
+            .paired
         let diagnostics = try PairedDiagnostics(paired[0])
         #expect(!diagnostics.orderEffectDetected)
         #expect(!diagnostics.warnings.contains { $0.hasPrefix("order effect") })
@@ -65,10 +77,20 @@ import Testing
         let slower = try PairedSeries.pair(Self.rounds(count: 10, effect: 1.10, order: 1, noise: 0.005, seed: 9))
         let same = try PairedSeries.pair(Self.rounds(count: 10, effect: 1, order: 1, noise: 0.005, seed: 9))
         let bands = NoiseBands(defaultRelative: 0.02)
-        #expect(try Comparison(paired: slower, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [.regressed])
-        #expect(try Comparison(paired: same, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [.withinNoise])
-        let few = try PairedSeries.pair(Array(Self.rounds(count: 10, effect: 1.10, order: 1, noise: 0.005, seed: 9).prefix(3)))
-        #expect(try Comparison(paired: few, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [.inconclusive])
+        #expect(
+            try Comparison(paired: slower, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [
+                .regressed
+            ])
+        #expect(
+            try Comparison(paired: same, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [
+                .withinNoise
+            ])
+        let few = try PairedSeries.pair(
+            Array(Self.rounds(count: 10, effect: 1.10, order: 1, noise: 0.005, seed: 9).prefix(3)))
+        #expect(
+            try Comparison(paired: few, bands: bands, environmentA: nil, environmentB: nil).rows.map(\.verdict) == [
+                .inconclusive
+            ])
     }
 
     @Test func seriesOnOneSideOrMissingFromARoundAreListedNotDropped() throws {
@@ -85,10 +107,13 @@ import Testing
         let pairing = try PairedSeries.pair(rounds)
         #expect(pairing.paired.map(\.test) == ["S/kept()"])
         #expect(pairing.unpaired.map(\.test) == ["S/flaky()", "S/gone()", "S/new()"])
-        let comparison = try Comparison(paired: pairing, bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)
+        let comparison = try Comparison(
+            paired: pairing, bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)
         let verdicts = Dictionary(uniqueKeysWithValues: comparison.rows.map { ($0.test, $0.verdict) })
-        #expect(verdicts == ["S/kept()": .withinNoise, "S/gone()": .removed, "S/new()": .added, "S/flaky()": .inconclusive])
-        #expect(comparison.rows.first { $0.test == "S/flaky()" }?.note == "not paired: in A in 3 of 4 rounds, in B in 4")
+        #expect(
+            verdicts == ["S/kept()": .withinNoise, "S/gone()": .removed, "S/new()": .added, "S/flaky()": .inconclusive])
+        #expect(
+            comparison.rows.first { $0.test == "S/flaky()" }?.note == "not paired: in A in 3 of 4 rounds, in B in 4")
         #expect(comparison.headline.contains("1 added") && comparison.headline.contains("1 removed"))
     }
 
@@ -98,7 +123,8 @@ import Testing
                 paired: PairedSeries.pair(Self.rounds(count: 10, effect: 1, order: 1, noise: 0.01, seed: UInt64(seed))),
                 bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)
         }
-        let machine = MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34)
+        let machine = MachineFingerprint(
+            cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34)
         let calibration = NoiseCalibration(comparisons: comparisons, machine: machine, rounds: 10)
         let key = SeriesID(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock").storageKey
         let band = try #require(calibration.bands.perSeries[key])
@@ -115,7 +141,11 @@ import Testing
         #expect(calibrated.withCrossRunDefault.band(for: .threadCPU) == 0.05)
         series.arm = "wide"
         let wide = NoiseBands(
-            defaultRelative: 0.02, perSeries: [SeriesID(test: "S/t()", measurement: "m", arm: "wide", phase: .warm, metric: "wallClock").storageKey: 0.08])
+            defaultRelative: 0.02,
+            perSeries: [
+                SeriesID(test: "S/t()", measurement: "m", arm: "wide", phase: .warm, metric: "wallClock").storageKey:
+                    0.08
+            ])
         #expect(wide.withCrossRunDefault.band(for: series.id, metric: series.metric) == 0.08)
     }
 
@@ -127,7 +157,8 @@ import Testing
             series.currentRanSecond.append(r % 2 == 0)
         }
         let comparison = try Comparison(
-            paired: Pairing(paired: [series], unpaired: []), bands: NoiseBands(defaultRelative: 0.02), environmentA: nil, environmentB: nil)
+            paired: Pairing(paired: [series], unpaired: []), bands: NoiseBands(defaultRelative: 0.02),
+            environmentA: nil, environmentB: nil)
         #expect(comparison.rows.map(\.verdict) == [.inconclusive])
         #expect(comparison.rows[0].note == "too few rounds with a finite, positive ratio (3; need 4)")
     }

@@ -36,7 +36,9 @@ private enum RecordingReads: ProbeReading {
             $0.snapshots += 1
             return $0.snapshots
         }
-        return ResourceUsage(userCPUNanoseconds: 500 * k, systemCPUNanoseconds: 0, contextSwitches: 0, pageFaults: k, peakResidentBytes: 0)
+        return ResourceUsage(
+            userCPUNanoseconds: 500 * k, systemCPUNanoseconds: 0, contextSwitches: 0, pageFaults: k,
+            peakResidentBytes: 0)
     }
 }
 
@@ -61,7 +63,8 @@ private enum RecordingReads: ProbeReading {
 
     @Test func readsNobodyAskedForAreSkipped() {
         RecordingReads.reset()
-        let (_, values) = ProbeSet(metrics: [.wallClock]).measureTimed({ RecordingReads.note("body") }, reads: RecordingReads.self)
+        let (_, values) = ProbeSet(metrics: [.wallClock]).measureTimed(
+            { RecordingReads.note("body") }, reads: RecordingReads.self)
         #expect(RecordingReads.events == ["clock", "body", "clock"])
         #expect(values.wallClock == 1_000)
     }

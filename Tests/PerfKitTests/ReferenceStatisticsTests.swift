@@ -8,7 +8,9 @@ import Testing
 @Suite struct ReferenceStatisticsTests {
     static let x = [12.1, 15.3, 11.8, 14.2, 13.9, 16.0, 12.7]
 
-    func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-12) -> Bool { abs(a - b) <= tolerance * max(abs(b), 1e-300) }
+    func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-12) -> Bool {
+        abs(a - b) <= tolerance * max(abs(b), 1e-300)
+    }
 
     @Test func summaryMeanDeviationAndUpperPercentilesMatchNumpy() throws {
         let s = try Summary(Self.x)
@@ -34,12 +36,16 @@ import Testing
     }
 
     @Test(arguments: [
-        WilcoxonCase(name: "5 pairs all higher, one tie (permutation)", differences: [1, 1, 1, 1, 1.5], scipy: 0.0625, method: .permutation),
+        WilcoxonCase(
+            name: "5 pairs all higher, one tie (permutation)", differences: [1, 1, 1, 1, 1.5], scipy: 0.0625,
+            method: .permutation),
         WilcoxonCase(name: "2 pairs (exact)", differences: [1, 2], scipy: 0.5, method: .exact),
         WilcoxonCase(
-            name: "10 pairs, no ties (exact)", differences: [0.5, 1.2, -0.3, 2.2, 1.7, 0.9, -1.1, 3.3, 0.4, 1.6], scipy: 0.02734375, method: .exact),
+            name: "10 pairs, no ties (exact)", differences: [0.5, 1.2, -0.3, 2.2, 1.7, 0.9, -1.1, 3.3, 0.4, 1.6],
+            scipy: 0.02734375, method: .exact),
         WilcoxonCase(
-            name: "20 pairs with ties and zeros (normal)", differences: [0, 0, 1, 1, 1, 2, 2, 3, -1, 4, 5, 5, -2, 6, 7, 7, 8, -3, 9, 9],
+            name: "20 pairs with ties and zeros (normal)",
+            differences: [0, 0, 1, 1, 1, 2, 2, 3, -1, 4, 5, 5, -2, 6, 7, 7, 8, -3, 9, 9],
             scipy: 0.0027935662130837364, method: .normal),
     ])
     func wilcoxonMatchesSciPyDefaults(_ c: WilcoxonCase) throws {
@@ -73,7 +79,8 @@ import Testing
     }
 
     @Test func benjaminiHochbergMatchesSciPyFalseDiscoveryControl() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/scipy-reference.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/scipy-reference.json")
         let fixture = try JSONDecoder().decode(Fixture.self, from: try Data(contentsOf: url))
         #expect(fixture.benjaminiHochberg.count == 5)
         for c in fixture.benjaminiHochberg {

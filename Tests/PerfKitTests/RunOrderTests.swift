@@ -37,7 +37,9 @@ import Testing
             for (first, second) in zip(round, round.dropFirst()) { follows[first][second] += 1 }
         }
         for i in 0..<arms {
-            for j in 0..<arms where i != j { #expect(follows[i][j] == follows[j][i], "\(i) before \(j): \(follows[i][j]), after: \(follows[j][i])") }
+            for j in 0..<arms where i != j {
+                #expect(follows[i][j] == follows[j][i], "\(i) before \(j): \(follows[i][j]), after: \(follows[j][i])")
+            }
         }
         #expect(follows[1][0] > 0)
     }

@@ -16,7 +16,10 @@ private struct FastSubject: MeasurableSubject {
     }
     func evict(_ state: inout [Int]) {}
     func counters(_ state: [Int]) -> [CounterReading] {
-        [CounterReading(Self.created, Double(state.count * 3), accumulation: .runningTotal), CounterReading(Self.calls, Double(state.count))]
+        [
+            CounterReading(Self.created, Double(state.count * 3), accumulation: .runningTotal),
+            CounterReading(Self.calls, Double(state.count)),
+        ]
     }
 }
 
@@ -25,14 +28,17 @@ private struct FastSubject: MeasurableSubject {
     /// preempted for 20 ms, so "more than one call" holds on a loaded machine too (at 50 µs, one
     /// preemption during the first call made it one call: the test failed under a mutation check's load).
     let configuration = RunConfiguration(
-        rounds: 4, warmupIterations: 1, metrics: [.wallClock, .threadCPU], exactCountRounds: 0, batchTargetNanoseconds: 20_000_000)
+        rounds: 4, warmupIterations: 1, metrics: [.wallClock, .threadCPU], exactCountRounds: 0,
+        batchTargetNanoseconds: 20_000_000)
 
     @Test func aFastWarmBodyIsTimedManyCallsPerSampleAndRecordedPerCall() throws {
         let result = try Runner(configuration: configuration).measure("fast", arms: [Arm("main", FastSubject())])
         let wall = try #require(result.series(.wallClock, arm: "main", phase: .warm))
         let calls = try #require(wall.callsPerSample)
         #expect(calls.count == 4)
-        #expect(calls.allSatisfy { $0 == calls[0] } && calls[0] > 1, "calibrated once per arm and phase, more than one call")
+        #expect(
+            calls.allSatisfy { $0 == calls[0] } && calls[0] > 1, "calibrated once per arm and phase, more than one call"
+        )
         // A running total is recorded per call (3 cells), never per sample (3 × k) or cumulatively.
         #expect(result.series(FastSubject.created, arm: "main", phase: .warm)?.values == [3, 3, 3, 3])
         // A level is recorded as read after the sample: k calls further each time.
@@ -53,7 +59,8 @@ private struct FastSubject: MeasurableSubject {
         subject.allowsBatching = false
         let result = try Runner(configuration: configuration).measure("fast", arms: [Arm("main", subject)])
         #expect(result.series(.wallClock, arm: "main", phase: .warm)?.callsPerSample == nil)
-        #expect(result.series(FastSubject.calls, arm: "main", phase: .warm)?.values == [2, 3, 4, 5])  // one warm-up run, then one call a sample
+        // one warm-up run, then one call a sample
+        #expect(result.series(FastSubject.calls, arm: "main", phase: .warm)?.values == [2, 3, 4, 5])
     }
 
     @Test(arguments: [
@@ -81,7 +88,9 @@ private struct FastSubject: MeasurableSubject {
         var single = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
         single.append(41, round: 0, position: 0, iteration: 0)
         #expect(single.callsPerSample == nil, "a one-call series writes no calls, so its JSON is unchanged")
-        let m = { (s: SampleSeries) in MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [s], unavailable: []) }
+        let m = { (s: SampleSeries) in
+            MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [s], unavailable: [])
+        }
         let merged = [TestResult].merging(processes: [
             [TestResult(id: "S/t()", suite: "S", measurements: [m(batched)], budgets: [])],
             [TestResult(id: "S/t()", suite: "S", measurements: [m(single)], budgets: [])],
@@ -95,7 +104,8 @@ private struct FastSubject: MeasurableSubject {
 @Suite struct BatchingCheckTests {
     /// Structure only: the check's figures are times, judged by `perfkit doctor --batching` in a release build.
     @Test func theCheckComparesTheRunnerWithAPlainLoopAndPairsTheChangedBody() throws {
-        let check = try BatchingCheck.run(rounds: 4, loopCalls: 10_000, loops: 1, batchTarget: 20_000_000)  // 20 ms: see RunnerBatchingTests
+        // 20 ms: see RunnerBatchingTests
+        let check = try BatchingCheck.run(rounds: 4, loopCalls: 10_000, loops: 1, batchTarget: 20_000_000)
         #expect(check.steps == 33 && check.changedSteps == 34)
         #expect(check.callsPerSample > 1)
         #expect(check.measuredPerCall.isFinite && check.loopPerCall.isFinite && check.changedLoopPerCall.isFinite)

@@ -17,14 +17,18 @@ private struct CountingSubject: MeasurableSubject {
     }
     func evict(_ state: inout State) { state.evictions += 1 }
     func counters(_ state: State) -> [CounterReading] {
-        [CounterReading(Self.runsSinceFresh, Double(state.runs)), CounterReading(Self.evictions, Double(state.evictions))]
+        [
+            CounterReading(Self.runsSinceFresh, Double(state.runs)),
+            CounterReading(Self.evictions, Double(state.evictions)),
+        ]
     }
 }
 
 /// Uses exact allocator counts, which bind the calling thread to a private arena.
 @Suite(.serialized) struct RunnerTests {
     /// One call per sample: these tests count runs, and batching would add calls (see RunnerBatchingTests).
-    let configuration = RunConfiguration(rounds: 4, warmupIterations: 2, metrics: [.wallClock, .mallocs], exactCountRounds: 2, batchTargetNanoseconds: 0)
+    let configuration = RunConfiguration(
+        rounds: 4, warmupIterations: 2, metrics: [.wallClock, .mallocs], exactCountRounds: 2, batchTargetNanoseconds: 0)
 
     @Test func phasesStartFromTheStateTheyPromise() throws {
         let result = try Runner(configuration: configuration).measure("count", arms: [Arm("main", CountingSubject())])
@@ -67,7 +71,10 @@ private struct GrowingSubject: MeasurableSubject {
     }
     func evict(_ state: inout [Int]) { state.removeAll() }
     func counters(_ state: [Int]) -> [CounterReading] {
-        [CounterReading(Self.created, Double(state.count), accumulation: .runningTotal), CounterReading(Self.live, Double(state.count))]
+        [
+            CounterReading(Self.created, Double(state.count), accumulation: .runningTotal),
+            CounterReading(Self.live, Double(state.count)),
+        ]
     }
 }
 
@@ -75,7 +82,8 @@ private struct GrowingSubject: MeasurableSubject {
     @Test(arguments: Phase.allPhases)
     func runningTotalsAreRecordedPerRunNeverCumulatively(phase: Phase) throws {
         let configuration = RunConfiguration(
-            rounds: 5, warmupIterations: 2, metrics: [.wallClock], phases: [phase], exactCountRounds: 0, batchTargetNanoseconds: 0)
+            rounds: 5, warmupIterations: 2, metrics: [.wallClock], phases: [phase], exactCountRounds: 0,
+            batchTargetNanoseconds: 0)
         let result = try Runner(configuration: configuration).measure("grow", arms: [Arm("main", GrowingSubject())])
         #expect(result.series(GrowingSubject.created, arm: "main", phase: phase)?.values == [3, 3, 3, 3, 3])
         let live = try #require(result.series(GrowingSubject.live, arm: "main", phase: phase)?.values)

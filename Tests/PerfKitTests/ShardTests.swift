@@ -25,25 +25,37 @@ import Testing
         #expect(!matches("M.S/f2()") && !matches("M.S/g()") && !matches("M.T/h()"))
     }
 
-    static func shard(_ ids: [String], part: Int, of count: Int, countsOnly: Bool = true, cpu: String = "cpu", swift: String = "6.3.1") -> RunFile {
+    static func shard(
+        _ ids: [String], part: Int, of count: Int, countsOnly: Bool = true, cpu: String = "cpu", swift: String = "6.3.1"
+    ) -> RunFile {
         let environment = Environment(
             commit: "abc", branch: "main", dirty: false, swiftVersion: swift, buildConfiguration: "release",
-            machine: MachineFingerprint(cpuModel: cpu, cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34), allocator: "jemalloc"
+            machine: MachineFingerprint(
+                cpuModel: cpu, cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
+            allocator: "jemalloc"
         )
         let tests = ids.map { id in
             var series = SampleSeries(metric: .instructions, arm: "main", phase: .warm)
             for i in 0..<3 { series.append(1_000 + Double(i), round: i, position: 0, iteration: i) }
             series.callgrindDumps = [1, 2, 3]
-            return TestResult(id: id, suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])
+            return TestResult(
+                id: id, suite: "S",
+                measurements: [
+                    MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
+                ])
         }
-        var run = RunFile(date: Date(timeIntervalSince1970: Double(part)), mode: "count", environment: environment, tests: tests)
+        var run = RunFile(
+            date: Date(timeIntervalSince1970: Double(part)), mode: "count", environment: environment, tests: tests)
         run.countsOnly = countsOnly ? true : nil
         run.shard = "\(part)/\(count)"
         return run
     }
 
     @Test func mergingShardsGivesTheWholeSuiteWithDumpsRenumbered() throws {
-        let merge = try RunFile.merging([("a.json", Self.shard(["S/a()", "S/c()"], part: 1, of: 2)), ("b.json", Self.shard(["S/b()"], part: 2, of: 2))])
+        let merge = try RunFile.merging([
+            ("a.json", Self.shard(["S/a()", "S/c()"], part: 1, of: 2)),
+            ("b.json", Self.shard(["S/b()"], part: 2, of: 2)),
+        ])
         #expect(merge.run.tests.map(\.id) == ["S/a()", "S/b()", "S/c()"])
         #expect(merge.run.filter == nil)
         #expect(merge.run.shard == nil)
@@ -54,7 +66,10 @@ import Testing
     }
 
     @Test func countsOnlyShardsMergeAcrossMachinesButTimingAndOtherSetupsDoNot() throws {
-        let other = try RunFile.merging([("a.json", Self.shard(["S/a()"], part: 1, of: 2)), ("b.json", Self.shard(["S/b()"], part: 2, of: 2, cpu: "other"))])
+        let other = try RunFile.merging([
+            ("a.json", Self.shard(["S/a()"], part: 1, of: 2)),
+            ("b.json", Self.shard(["S/b()"], part: 2, of: 2, cpu: "other")),
+        ])
         #expect(other.run.tests.count == 2)
         let timing = #expect(throws: FileError.self) {
             try RunFile.merging([
@@ -62,16 +77,28 @@ import Testing
                 ("b.json", Self.shard(["S/b()"], part: 2, of: 2, countsOnly: false, cpu: "other")),
             ])
         }
-        #expect(timing?.description == "b.json: timing from another machine than a.json (CPU model); shards of other machines merge with --counts-only")
+        #expect(
+            timing?.description
+                == "b.json: timing from another machine than a.json (CPU model); shards of other machines merge with --counts-only"
+        )
         let toolchain = #expect(throws: FileError.self) {
-            try RunFile.merging([("a.json", Self.shard(["S/a()"], part: 1, of: 2)), ("b.json", Self.shard(["S/b()"], part: 2, of: 2, swift: "6.2"))])
+            try RunFile.merging([
+                ("a.json", Self.shard(["S/a()"], part: 1, of: 2)),
+                ("b.json", Self.shard(["S/b()"], part: 2, of: 2, swift: "6.2")),
+            ])
         }
-        #expect(toolchain?.description == "b.json: simulated counts from another toolchain than a.json: not one suite's shards")
+        #expect(
+            toolchain?.description
+                == "b.json: simulated counts from another toolchain than a.json: not one suite's shards")
         let overlap = #expect(throws: FileError.self) {
-            try RunFile.merging([("a.json", Self.shard(["S/a()"], part: 1, of: 2)), ("b.json", Self.shard(["S/a()"], part: 2, of: 2))])
+            try RunFile.merging([
+                ("a.json", Self.shard(["S/a()"], part: 1, of: 2)), ("b.json", Self.shard(["S/a()"], part: 2, of: 2)),
+            ])
         }
         #expect(overlap?.description == "b.json: test S/a() is also in a.json: shards must not overlap")
-        let partial = try RunFile.merging([("a.json", Self.shard(["S/a()"], part: 1, of: 3)), ("b.json", Self.shard(["S/b()"], part: 2, of: 3))])
+        let partial = try RunFile.merging([
+            ("a.json", Self.shard(["S/a()"], part: 1, of: 3)), ("b.json", Self.shard(["S/b()"], part: 2, of: 3)),
+        ])
         #expect(partial.run.filter != nil)
     }
 }

@@ -8,22 +8,32 @@ import Testing
     static func tests(_ values: [Double], metric: Metric = .instructions) -> [TestResult] {
         var series = SampleSeries(metric: metric, arm: "main", phase: .warm)
         for (i, v) in values.enumerated() { series.append(v, round: i, position: 0, iteration: i) }
-        return [TestResult(id: "S/t()", suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])]
+        return [
+            TestResult(
+                id: "S/t()", suite: "S",
+                measurements: [
+                    MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
+                ])
+        ]
     }
 
     static func counted(_ cpu: String = "amd64-avx2", swift: String = "6.3.1") -> Environment {
         var environment = Environment(
             commit: "c", branch: "b", dirty: false, swiftVersion: swift, buildConfiguration: "release",
-            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
+            machine: MachineFingerprint(
+                cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
             allocator: "jemalloc")
         environment.valgrind = "valgrind-3.19.0"
         environment.valgrindCPU = cpu
         return environment
     }
 
-    static func row(_ baseline: [Double], _ current: [Double], current environment: Environment = counted()) throws -> ComparisonRow {
+    static func row(_ baseline: [Double], _ current: [Double], current environment: Environment = counted()) throws
+        -> ComparisonRow
+    {
         try Comparison(
-            baseline: tests(baseline), current: tests(current), baselineEnvironment: counted(), currentEnvironment: environment
+            baseline: tests(baseline), current: tests(current), baselineEnvironment: counted(),
+            currentEnvironment: environment
         ).rows[0]
     }
 
@@ -35,9 +45,13 @@ import Testing
     @Test func countsAreJudgedByTheirMedianAgainstTheTolerance() throws {
         // One sample's one-time cost moves the mean, not the median.
         #expect(try Self.row([1000, 1000, 1400], [1000, 1000, 1000]).verdict == .withinNoise)
-        #expect(try Self.row([1_000_000, 1_000_000, 1_000_000], [1_001_500, 1_001_500, 1_001_500]).verdict == .withinNoise)  // +0.15%
-        #expect(try Self.row([100_000, 100_000, 100_000], [101_500, 101_500, 101_500]).verdict == .regressed)  // +1.5%, 1,500 instructions
-        #expect(try Self.row([100_000, 100_000, 100_000], [99_000, 99_000, 99_000]).verdict == .withinNoise)  // 1,000: at the floor
+        #expect(
+            // +0.15%
+            try Self.row([1_000_000, 1_000_000, 1_000_000], [1_001_500, 1_001_500, 1_001_500]).verdict == .withinNoise)
+        // +1.5%, 1,500 instructions
+        #expect(try Self.row([100_000, 100_000, 100_000], [101_500, 101_500, 101_500]).verdict == .regressed)
+        // 1,000: at the floor
+        #expect(try Self.row([100_000, 100_000, 100_000], [99_000, 99_000, 99_000]).verdict == .withinNoise)
         #expect(try Self.row([200_000, 200_000, 200_000], [198_000, 198_000, 198_000]).verdict == .improved)
         // A tiny body: one allocator slow path moves it by a third, under the 1,000-instruction floor.
         #expect(try Self.row([1_683, 1_683, 1_683], [1_162, 1_162, 1_162]).verdict == .withinNoise)
@@ -63,7 +77,8 @@ import Testing
     }
 
     @Test func aRunWithoutCountsAgainstABaselineWithCountsSaysSoNeverRemoved() throws {
-        let comparison = try Comparison(baseline: Self.tests([1000, 1000]), current: Self.tests([5, 6, 7], metric: .wallClock))
+        let comparison = try Comparison(
+            baseline: Self.tests([1000, 1000]), current: Self.tests([5, 6, 7], metric: .wallClock))
         let counts = try #require(comparison.rows.first { $0.metric == .instructions })
         #expect(counts.verdict == .notJudged)
         #expect(counts.reason == .notMeasured)
@@ -98,7 +113,8 @@ import Testing
     }
 
     @Test func theDumpTotalsLineIsRead() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("callgrind.out.\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("callgrind.out.\(UUID().uuidString)")
+            .path
         try Data("events: Ir\nsummary: 17\ntotals: 42\n".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(SimulatedCounter.totals(ofDump: path) == 42)

@@ -45,16 +45,20 @@ import Testing
         }
         let environment = Environment(
             commit: "c", branch: "b", dirty: false, swiftVersion: "6.3.1", buildConfiguration: "release",
-            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
+            machine: MachineFingerprint(
+                cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
             allocator: "jemalloc")
-        let measurement = MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [series, mallocs], unavailable: [])
+        let measurement = MeasurementResult(
+            name: "m", arms: ["main"], order: [[0]], series: [series, mallocs], unavailable: [])
         return RunFile(
             date: Date(timeIntervalSince1970: 0), mode: "measure", environment: environment,
             tests: [TestResult(id: "S/t()", suite: "S", measurements: [measurement])])
     }
 
     @Test func mutatedStoredFilesGiveAValueOrAnErrorNamingTheFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-fuzz-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "perfkit-fuzz-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = BaselineStore(root: directory + "/Baselines")
@@ -62,9 +66,18 @@ import Testing
         let suitePath = directory + "/Baselines/main/S.json"
         let manifestPath = directory + "/Baselines/main/manifest.json"
         let seeds: [(name: String, original: [UInt8], read: (String) throws -> Void)] = [
-            ("run.json", [UInt8](try StoredFile.encode(Self.sampleRun(), for: "run.json")), { path in _ = try RunFile.read(from: path) }),
-            ("S.json", [UInt8](try #require(FileManager.default.contents(atPath: suitePath))), { _ in _ = try store.load("main") }),
-            ("manifest.json", [UInt8](try #require(FileManager.default.contents(atPath: manifestPath))), { _ in _ = try store.load("main") }),
+            (
+                "run.json", [UInt8](try StoredFile.encode(Self.sampleRun(), for: "run.json")),
+                { path in _ = try RunFile.read(from: path) }
+            ),
+            (
+                "S.json", [UInt8](try #require(FileManager.default.contents(atPath: suitePath))),
+                { _ in _ = try store.load("main") }
+            ),
+            (
+                "manifest.json", [UInt8](try #require(FileManager.default.contents(atPath: manifestPath))),
+                { _ in _ = try store.load("main") }
+            ),
             ("numbers.txt", Array("# samples\n1\n2.5\n3e2\n\n4\n".utf8), { path in _ = try NumberFile.read(path) }),
         ]
         var generator = SeededGenerator(seed: 0xF022)
@@ -75,7 +88,8 @@ import Testing
         for n in 0..<Self.mutations {
             let seed = seeds[n % seeds.count]
             let path =
-                seed.name == "S.json" ? suitePath : seed.name == "manifest.json" ? manifestPath : "\(directory)/\(seed.name)"
+                seed.name == "S.json"
+                ? suitePath : seed.name == "manifest.json" ? manifestPath : "\(directory)/\(seed.name)"
             var mutated = Self.mutate(seed.original, &generator)
             if generator.index(below: 4) == 0 { mutated = Self.mutate(mutated, &generator) }  // sometimes two mutations
             try Data(mutated).write(to: URL(fileURLWithPath: path))
@@ -84,12 +98,16 @@ import Testing
                 accepted += 1
             } catch let error as FileError {
                 refused += 1
-                if !error.path.hasPrefix(directory) || error.description.contains("\n") { unnamed.append(error.description) }
+                if !error.path.hasPrefix(directory) || error.description.contains("\n") {
+                    unnamed.append(error.description)
+                }
             } catch {
                 unnamed.append("\(seed.name): \(error)")
             }
             if FileManager.default.contents(atPath: path) != Data(mutated) { modified += 1 }
-            if seed.name == "S.json" || seed.name == "manifest.json" { try Data(seed.original).write(to: URL(fileURLWithPath: path)) }
+            if seed.name == "S.json" || seed.name == "manifest.json" {
+                try Data(seed.original).write(to: URL(fileURLWithPath: path))
+            }
         }
         #expect(accepted + refused == Self.mutations)
         #expect(refused > Self.mutations / 2, "most mutations must be refused: \(refused) of \(Self.mutations)")

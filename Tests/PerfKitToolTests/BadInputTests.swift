@@ -7,7 +7,8 @@ import Testing
 /// valid answer; never a crash, never a changed input.
 @Suite struct BadInputTests {
     let directory: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-bad-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-bad-\(UUID().uuidString)")
+            .path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()
@@ -22,7 +23,8 @@ import Testing
     @Test func aRunFileWithUnequalSeriesLengthsIsRefusedByEveryReader() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Written by hand: the writer is fine, the reader must catch it.
-        try StoredFile.writeAtomically(try StoredFile.encode(ragged(), for: "ragged.json"), to: directory + "/ragged.json")
+        try StoredFile.writeAtomically(
+            try StoredFile.encode(ragged(), for: "ragged.json"), to: directory + "/ragged.json")
         try BaselineStoreTests.run(build: "release", values: [1, 2, 3]).write(to: directory + "/good.json")
         #expect(try PerfkitProcess.run(["baseline", "save", "main", "--from", "good.json"], in: directory).status == 0)
         let before = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
@@ -37,7 +39,8 @@ import Testing
             #expect(result.stderr.contains("4 values but 3 rounds"))
             #expect(result.stderr.split(separator: "\n").count == 1)
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == before)  // no CSV, no baseline
+        // no CSV, no baseline
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == before)
     }
 
     @Test(arguments: [".keep.lock", ".main", "-x", "a/b", String(repeating: "n", count: 101)])
@@ -63,7 +66,8 @@ import Testing
         }
         let zero = try PerfkitProcess.run(["stats", "zero.txt", "other.txt", "--format", "json"], in: directory)
         #expect(zero.stdout.contains("\"differenceOfMedians\""))
-        let huge = try JSONSerialization.jsonObject(with: Data(try PerfkitProcess.run(["stats", "huge.txt", "--format", "json"], in: directory).stdout.utf8))
+        let huge = try JSONSerialization.jsonObject(
+            with: Data(try PerfkitProcess.run(["stats", "huge.txt", "--format", "json"], in: directory).stdout.utf8))
         let files = try #require((huge as? [String: Any])?["files"] as? [[String: Any]])
         #expect((files[0]["mean"] as? Double).map { abs($0 - 5e307) < 1e294 } == true)  // (1e300 − 1e300 + 1.5e308) / 3
     }
@@ -79,7 +83,9 @@ import Testing
         for (file, line) in [("nan.txt", "line 2"), ("inf.txt", "line 2")] {
             let bad = try PerfkitProcess.run(["stats", file], in: directory)
             #expect(bad.status == 2)
-            #expect(bad.stderr == "perfkit: \(file): \(line): \(file == "nan.txt" ? "nan" : "inf") is not a finite number\n")
+            #expect(
+                bad.stderr == "perfkit: \(file): \(line): \(file == "nan.txt" ? "nan" : "inf") is not a finite number\n"
+            )
         }
     }
 }

@@ -31,7 +31,9 @@ import Testing
     }
 
     @Test func aSaveKilledAtAnyMomentLeavesTheOldOrTheNewBaseline() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-kill-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "perfkit-kill-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = BaselineStore(root: directory + "/Baselines")
         let suites = 60
@@ -60,7 +62,9 @@ import Testing
         #expect(store.list() == ["main"])
         try store.save(Self.run(version: 3, suites: suites), as: "main")
         #expect(try Self.versions(store.load("main")) == [3])
-        let hidden = try FileManager.default.contentsOfDirectory(atPath: directory + "/Baselines").filter { $0.hasPrefix(".main.staging") }
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: directory + "/Baselines").filter {
+            $0.hasPrefix(".main.staging")
+        }
         #expect(hidden.isEmpty)
     }
 }

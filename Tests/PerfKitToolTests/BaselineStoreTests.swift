@@ -9,11 +9,18 @@ import Testing
         for (i, v) in values.enumerated() { series.append(v, round: i, position: 0, iteration: i) }
         let environment = Environment(
             commit: "c", branch: "b", dirty: false, swiftVersion: "6.3.1", buildConfiguration: build,
-            machine: MachineFingerprint(cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
+            machine: MachineFingerprint(
+                cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
             allocator: "jemalloc")
         return RunFile(
             date: Date(timeIntervalSince1970: 0), mode: "measure", environment: environment,
-            tests: [TestResult(id: id, suite: "S", measurements: [MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])])])
+            tests: [
+                TestResult(
+                    id: id, suite: "S",
+                    measurements: [
+                        MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
+                    ])
+            ])
     }
 
     let folder = TemporaryFolder("perfkit-baselines")
@@ -34,7 +41,9 @@ import Testing
         #expect(try store.save(Self.run(build: "release", values: [7, 8, 9]), as: "main", policy: .never).isEmpty)
         #expect(try store.save(Self.run(build: "release", values: [7, 8, 9]), as: "main", policy: .missing).isEmpty)
         #expect(try store.load("main").tests[0].measurements[0].series[0].values == [1, 2, 3])
-        #expect(try store.save(Self.run(build: "release", values: [4, 5, 6], id: "S/u()"), as: "main", policy: .missing) == ["S/u()"])
+        #expect(
+            try store.save(Self.run(build: "release", values: [4, 5, 6], id: "S/u()"), as: "main", policy: .missing)
+                == ["S/u()"])
         #expect(try store.load("main").tests.map(\.id) == ["S/t()", "S/u()"])
         try store.delete("main")
         #expect(store.list().isEmpty)
@@ -46,8 +55,11 @@ import Testing
         try store.save(Self.run(build: "release", values: [1, 2, 3]), as: "main")
         let files = try FileManager.default.contentsOfDirectory(atPath: root + "/main").sorted()
         let before = try files.map { try String(contentsOfFile: root + "/main/" + $0, encoding: .utf8) }
-        #expect(throws: FileError.self) { try store.save(Self.run(build: "release", values: [4, .nan, 6], id: "S/u()"), as: "main") }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/main").sorted() == files)  // no temporary files left
+        #expect(throws: FileError.self) {
+            try store.save(Self.run(build: "release", values: [4, .nan, 6], id: "S/u()"), as: "main")
+        }
+        // no temporary files left
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/main").sorted() == files)
         #expect(try files.map { try String(contentsOfFile: root + "/main/" + $0, encoding: .utf8) } == before)
         #expect(try store.load("main").tests.map(\.id) == ["S/t()"])
     }
@@ -56,7 +68,11 @@ import Testing
         let store = BaselineStore(root: temporaryRoot())
         await withTaskGroup(of: Void.self) { group in
             for k in 0..<8 {
-                group.addTask { _ = try? store.save(Self.run(build: "release", values: [Double(k), 1, 2], id: "S/t\(k)()"), as: "main", policy: .missing) }
+                group.addTask {
+                    _ = try? store.save(
+                        Self.run(build: "release", values: [Double(k), 1, 2], id: "S/t\(k)()"), as: "main",
+                        policy: .missing)
+                }
             }
         }
         // Saves are serialized: each read the others' results and added its own test.
@@ -93,13 +109,20 @@ import Testing
     }
 
     @Test(arguments: [
-        VerdictCase(name: "clear regression", baseline: noisy(100, seed: 1), current: noisy(120, seed: 2), expected: "regressed"),
-        VerdictCase(name: "clear improvement", baseline: noisy(100, seed: 3), current: noisy(80, seed: 4), expected: "improved"),
-        VerdictCase(name: "identical", baseline: noisy(100, seed: 5), current: noisy(100, seed: 5), expected: "within noise"),
-        VerdictCase(name: "noisy but equal", baseline: noisy(100, seed: 6, spread: 0.02), current: noisy(100, seed: 7, spread: 0.02), expected: "within noise"),
+        VerdictCase(
+            name: "clear regression", baseline: noisy(100, seed: 1), current: noisy(120, seed: 2), expected: "regressed"
+        ),
+        VerdictCase(
+            name: "clear improvement", baseline: noisy(100, seed: 3), current: noisy(80, seed: 4), expected: "improved"),
+        VerdictCase(
+            name: "identical", baseline: noisy(100, seed: 5), current: noisy(100, seed: 5), expected: "within noise"),
+        VerdictCase(
+            name: "noisy but equal", baseline: noisy(100, seed: 6, spread: 0.02),
+            current: noisy(100, seed: 7, spread: 0.02), expected: "within noise"),
         VerdictCase(name: "too few samples", baseline: [100, 101], current: [150, 151], expected: "inconclusive"),
         VerdictCase(
-            name: "too noisy to resolve the band", baseline: noisy(100, seed: 8, spread: 0.6, count: 5), current: noisy(104, seed: 9, spread: 0.6, count: 5),
+            name: "too noisy to resolve the band", baseline: noisy(100, seed: 8, spread: 0.6, count: 5),
+            current: noisy(104, seed: 9, spread: 0.6, count: 5),
             expected: "inconclusive"),
     ])
     func twoGateVerdicts(_ c: VerdictCase) throws {
@@ -109,29 +132,37 @@ import Testing
 
     @Test func anInconclusiveVerdictSaysWhy() throws {
         let noisy = try Comparison(
-            baseline: Self.tests(Self.noisy(100, seed: 8, spread: 0.6, count: 5)), current: Self.tests(Self.noisy(104, seed: 9, spread: 0.6, count: 5)))
+            baseline: Self.tests(Self.noisy(100, seed: 8, spread: 0.6, count: 5)),
+            current: Self.tests(Self.noisy(104, seed: 9, spread: 0.6, count: 5)))
         #expect(noisy.rows[0].note.contains("too noisy to tell: the CI spans about ±"))
-        let atTheEdge = try Comparison(baseline: Self.tests(Self.noisy(100, seed: 10)), current: Self.tests(Self.noisy(105, seed: 11)))
+        let atTheEdge = try Comparison(
+            baseline: Self.tests(Self.noisy(100, seed: 10)), current: Self.tests(Self.noisy(105, seed: 11)))
         #expect(atTheEdge.rows[0].verdict == .inconclusive)
         #expect(atTheEdge.rows[0].note.contains("a change about as large as the ±5% band"))
     }
 
     @Test func deterministicMetricsCompareExactly() throws {
-        let same = try Comparison(baseline: Self.tests([10, 10], metric: .mallocs), current: Self.tests([10, 10], metric: .mallocs))
+        let same = try Comparison(
+            baseline: Self.tests([10, 10], metric: .mallocs), current: Self.tests([10, 10], metric: .mallocs))
         #expect(same.rows[0].verdict == .unchanged)
-        let one = try Comparison(baseline: Self.tests([10, 10], metric: .mallocs), current: Self.tests([11, 11], metric: .mallocs))
+        let one = try Comparison(
+            baseline: Self.tests([10, 10], metric: .mallocs), current: Self.tests([11, 11], metric: .mallocs))
         #expect(one.rows[0].verdict == .regressed)
-        let fewer = try Comparison(baseline: Self.tests([10, 10], metric: .mallocs), current: Self.tests([9, 9], metric: .mallocs))
+        let fewer = try Comparison(
+            baseline: Self.tests([10, 10], metric: .mallocs), current: Self.tests([9, 9], metric: .mallocs))
         #expect(fewer.rows[0].verdict == .improved)
     }
 
     @Test func addedAndRemovedTestsAreListed() throws {
-        let comparison = try Comparison(baseline: Self.tests([1, 2, 3], id: "S/old()"), current: Self.tests([1, 2, 3], id: "S/new()"))
+        let comparison = try Comparison(
+            baseline: Self.tests([1, 2, 3], id: "S/old()"), current: Self.tests([1, 2, 3], id: "S/new()"))
         #expect(Set(comparison.rows.map { "\($0.test) \($0.verdict)" }) == ["S/old() removed", "S/new() added"])
     }
 
     @Test func mismatchedUnitsAreRejected() throws {
         let bytes = Metric("wallClock", unit: .bytes)
-        #expect(throws: ComparisonError.self) { try Comparison(baseline: Self.tests([1, 2, 3]), current: Self.tests([1, 2, 3], metric: bytes)) }
+        #expect(throws: ComparisonError.self) {
+            try Comparison(baseline: Self.tests([1, 2, 3]), current: Self.tests([1, 2, 3], metric: bytes))
+        }
     }
 }

@@ -14,11 +14,14 @@ import Testing
 
     @Test func aDeterministicMetricIsExactOnlyWhenEverySampleIsIdentical() throws {
         let constant = try Comparison(
-            baseline: V.tests(Array(repeating: 161, count: 40), metric: .mallocs), current: V.tests(Array(repeating: 161, count: 30), metric: .mallocs))
-        #expect(constant.rows[0].verdict == .unchanged)  // 30 rounds against 40 of identical code: unchanged, not "improved"
+            baseline: V.tests(Array(repeating: 161, count: 40), metric: .mallocs),
+            current: V.tests(Array(repeating: 161, count: 30), metric: .mallocs))
+        // 30 rounds against 40 of identical code: unchanged, not "improved"
+        #expect(constant.rows[0].verdict == .unchanged)
         #expect(constant.rows[0].note.hasPrefix("exact (every sample identical): 161 → 161"))
         let varying = try Comparison(
-            baseline: V.tests(V.noisy(170, seed: 1, spread: 0.2), metric: .mallocs), current: V.tests(V.noisy(170, seed: 2, spread: 0.2), metric: .mallocs))
+            baseline: V.tests(V.noisy(170, seed: 1, spread: 0.2), metric: .mallocs),
+            current: V.tests(V.noisy(170, seed: 2, spread: 0.2), metric: .mallocs))
         #expect(varying.rows[0].change != nil)  // compared as a distribution
         #expect(varying.rows[0].note.hasPrefix("varies between samples, so compared as a distribution; "))
         #expect(varying.rows[0].verdict != .regressed && varying.rows[0].verdict != .improved)
@@ -26,20 +29,27 @@ import Testing
 
     @Test func anAbsoluteThresholdDecidesExactChanges() throws {
         let bands = NoiseBands(absolute: ["mallocs": 2])
-        let within = try Comparison(baseline: V.tests([10, 10], metric: .mallocs), current: V.tests([12, 12], metric: .mallocs), bands: bands)
+        let within = try Comparison(
+            baseline: V.tests([10, 10], metric: .mallocs), current: V.tests([12, 12], metric: .mallocs), bands: bands)
         #expect(within.rows[0].verdict == .withinNoise)
-        let beyond = try Comparison(baseline: V.tests([10, 10], metric: .mallocs), current: V.tests([13, 13], metric: .mallocs), bands: bands)
+        let beyond = try Comparison(
+            baseline: V.tests([10, 10], metric: .mallocs), current: V.tests([13, 13], metric: .mallocs), bands: bands)
         #expect(beyond.rows[0].verdict == .regressed)
     }
 
     @Test func largerIsBetterFlipsTheDirection() throws {
         let reused = Metric("viewsReused", unit: .count, polarity: .largerIsBetter, isDeterministic: true)
-        let more = try Comparison(baseline: V.tests([100, 100], metric: reused), current: V.tests([120, 120], metric: reused))
+        let more = try Comparison(
+            baseline: V.tests([100, 100], metric: reused), current: V.tests([120, 120], metric: reused))
         #expect(more.rows[0].verdict == .improved)
         let throughput = Metric("itemsPerSecond", unit: .count, polarity: .largerIsBetter)
-        let faster = try Comparison(baseline: V.tests(V.noisy(100, seed: 1), metric: throughput), current: V.tests(V.noisy(120, seed: 2), metric: throughput))
+        let faster = try Comparison(
+            baseline: V.tests(V.noisy(100, seed: 1), metric: throughput),
+            current: V.tests(V.noisy(120, seed: 2), metric: throughput))
         #expect(faster.rows[0].verdict == .improved)
-        let slower = try Comparison(baseline: V.tests(V.noisy(100, seed: 3), metric: throughput), current: V.tests(V.noisy(80, seed: 4), metric: throughput))
+        let slower = try Comparison(
+            baseline: V.tests(V.noisy(100, seed: 3), metric: throughput),
+            current: V.tests(V.noisy(80, seed: 4), metric: throughput))
         #expect(slower.rows[0].verdict == .regressed)
     }
 
@@ -69,7 +79,8 @@ import Testing
         #expect(decisions.map { $0.qValue! } == expected)  // adjusted as one family of twenty
         #expect(comparison.rows.first { $0.test == "S/slow()" }?.verdict == .regressed)
         // p tests the claim a verdict makes (beyond the ±5% band, one-sided): an unchanged series is no discovery.
-        #expect(decisions.filter { $0.test != "S/slow()" }.allSatisfy { $0.pValue! > 0.5 && $0.verdict == .withinNoise })
+        #expect(
+            decisions.filter { $0.test != "S/slow()" }.allSatisfy { $0.pValue! > 0.5 && $0.verdict == .withinNoise })
         let alone = try Comparison(baseline: Self.many([baseline[0]]), current: Self.many([current[0]]))
         #expect(alone.rows[0].qValue == alone.rows[0].pValue)  // a single row is not adjusted
     }
@@ -77,7 +88,8 @@ import Testing
     @Test func aZeroBaselineMedianIsComparedByTheDifference() throws {
         let bytes = Metric("bytesAllocated", unit: .bytes, isDeterministic: true)
         let comparison = try Comparison(
-            baseline: V.tests([0, 0, 0, 0, 0, 0, 0, 8], metric: bytes), current: V.tests([3088, 4000, 85808, 3100, 3500, 3200, 3300, 3400], metric: bytes))
+            baseline: V.tests([0, 0, 0, 0, 0, 0, 0, 8], metric: bytes),
+            current: V.tests([3088, 4000, 85808, 3100, 3500, 3200, 3300, 3400], metric: bytes))
         let row = comparison.rows[0]
         #expect(row.change == nil)
         #expect(row.difference.map { $0.value == 3350 } == true)  // median 3350 − median 0

@@ -6,7 +6,9 @@ import Testing
 /// Every verb answers --help from its one declaration; mistakes get a suggestion; README's command
 /// table matches the declarations.
 @Suite struct HelpTests {
-    static let verbs = ["doctor", "stats", "run", "merge", "baseline", "compare", "export", "abba", "history", "bisect", "calibrate"]
+    static let verbs = [
+        "doctor", "stats", "run", "merge", "baseline", "compare", "export", "abba", "history", "bisect", "calibrate",
+    ]
 
     @Test(arguments: verbs)
     func everyVerbAnswersHelpWithItsOptions(verb: String) throws {
@@ -22,11 +24,17 @@ import Testing
     @Test func theHelpOfCompareAndAbbaListsEveryOption() throws {
         let directory = FileManager.default.temporaryDirectory.path
         let compare = try PerfkitProcess.run(["compare", "--help"], in: directory).stdout
-        for option in ["--current", "--with", "--markdown", "--csv", "--json", "--fail-on", "--allow-other-machine", "--noise", "--root"] {
+        for option in [
+            "--current", "--with", "--markdown", "--csv", "--json", "--fail-on", "--allow-other-machine", "--noise",
+            "--root",
+        ] {
             #expect(compare.contains(option), "compare --help lacks \(option)")
         }
         let abba = try PerfkitProcess.run(["abba", "--help"], in: directory).stdout
-        for option in ["--rounds", "--filter", "--samples", "--markdown", "--csv", "--json", "--fail-on", "--seed", "--noise", "--env-a", "--env-b"] {
+        for option in [
+            "--rounds", "--filter", "--samples", "--markdown", "--csv", "--json", "--fail-on", "--seed", "--noise",
+            "--env-a", "--env-b",
+        ] {
             #expect(abba.contains(option), "abba --help lacks \(option)")
         }
     }
@@ -37,14 +45,19 @@ import Testing
         let old = try PerfkitProcess.run(["run", "--iterations", "5", "--output", "x/y/z.json"], in: folder.path)
         #expect(!old.stderr.contains("unknown option"), "\(old.stderr)")
         #expect(try PerfkitProcess.run(["run", "--help"], in: folder.path).stdout.contains("--samples N"))
-        #expect(try PerfkitProcess.run(["run", "--help"], in: folder.path).stdout.contains("(--iterations still works, deprecated)"))
+        #expect(
+            try PerfkitProcess.run(["run", "--help"], in: folder.path).stdout.contains(
+                "(--iterations still works, deprecated)"))
     }
 
     @Test func aMisspelledOptionOrVerbGetsTheNearestName() throws {
         let directory = FileManager.default.temporaryDirectory.path
         let option = try PerfkitProcess.run(["run", "--iteration", "5"], in: directory)
         #expect(option.status == 2)
-        #expect(option.stderr == "perfkit: unknown option --iteration for perfkit run; did you mean --samples? (perfkit run --help lists them)\n")
+        #expect(
+            option.stderr
+                == "perfkit: unknown option --iteration for perfkit run; did you mean --samples? (perfkit run --help lists them)\n"
+        )
         let verb = try PerfkitProcess.run(["comapre", "main"], in: directory)
         #expect(verb.status == 2)
         #expect(verb.stderr.contains("unknown verb 'comapre'; did you mean compare?"))
@@ -57,24 +70,33 @@ import Testing
         let folder = TemporaryFolder("perfkit-no-package")
         let result = try PerfkitProcess.run([verb], in: folder.path)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("no Package.swift in ") && result.stderr.contains("run perfkit inside the Swift package to measure"))
+        #expect(
+            result.stderr.contains("no Package.swift in ")
+                && result.stderr.contains("run perfkit inside the Swift package to measure"))
     }
     /// A fixed number of rounds has no budget or maximum: giving both is refused, not silently ignored.
     @Test(arguments: [["--time-budget", "60"], ["--max-rounds", "30"]])
     func fixedRoundsWithAnAdaptiveOptionIsAUsageError(adaptive: [String]) throws {
-        let result = try PerfkitProcess.run(["abba", "main", ".", "--rounds", "10"] + adaptive, in: FileManager.default.temporaryDirectory.path)
+        let result = try PerfkitProcess.run(
+            ["abba", "main", ".", "--rounds", "10"] + adaptive, in: FileManager.default.temporaryDirectory.path)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("--rounds fixes the number of rounds; --max-rounds and --time-budget belong to adaptive rounds"))
+        #expect(
+            result.stderr.contains(
+                "--rounds fixes the number of rounds; --max-rounds and --time-budget belong to adaptive rounds"))
     }
 
     @Test func readmesCommandTableMatchesTheDeclarations() throws {
         let readme = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../README.md"), encoding: .utf8)
         let help = try PerfkitProcess.run(["--help"], in: FileManager.default.temporaryDirectory.path).stdout
         for verb in Self.verbs {
-            let line = try #require(help.split(separator: "\n").first { $0.hasPrefix("  \(verb) ") }, "\(verb) missing from perfkit --help")
+            let line = try #require(
+                help.split(separator: "\n").first { $0.hasPrefix("  \(verb) ") }, "\(verb) missing from perfkit --help")
             let summary = line.dropFirst(2 + verb.count).trimmingCharacters(in: .whitespaces)
-            #expect(readme.contains("| `perfkit \(verb)` | \(summary) |"), "README's command table lacks or differs for \(verb)")
+            #expect(
+                readme.contains("| `perfkit \(verb)` | \(summary) |"),
+                "README's command table lacks or differs for \(verb)")
         }
     }
 }

@@ -16,10 +16,15 @@ import Testing
 
     /// A git repository with `commits` empty commits; returns their hashes, oldest first.
     func repository(commits: Int) throws -> [String] {
-        for command in [["init", "-q", "-b", "main"], ["config", "user.email", "t@example.invalid"], ["config", "user.name", "T"]] {
+        for command in [
+            ["init", "-q", "-b", "main"], ["config", "user.email", "t@example.invalid"], ["config", "user.name", "T"],
+        ] {
             _ = try PerfkitProcess.runTool(["git"] + command, in: folder.path)
         }
-        for n in 1...commits { _ = try PerfkitProcess.runTool(["git", "commit", "-q", "--allow-empty", "-m", "commit \(n)"], in: folder.path) }
+        for n in 1...commits {
+            _ = try PerfkitProcess.runTool(
+                ["git", "commit", "-q", "--allow-empty", "-m", "commit \(n)"], in: folder.path)
+        }
         let log = try PerfkitProcess.runTool(["git", "rev-list", "--reverse", "main"], in: folder.path)
         return log.split(separator: "\n").map(String.init)
     }
@@ -67,7 +72,8 @@ import Testing
                 // kill lands anywhere in the next one (start-up, reading, the transaction, the commit) or after it.
                 let old: Double = trial % 2 == 0 ? 1 : 2, written: Double = 3 - old
                 let started = Date()
-                let first = try PerfkitProcess.run(["history", "record", "--from", "v\(Int(old)).json", "--store", store], in: folder.path)
+                let first = try PerfkitProcess.run(
+                    ["history", "record", "--from", "v\(Int(old)).json", "--store", store], in: folder.path)
                 #expect(first.status == 0, "\(first.stderr)")
                 let duration = Date().timeIntervalSince(started)
                 let process = Process()
@@ -82,17 +88,23 @@ import Testing
                 process.waitUntilExit()
                 let entries = try HistoryStore(store, create: false).entries()
                 let values = Set(entries.map(\.value))
-                #expect(entries.count == tests && values.count == 1, "trial \(trial): \(entries.count) rows, values \(values.sorted())")
+                #expect(
+                    entries.count == tests && values.count == 1,
+                    "trial \(trial): \(entries.count) rows, values \(values.sorted())")
                 outcomes[values == [written] ? "new entry" : values == [old] ? "old entry" : "other", default: 0] += 1
                 trial += 1
             }
-            #expect(outcomes["new entry", default: 0] > 0 && outcomes["old entry", default: 0] > 0 && outcomes["other"] == nil, "\(store): \(outcomes)")
+            #expect(
+                outcomes["new entry", default: 0] > 0 && outcomes["old entry", default: 0] > 0
+                    && outcomes["other"] == nil, "\(store): \(outcomes)")
         }
     }
 
     @Test func fourConcurrentRecordersLoseNothing() throws {
         let commits = try repository(commits: 4)
-        for (n, commit) in commits.enumerated() { try Self.run(commit: commit, value: Double(n + 1), tests: 500).write(to: folder.path + "/c\(n).json") }
+        for (n, commit) in commits.enumerated() {
+            try Self.run(commit: commit, value: Double(n + 1), tests: 500).write(to: folder.path + "/c\(n).json")
+        }
         for store in stores() {
             // Four commits at once, then four records of one commit at once.
             for files in [(0..<4).map { "c\($0).json" }, Array(repeating: "c0.json", count: 4)] {
@@ -125,7 +137,8 @@ import Testing
         unknown.environment.commit = String(repeating: "ab", count: 20)
         try unknown.write(to: folder.path + "/unknown.json")
         for (file, message) in [("dirty.json", "uncommitted changes"), ("unknown.json", "unknown revision")] {
-            let result = try PerfkitProcess.run(["history", "record", "--from", file, "--store", "h.sqlite"], in: folder.path)
+            let result = try PerfkitProcess.run(
+                ["history", "record", "--from", file, "--store", "h.sqlite"], in: folder.path)
             #expect(result.status == 2)
             #expect(result.stderr.contains(message), "\(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1)

@@ -23,7 +23,8 @@ import Testing
         _ = try writeRun()
         let target = folder.path + "/target.json"
         try Data("old".utf8).write(to: URL(fileURLWithPath: target))
-        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.json", withDestinationPath: "target.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/link.json", withDestinationPath: "target.json")
         let result = try PerfkitProcess.run(["export", "r.json", "--output", "link.json"], in: folder.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path + "/link.json") == "target.json")
@@ -62,7 +63,9 @@ import Testing
     }
 
     @Test func standardOutputPathsResolveToTheDescriptorNeverAFile() throws {
-        for path in ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] { #expect(try OutputPath.resolve(path) == .descriptor(1), "\(path)") }
+        for path in ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+            #expect(try OutputPath.resolve(path) == .descriptor(1), "\(path)")
+        }
         #expect(try OutputPath.resolve("/dev/stderr") == .descriptor(2))
         #expect(try OutputPath.resolve("/dev/null") == .special("/dev/null"))
         #expect(throws: FileError.self) { try OutputPath.resolve(folder.path) }
@@ -97,7 +100,9 @@ import Testing
 
     @Test func inputsThatAreNotFilesSayWhatTheyAre() throws {
         try FileManager.default.createDirectory(atPath: folder.path + "/dir", withIntermediateDirectories: true)
-        #expect(throws: FileError(folder.path + "/dir", "is a folder, not a file")) { try NumberFile.read(folder.path + "/dir") }
+        #expect(throws: FileError(folder.path + "/dir", "is a folder, not a file")) {
+            try NumberFile.read(folder.path + "/dir")
+        }
         #expect(throws: FileError(folder.path + "/none", "no such file")) { try NumberFile.read(folder.path + "/none") }
         #expect {
             _ = try InputFile.read("/dev/zero", limit: 1 << 20)
@@ -105,7 +110,8 @@ import Testing
             (error as? FileError)?.problem.hasPrefix("more than 1048576 bytes") == true
         }
         let deep = folder.path + "/deep.json"
-        try Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8).write(to: URL(fileURLWithPath: deep))
+        try Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8).write(
+            to: URL(fileURLWithPath: deep))
         #expect {
             _ = try RunFile.read(from: deep)
         } throws: { error in

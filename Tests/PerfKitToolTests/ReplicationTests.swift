@@ -10,7 +10,9 @@ import Testing
     static func environment(cpu: String = "AMD EPYC", kernel: String = "6.1") -> Environment {
         Environment(
             commit: "c", branch: "main", dirty: false, swiftVersion: "6.3.1", buildConfiguration: "release",
-            machine: MachineFingerprint(cpuModel: cpu, cores: 2, kernel: kernel, operatingSystem: "Debian 12", governor: nil, memoryBytes: 24 << 30),
+            machine: MachineFingerprint(
+                cpuModel: cpu, cores: 2, kernel: kernel, operatingSystem: "Debian 12", governor: nil,
+                memoryBytes: 24 << 30),
             allocator: "jemalloc")
     }
 
@@ -24,7 +26,8 @@ import Testing
         }
         wallSeries.processes = processes
         mallocSeries.processes = processes
-        let m = MeasurementResult(name: "m", arms: ["main"], order: [], series: [wallSeries, mallocSeries], unavailable: [])
+        let m = MeasurementResult(
+            name: "m", arms: ["main"], order: [], series: [wallSeries, mallocSeries], unavailable: [])
         return [TestResult(id: "S/t()", suite: "S", measurements: [m])]
     }
 
@@ -33,7 +36,8 @@ import Testing
         let comparison = try Comparison(
             baseline: Self.tests(wall: V.noisy(100, seed: 1, count: 8), mallocs: 10, processes: eight),
             current: Self.tests(wall: V.noisy(230, seed: 2, count: 8), mallocs: 12, processes: eight),
-            baselineEnvironment: Self.environment(), currentEnvironment: Self.environment(cpu: "Intel Xeon", kernel: "6.8"))
+            baselineEnvironment: Self.environment(),
+            currentEnvironment: Self.environment(cpu: "Intel Xeon", kernel: "6.8"))
         #expect(comparison.machineDifferences == ["CPU model", "kernel"])
         let wall = try #require(comparison.rows.first { $0.metric == .wallClock })
         #expect(wall.verdict == .notJudged)
@@ -45,7 +49,8 @@ import Testing
         let allowed = try Comparison(
             baseline: Self.tests(wall: V.noisy(100, seed: 1, count: 8), mallocs: 10, processes: eight),
             current: Self.tests(wall: V.noisy(230, seed: 2, count: 8), mallocs: 12, processes: eight),
-            baselineEnvironment: Self.environment(), currentEnvironment: Self.environment(cpu: "Intel Xeon"), allowOtherMachine: true)
+            baselineEnvironment: Self.environment(), currentEnvironment: Self.environment(cpu: "Intel Xeon"),
+            allowOtherMachine: true)
         #expect(allowed.rows.first { $0.metric == .wallClock }?.verdict == .regressed)
     }
 
@@ -67,7 +72,9 @@ import Testing
         #expect(wall.note.contains("detectable change at these processes about ±\(Format.trim(detectable * 100))%"))
         let headline = ReportHeadline(comparison, direction: "current against main").lines.joined(separator: "\n")
         #expect(
-            headline.contains("The smallest change the inconclusive timing rows could have called (80% power): about ±\(Int((detectable * 100).rounded()))%."))
+            headline.contains(
+                "The smallest change the inconclusive timing rows could have called (80% power): about ±\(Int((detectable * 100).rounded()))%."
+            ))
     }
 
     @Test func oneProcessPerSideLeavesTimingUnjudged() throws {
@@ -83,7 +90,9 @@ import Testing
     @Test func perProcessMediansAreTheUnitOfAStoredComparison() throws {
         // Three processes a side, four samples each: the comparison sees three medians a side.
         var wall = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        for (k, v) in [10.0, 11, 12, 100, 20, 21, 22, 23, 30, 31, 32, 33].enumerated() { wall.append(v, round: k % 4, position: 0, iteration: k % 4) }
+        for (k, v) in [10.0, 11, 12, 100, 20, 21, 22, 23, 30, 31, 32, 33].enumerated() {
+            wall.append(v, round: k % 4, position: 0, iteration: k % 4)
+        }
         wall.processes = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
         #expect(wall.processCount == 3)
         #expect(wall.processMedians() == [11.5, 21.5, 31.5])
@@ -111,7 +120,8 @@ import Testing
     }
 
     @Test func samplesAtTheClocksResolutionAreShownNotJudged() throws {
-        let fast = try Comparison(baseline: V.tests(V.noisy(0.1, seed: 1)), current: V.tests(V.noisy(0.2, seed: 2)))  // 100 ns → 200 ns
+        // 100 ns → 200 ns
+        let fast = try Comparison(baseline: V.tests(V.noisy(0.1, seed: 1)), current: V.tests(V.noisy(0.2, seed: 2)))
         #expect(fast.rows[0].verdict == .notJudged)
         #expect(fast.rows[0].note.hasPrefix("at clock resolution"))
     }
@@ -124,7 +134,8 @@ import Testing
             t[0].measurements[0].series[0].callsPerSample = Array(repeating: 1_000, count: count)
             return t
         }
-        let comparison = try Comparison(baseline: batched(V.tests(V.noisy(0.1, seed: 1))), current: batched(V.tests(V.noisy(0.2, seed: 2))))
+        let comparison = try Comparison(
+            baseline: batched(V.tests(V.noisy(0.1, seed: 1))), current: batched(V.tests(V.noisy(0.2, seed: 2))))
         #expect(comparison.rows[0].verdict == .regressed)
     }
 
@@ -132,7 +143,8 @@ import Testing
         // A batched 90 ns body (550 calls a sample: 50 µs) against a 130 µs one timed one call a sample:
         // both samples are far above the clock's resolution, so the row is judged, whatever the per-call figure.
         var fast = V.tests(V.noisy(0.09, seed: 1))
-        fast[0].measurements[0].series[0].callsPerSample = Array(repeating: 550, count: fast[0].measurements[0].series[0].values.count)
+        fast[0].measurements[0].series[0].callsPerSample = Array(
+            repeating: 550, count: fast[0].measurements[0].series[0].values.count)
         let slow = V.tests(V.noisy(130, seed: 2))
         let comparison = try Comparison(baseline: fast, current: slow)
         #expect(comparison.rows[0].verdict == .regressed)
@@ -142,7 +154,8 @@ import Testing
     }
 
     @Test func aVersionOneRunFileIsStillRead() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-v1-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-v1-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = BaselineStoreTests.run(build: "release", values: [1, 2, 3])

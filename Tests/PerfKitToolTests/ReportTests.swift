@@ -21,7 +21,8 @@ import Testing
     }
 
     @Test func theAnswerComesFirstAndNamesTheRegressedSeries() throws {
-        let report = MarkdownReport(title: "T", command: "perfkit compare main", comparison: try Self.comparison()).render()
+        let report = MarkdownReport(title: "T", command: "perfkit compare main", comparison: try Self.comparison())
+            .render()
         let first15 = report.split(separator: "\n", omittingEmptySubsequences: false).prefix(15).joined(separator: "\n")
         // The answer per kind: no sentence adds rows of different kinds together.
         #expect(first15.contains("**current against the baseline**"))
@@ -39,7 +40,9 @@ import Testing
             current: V.tests(V.noisy(104, seed: 9, spread: 0.6, count: 5), id: "S/noisy()"))
         comparison.rows += noisy.rows
         var reworded = comparison
-        for index in reworded.rows.indices { reworded.rows[index].note = "reworded note \(index): nothing to parse here" }
+        for index in reworded.rows.indices {
+            reworded.rows[index].note = "reworded note \(index): nothing to parse here"
+        }
         #expect(ReportHeadline(reworded, direction: "d").lines == ReportHeadline(comparison, direction: "d").lines)
         #expect(ExitStatus.of(reworded, failOnRegression: true) == ExitStatus.of(comparison, failOnRegression: true))
         let main = MarkdownReport(title: "T", command: "c", comparison: comparison).render()
@@ -52,11 +55,14 @@ import Testing
         var baseline: [TestResult] = []
         var current: [TestResult] = []
         for k in 0..<1_500 {
-            baseline += V.tests(V.noisy(200, seed: UInt64(k)), id: "VeryLongSuiteNameForAReport/aTestWithAQuiteLongName\(k)()")
-            current += V.tests(V.noisy(200, seed: UInt64(k + 5_000)), id: "VeryLongSuiteNameForAReport/aTestWithAQuiteLongName\(k)()")
+            baseline += V.tests(
+                V.noisy(200, seed: UInt64(k)), id: "VeryLongSuiteNameForAReport/aTestWithAQuiteLongName\(k)()")
+            current += V.tests(
+                V.noisy(200, seed: UInt64(k + 5_000)), id: "VeryLongSuiteNameForAReport/aTestWithAQuiteLongName\(k)()")
         }
         let report = MarkdownReport(
-            title: "T", command: "perfkit compare main", comparison: try Comparison(baseline: baseline, current: current), fullReportName: "pr-full.md")
+            title: "T", command: "perfkit compare main",
+            comparison: try Comparison(baseline: baseline, current: current), fullReportName: "pr-full.md")
         let main = report.render()
         #expect(main.count <= MarkdownReport.pullRequestLimit)
         #expect(main.contains("[pr-full.md](pr-full.md)"))
@@ -69,7 +75,8 @@ import Testing
         #expect(Format.pValue(0.0004) == "< 0.001")
         #expect(Format.pValue(0.0123) == "0.0123")
         let noisy = try Comparison(
-            baseline: V.tests(V.noisy(100, seed: 8, spread: 0.6, count: 5)), current: V.tests(V.noisy(104, seed: 9, spread: 0.6, count: 5)))
+            baseline: V.tests(V.noisy(100, seed: 8, spread: 0.6, count: 5)),
+            current: V.tests(V.noisy(104, seed: 9, spread: 0.6, count: 5)))
         let text = MarkdownReport(title: "T", command: "c", comparison: noisy).render()
         #expect(text.contains("- **Component cost**: 1 inconclusive (too noisy to tell: 1)"))
         #expect(!text.contains("can resolve"))
@@ -77,12 +84,15 @@ import Testing
 
     @Test func failedBudgetsAreListedUnderTheAnswerAndEveryBudgetInTheFullReport() throws {
         let failed = BudgetOutcome(
-            measurement: "parse", arm: "main", phase: .warm, metric: "mallocs", budget: "max ≤ 0", status: .failed, detail: "max 30015 exceeds 0")
+            measurement: "parse", arm: "main", phase: .warm, metric: "mallocs", budget: "max ≤ 0", status: .failed,
+            detail: "max 30015 exceeds 0")
         let passed = BudgetOutcome(
-            measurement: "scroll", arm: "main", phase: .warm, metric: "wallClock", budget: "p95 ≤ 10 ms (direct interaction)", status: .passed,
+            measurement: "scroll", arm: "main", phase: .warm, metric: "wallClock",
+            budget: "p95 ≤ 10 ms (direct interaction)", status: .passed,
             detail: "p95 = 2 ms")
         let report = MarkdownReport(
-            title: "T", command: "c", comparison: try Self.comparison(), budgets: [("S/parse()", failed), ("S/scroll()", passed)])
+            title: "T", command: "c", comparison: try Self.comparison(),
+            budgets: [("S/parse()", failed), ("S/scroll()", passed)])
         let main = report.render()
         #expect(main.contains("**Budgets that failed (1):**"))
         #expect(main.contains("`S/parse()` parse [main, warm] mallocs max ≤ 0: max 30015 exceeds 0"))
@@ -107,12 +117,14 @@ import Testing
         #expect(svg.contains(">+300%</text>") && svg.contains(">-75%</text>"))  // the axis reaches ×4 and ÷4, labelled
         #expect(svg.components(separatedBy: "class=\"tick-label\"").count - 1 >= 5)
         #expect(svg.contains("class=\"clipped\"") && svg.contains("(CI +29900.0% … +59900.0%, beyond the axis)"))
-        #expect(svg.contains("x=\"801.0\" y=") && !svg.contains("x=\"371.0\" y="))  // arrows on the right only, where the bounds lie
+        // arrows on the right only, where the bounds lie
+        #expect(svg.contains("x=\"801.0\" y=") && !svg.contains("x=\"371.0\" y="))
         #expect(svg.contains("noise band") && svg.contains("regressed") && svg.contains("improved"))
         #expect(!svg.contains("unjudged"))
         #expect(svg.contains("outlier") && svg.contains("slowParse"))
         // Every point and tick stays on the axis (x from 380 to 800).
-        let xs = (svg.components(separatedBy: " cx=\"") + svg.components(separatedBy: "class=\"tick\" x1=\"")).dropFirst()
+        let xs = (svg.components(separatedBy: " cx=\"") + svg.components(separatedBy: "class=\"tick\" x1=\""))
+            .dropFirst()
             .compactMap { Double($0.prefix { $0 != "\"" }) }
         #expect(xs.allSatisfy { $0 >= 380 - 1e-9 && $0 <= 800 + 1e-9 })
         // The document is wide enough for the longest value label: "+45700.0% (CI +29900.0% …

@@ -6,7 +6,8 @@ import Testing
 /// The verbs a CI calls, each with its exit status and its output's shape.
 @Suite struct VerbTests {
     let directory: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-verbs-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-verbs-\(UUID().uuidString)")
+            .path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()
@@ -15,9 +16,11 @@ import Testing
     func writeRuns() throws {
         let v = ComparisonVerdictTests.self
         var before = BaselineStoreTests.run(build: "release", values: [1], id: "S/slow()")
-        before.tests = v.tests(v.noisy(100, seed: 1), id: "S/slow()") + v.tests(v.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
+        before.tests =
+            v.tests(v.noisy(100, seed: 1), id: "S/slow()") + v.tests(v.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
         var after = before
-        after.tests = v.tests(v.noisy(130, seed: 3), id: "S/slow()") + v.tests(v.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
+        after.tests =
+            v.tests(v.noisy(130, seed: 3), id: "S/slow()") + v.tests(v.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
         try before.write(to: directory + "/before.json")
         try after.write(to: directory + "/after.json")
     }
@@ -25,13 +28,16 @@ import Testing
     @Test func compareExitsOneOnARegressionOnlyWithFailOn() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try writeRuns()
-        #expect(try PerfkitProcess.run(["baseline", "save", "main", "--from", "before.json"], in: directory).status == 0)
+        #expect(
+            try PerfkitProcess.run(["baseline", "save", "main", "--from", "before.json"], in: directory).status == 0)
         let lenient = try PerfkitProcess.run(["compare", "main", "--current", "after.json"], in: directory)
         #expect(lenient.status == 0)
-        let strict = try PerfkitProcess.run(["compare", "main", "--current", "after.json", "--fail-on", "regression", "--csv", "pr.csv"], in: directory)
+        let strict = try PerfkitProcess.run(
+            ["compare", "main", "--current", "after.json", "--fail-on", "regression", "--csv", "pr.csv"], in: directory)
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("- Component cost: 1 regressed"))
-        let same = try PerfkitProcess.run(["compare", "main", "--current", "before.json", "--fail-on", "regression"], in: directory)
+        let same = try PerfkitProcess.run(
+            ["compare", "main", "--current", "before.json", "--fail-on", "regression"], in: directory)
         #expect(same.status == 0)
         // CSV escaping: a test name with a quote and a comma stays one field.
         let csv = try String(contentsOfFile: directory + "/pr.csv", encoding: .utf8)
@@ -53,14 +59,18 @@ import Testing
         // `failed` replaces only tests whose budgets failed (and adds missing ones).
         var failing = try RunFile.read(from: directory + "/after.json")
         failing.tests[1].budgets = [
-            BudgetOutcome(measurement: "m", arm: "main", phase: .warm, metric: "wallClock", budget: "max ≤ 1 ns", status: .failed, detail: "")
+            BudgetOutcome(
+                measurement: "m", arm: "main", phase: .warm, metric: "wallClock", budget: "max ≤ 1 ns", status: .failed,
+                detail: "")
         ]
         try failing.write(to: directory + "/failing.json")
-        let saved = try PerfkitProcess.run(["baseline", "save", "main", "--from", "failing.json", "--policy", "failed"], in: directory)
+        let saved = try PerfkitProcess.run(
+            ["baseline", "save", "main", "--from", "failing.json", "--policy", "failed"], in: directory)
         #expect(saved.stdout.hasPrefix("saved 1 tests"))
         let loaded = try BaselineStore(root: directory + "/Baselines").load("main")
         let slow = try #require(loaded.tests.first { $0.id == "S/slow()" })
-        #expect(slow.measurements[0].series[0].values == ComparisonVerdictTests.noisy(100, seed: 1).map { $0 * 1_000 })  // not replaced: its budgets passed
+        // not replaced: its budgets passed
+        #expect(slow.measurements[0].series[0].values == ComparisonVerdictTests.noisy(100, seed: 1).map { $0 * 1_000 })
     }
 
     @Test(arguments: ["github-smaller", "github-bigger", "bencher"])

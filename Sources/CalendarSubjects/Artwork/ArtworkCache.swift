@@ -129,7 +129,9 @@ public final class ArtworkCache: Sendable {
     ///   - deliver: Receives a lease, exactly once, unless the request is cancelled first.
     /// - Returns: The request, for cancelling.
     @discardableResult
-    public func request(_ description: PaintDescription, deliver: @escaping @Sendable (ArtworkLease) -> Void) -> ArtworkRequest {
+    public func request(_ description: PaintDescription, deliver: @escaping @Sendable (ArtworkLease) -> Void)
+        -> ArtworkRequest
+    {
         let request = ArtworkRequest(description: description, deliver: deliver)
         if let lease = lookup(description) {
             request.complete(with: lease)
@@ -200,7 +202,9 @@ public final class ArtworkCache: Sendable {
 
     private func insert(_ artwork: Artwork, _ state: inout State) {
         guard artwork.byteCount <= limits.maxEntryBytes else { return }
-        if let old = state.entries.insert(artwork, for: artwork.description) { state.counters.bytesCached -= old.byteCount }
+        if let old = state.entries.insert(artwork, for: artwork.description) {
+            state.counters.bytesCached -= old.byteCount
+        }
         state.counters.bytesCached += artwork.byteCount
         evict(toBytes: limits.maxBytes, count: limits.maxCount, &state)
     }

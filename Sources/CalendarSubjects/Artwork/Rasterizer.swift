@@ -30,12 +30,17 @@ public enum Rasterizer {
             }
         }
         let glyph = max(1, d.scale * d.textSize / 100)
-        drawText(d.title, x: bar + 2 * d.scale, y: 2 * d.scale, glyph: glyph, into: &pixels, width: w, height: h, dark: dark)
-        drawText(d.timeText, x: bar + 2 * d.scale, y: 2 * d.scale + 7 * glyph, glyph: glyph, into: &pixels, width: w, height: h, dark: dark)
+        drawText(
+            d.title, x: bar + 2 * d.scale, y: 2 * d.scale, glyph: glyph, into: &pixels, width: w, height: h, dark: dark)
+        drawText(
+            d.timeText, x: bar + 2 * d.scale, y: 2 * d.scale + 7 * glyph, glyph: glyph, into: &pixels, width: w,
+            height: h, dark: dark)
         return Artwork(description: d, pixelWidth: w, pixelHeight: h, pixels: pixels)
     }
 
-    private static func drawText(_ text: String, x: Int, y: Int, glyph: Int, into pixels: inout [UInt8], width: Int, height: Int, dark: Bool) {
+    private static func drawText(
+        _ text: String, x: Int, y: Int, glyph: Int, into pixels: inout [UInt8], width: Int, height: Int, dark: Bool
+    ) {
         let ink: UInt8 = dark ? 235 : 30
         var cursor = x
         for scalar in text.unicodeScalars {

@@ -15,7 +15,8 @@ extension CalendarDemo {
     ///   - whereItWent: Where changed simulated counts went, if any changed.
     /// - Returns: The report, for ``ReportWriter``.
     public static func report(
-        run: RunFile, baseline: BaselineStore.Baseline, comparison: Comparison, policies: Comparison, historySection: String, command: String,
+        run: RunFile, baseline: BaselineStore.Baseline, comparison: Comparison, policies: Comparison,
+        historySection: String, command: String,
         whereItWent: WhereItWent? = nil
     ) -> MarkdownReport {
         var limitations = [
@@ -26,18 +27,23 @@ extension CalendarDemo {
             "Simulated instruction counts (valgrind) hold still between runs and machines of one toolchain, but miss cache misses, memory stalls, system calls, sleeps and lock waits: a count that did not change is not a time that did not change.",
             MarkdownReport.allocatorLimitation(run.environment),
         ]
-        let sameCommit = baseline.environment.commit == run.environment.commit || baseline.environment.commit.hasPrefix(run.environment.commit.prefix(12))
+        let sameCommit =
+            baseline.environment.commit == run.environment.commit
+            || baseline.environment.commit.hasPrefix(run.environment.commit.prefix(12))
         limitations.append(
             sameCommit
                 ? "The baseline `\(baseline.name)` was recorded from the same commit (\(run.environment.commit.prefix(12))): every regression or improvement against it is this machine's run-to-run variation, not a code change. `perfkit abba` pairs runs of two revisions in one session to remove that drift."
                 : "The baseline `\(baseline.name)` comes from commit \(baseline.environment.commit.prefix(12)) and an earlier session; differences against it include the machine's run-to-run drift. `perfkit abba` pairs runs of two revisions in one session to remove it."
         )
-        let day = ISO8601DateFormatter.string(from: baseline.savedAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let day = ISO8601DateFormatter.string(
+            from: baseline.savedAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
         var report = MarkdownReport(
             title: "Calendar renderer: native policy against reference", command: command, comparison: comparison,
             armComparison: MarkdownReport.ArmSection(
-                title: "Policy comparison: native against reference (same run, same binary)", comparison: policies, first: "reference", second: "native"),
-            extraSections: [PolicyComparison.headline(policies), historySection] + (whereItWent?.markdown.map { [$0] } ?? []),
+                title: "Policy comparison: native against reference (same run, same binary)", comparison: policies,
+                first: "reference", second: "native"),
+            extraSections: [PolicyComparison.headline(policies), historySection]
+                + (whereItWent?.markdown.map { [$0] } ?? []),
             runOrder: MarkdownReport.runOrderLines(run.tests),
             limitations: limitations, budgets: MarkdownReport.budgets(of: run.tests))
         report.sidesNamed =

@@ -38,11 +38,13 @@ extension CalendarDemo {
     /// - Throws: ``OrchestrationError`` for a failed build or child; ``FileError`` for a corrupt
     ///   baseline or a write that failed.
     public static func run(
-        iterations: Int?, processes: Int, memoryRounds: Int, baselineName: String, saveBaseline: Bool, executable: String, command: String,
+        iterations: Int?, processes: Int, memoryRounds: Int, baselineName: String, saveBaseline: Bool,
+        executable: String, command: String,
         counts: Bool = true, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
         var (run, status, dumps) = try MeasuredRun.measurePackage(
-            filter: MeasuredRun.defaultFilter, iterations: iterations, processes: processes, passes: counts ? .timingAndCounts : .timing,
+            filter: MeasuredRun.defaultFilter, iterations: iterations, processes: processes,
+            passes: counts ? .timingAndCounts : .timing,
             progress: progress)
         if let dumps {
             let kept = CountingRun.dumpFolder(besides: ".perfkit/runs/demo-latest.json")
@@ -51,7 +53,9 @@ extension CalendarDemo {
             try? FileManager.default.moveItem(atPath: dumps, toPath: kept)
             try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
         }
-        progress("calendar-demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…")
+        progress(
+            "calendar-demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…"
+        )
         run.tests.append(try measureMemory(rounds: memoryRounds, executable: executable, progress: progress))
         progress("calendar-demo: generating the 90-day retained history in fresh processes…")
         let historySection = try retainedHistorySection(days: 90, executable: executable)
@@ -63,13 +67,16 @@ extension CalendarDemo {
         let baseline = try store.load(baselineName)
         let comparison = try Comparison(
             baseline: baseline.tests, current: run.tests,
-            bands: try NoiseBandsFile.load(nil, machine: run.environment.machine, default: NoiseBands()).withCrossRunDefault,
+            bands: try NoiseBandsFile.load(nil, machine: run.environment.machine, default: NoiseBands())
+                .withCrossRunDefault,
             baselineEnvironment: baseline.environment, currentEnvironment: run.environment)
         let policies = try ArmComparison.compare(run.tests) ?? Comparison(baseline: [], current: [])
         return Outcome(
-            run: run, status: status, baseline: baseline, savedBaseline: save, comparison: comparison, policies: policies,
+            run: run, status: status, baseline: baseline, savedBaseline: save, comparison: comparison,
+            policies: policies,
             report: report(
-                run: run, baseline: baseline, comparison: comparison, policies: policies, historySection: historySection, command: command,
+                run: run, baseline: baseline, comparison: comparison, policies: policies,
+                historySection: historySection, command: command,
                 whereItWent: WhereItWent(comparison, baseline: baseline.tests, current: run.tests)))
     }
 }

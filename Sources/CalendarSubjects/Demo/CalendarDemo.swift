@@ -12,17 +12,23 @@ public enum CalendarDemo {
     ///   - progress: Receives one line per process.
     /// - Returns: A test result with one series per memory metric and policy; every sample is its own process.
     /// - Throws: ``OrchestrationError/childFailed(_:)`` when a child fails or prints bad output.
-    public static func measureMemory(rounds: Int, executable: String, progress: (String) -> Void = { _ in }) throws -> TestResult {
+    public static func measureMemory(rounds: Int, executable: String, progress: (String) -> Void = { _ in }) throws
+        -> TestResult
+    {
         let arms = ["reference", "native"]
         let order = RunOrder(armCount: 2, roundCount: rounds, seed: 0xABBA)
         var collector: [String: SampleSeries] = [:]
         for (round, armOrder) in order.rounds.enumerated() {
             for (position, armIndex) in armOrder.enumerated() {
                 let values = try ChildNumbers.run(
-                    executable, ["calendar", "memory", "--policy", arms[armIndex], "--days", "30"], requiring: ["residentMemory"])
-                progress("  memory round \(round + 1)/\(rounds) \(arms[armIndex]): resident \(Format.bytes(values["residentMemory"] ?? 0))")
+                    executable, ["calendar", "memory", "--policy", arms[armIndex], "--days", "30"],
+                    requiring: ["residentMemory"])
+                progress(
+                    "  memory round \(round + 1)/\(rounds) \(arms[armIndex]): resident \(Format.bytes(values["residentMemory"] ?? 0))"
+                )
                 for (name, metric) in [
-                    ("residentMemory", Metric.residentMemory), ("peakResidentMemory", .peakResidentMemory), ("allocatorResident", .allocatorResident),
+                    ("residentMemory", Metric.residentMemory), ("peakResidentMemory", .peakResidentMemory),
+                    ("allocatorResident", .allocatorResident),
                 ] {
                     guard let value = values[name] else { continue }
                     let key = "\(name)|\(arms[armIndex])"
@@ -38,8 +44,11 @@ public enum CalendarDemo {
             s.processes = Array(s.values.indices)
             return s
         }
-        let measurement = MeasurementResult(name: "process-30d", arms: arms, order: order.rounds, series: series, unavailable: [])
-        return TestResult(id: "CalendarMemoryBenchmarks/processMemoryPerPolicy()", suite: "CalendarMemoryBenchmarks", measurements: [measurement])
+        let measurement = MeasurementResult(
+            name: "process-30d", arms: arms, order: order.rounds, series: series, unavailable: [])
+        return TestResult(
+            id: "CalendarMemoryBenchmarks/processMemoryPerPolicy()", suite: "CalendarMemoryBenchmarks",
+            measurements: [measurement])
     }
 
     /// Generates the retained history in three fresh processes and describes its time and memory.
@@ -51,7 +60,10 @@ public enum CalendarDemo {
     public static func retainedHistorySection(days: Int, executable: String) throws -> String {
         let keys = ["generationNanoseconds", "residentAfter", "residentBefore", "items", "calendarEvents"]
         var samples: [[String: Double]] = []
-        for _ in 0..<3 { samples.append(try ChildNumbers.run(executable, ["calendar", "history", "--days", String(days)], requiring: keys)) }
+        for _ in 0..<3 {
+            samples.append(
+                try ChildNumbers.run(executable, ["calendar", "history", "--days", String(days)], requiring: keys))
+        }
         // Every key is present: ChildNumbers checked them.
         let times = try Summary(samples.map { $0["generationNanoseconds"] ?? .nan })
         let held = try Summary(samples.map { ($0["residentAfter"] ?? .nan) - ($0["residentBefore"] ?? .nan) })

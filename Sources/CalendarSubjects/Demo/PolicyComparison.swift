@@ -7,7 +7,8 @@ public enum PolicyComparison {
     /// - Returns: A Markdown section with one row per figure found.
     public static func headline(_ c: Comparison) -> String {
         var lines = [
-            "## Headline: native policy against reference", "", "| figure | reference | native | change (95% CI where statistical) |", "|---|--:|--:|---|",
+            "## Headline: native policy against reference", "",
+            "| figure | reference | native | change (95% CI where statistical) |", "|---|--:|--:|---|",
         ]
         let wanted: [(String, String, Phase)] = [
             ("liveViews", "scroll-30d", .warm), ("consumerArtworkBytes", "scroll-30d", .warm),
@@ -17,7 +18,8 @@ public enum PolicyComparison {
         for (metric, measurement, phase) in wanted {
             guard
                 let row = c.rows.first(where: {
-                    $0.metric.name == metric && $0.measurement == measurement && $0.phase == phase && $0.arm == "native vs reference"
+                    $0.metric.name == metric && $0.measurement == measurement && $0.phase == phase
+                        && $0.arm == "native vs reference"
                 }),
                 let b = row.baseline, let n = row.current
             else { continue }
@@ -29,7 +31,9 @@ public enum PolicyComparison {
                 ?? (row.verdict == .notJudged
                     ? "\(MarkdownReport.percent(n.median / max(b.median, 1))), not judged (\(row.reason?.description ?? "not judged"))"
                     : "\(MarkdownReport.percent(n.median / max(b.median, 1))), \(row.isExact ? "exact: every sample identical" : row.verdict.description)")
-            lines.append("| \(metric) (\(measurement), \(phase), median) | \(Format.value(b.median, u)) | \(Format.value(n.median, u)) | \(change) |")
+            lines.append(
+                "| \(metric) (\(measurement), \(phase), median) | \(Format.value(b.median, u)) | \(Format.value(n.median, u)) | \(change) |"
+            )
         }
         lines.append("")
         lines.append(

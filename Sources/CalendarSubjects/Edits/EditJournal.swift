@@ -70,7 +70,9 @@ public final class EditJournal {
         self.path = path
         let isNew = !FileManager.default.fileExists(atPath: path)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FileError(path, "cannot open journal for reading and writing: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw FileError(path, "cannot open journal for reading and writing: \(String(cString: strerror(errno)))")
+        }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
@@ -78,7 +80,8 @@ public final class EditJournal {
         }
         guard info.st_size <= Self.maximumBytes else {
             close(fd)
-            throw FileError(path, "journal is \(info.st_size) bytes, over the \(Self.maximumBytes)-byte limit; refusing to read it")
+            throw FileError(
+                path, "journal is \(info.st_size) bytes, over the \(Self.maximumBytes)-byte limit; refusing to read it")
         }
         // One writer at a time, across processes: two appenders at one verified end would write over
         // each other's acknowledged records. Held until the last journal of this file in this process closes.
@@ -102,13 +105,17 @@ public final class EditJournal {
         while offset < bytes.count {
             lineNumber += 1
             guard let newline = bytes[offset...].firstIndex(of: 0x0A) else {
-                warnings.append("\(path): line \(lineNumber): torn last record (\(bytes.count - offset) bytes without a newline) skipped")
+                warnings.append(
+                    "\(path): line \(lineNumber): torn last record (\(bytes.count - offset) bytes without a newline) skipped"
+                )
                 break
             }
             guard let record = Self.decode(Array(bytes[offset..<newline])) else {
                 close(fd)
                 let place = newline + 1 == bytes.count ? "the last record, complete but" : "a record before the end,"
-                throw FileError(path, "line \(lineNumber): damaged record (\(place) failing its checksum or JSON); refusing to open")
+                throw FileError(
+                    path, "line \(lineNumber): damaged record (\(place) failing its checksum or JSON); refusing to open"
+                )
             }
             parsed.append(record)
             goodLength = newline + 1
@@ -154,7 +161,8 @@ public final class EditJournal {
         let written = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, verifiedLength) }
         let writeError = errno
         if written != line.count {
-            let cause = written < 0 ? String(cString: strerror(writeError)) : "short write (\(written) of \(line.count) bytes)"
+            let cause =
+                written < 0 ? String(cString: strerror(writeError)) : "short write (\(written) of \(line.count) bytes)"
             throw FileError(path, "journal write failed: \(cause)\(rollBack())")
         }
         guard fsync(descriptor) == 0 else {
@@ -168,7 +176,8 @@ public final class EditJournal {
     /// Cuts the file back to its verified length; returns a note when even that failed.
     private func rollBack() -> String {
         if ftruncate(descriptor, verifiedLength) == 0 { return "; the record was not written" }
-        return "; cutting the fragment back off failed too (\(String(cString: strerror(errno)))), reopen the journal to recover"
+        return
+            "; cutting the fragment back off failed too (\(String(cString: strerror(errno)))), reopen the journal to recover"
     }
 
     /// Reads a whole file from offset 0 through its descriptor.
@@ -199,7 +208,8 @@ public final class EditJournal {
     }
 
     static func decode(_ line: [UInt8]) -> JournalRecord? {
-        guard line.count > 9, line[8] == 0x20, let crc = UInt32(String(decoding: line[0..<8], as: UTF8.self), radix: 16) else { return nil }
+        guard line.count > 9, line[8] == 0x20, let crc = UInt32(String(decoding: line[0..<8], as: UTF8.self), radix: 16)
+        else { return nil }
         let json = Array(line[9...])
         guard CRC32.checksum(json) == crc else { return nil }
         return try? JSONDecoder().decode(JournalRecord.self, from: Data(json))

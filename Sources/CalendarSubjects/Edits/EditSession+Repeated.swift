@@ -19,7 +19,8 @@ extension EditSession {
     /// - Throws: ``FileError`` when the journal cannot be read or written.
     public static func moveRepeatedly(journal path: String, moves: Int, durable: (Int) -> Void) throws {
         let event = CalendarEvent(
-            sourceID: "event", calendarID: "journal", title: "Event", start: Workloads.epoch, end: Workloads.epoch.addingTimeInterval(1_800))
+            sourceID: "event", calendarID: "journal", title: "Event", start: Workloads.epoch,
+            end: Workloads.epoch.addingTimeInterval(1_800))
         var session = EditSession(events: [event], journal: try EditJournal(path: path))
         var provider = AcceptingProvider()
         for k in 0..<moves {

@@ -51,7 +51,8 @@ public struct EditSession {
     ///   - journal: The open journal to replay and append to.
     public init(events: [CalendarEvent], journal: EditJournal) {
         self.journal = journal
-        accepted = Dictionary(events.map { ($0.sourceID, $0.start.timeIntervalSince1970) }, uniquingKeysWith: { a, _ in a })
+        accepted = Dictionary(
+            events.map { ($0.sourceID, $0.start.timeIntervalSince1970) }, uniquingKeysWith: { a, _ in a })
         for record in journal.records where record.status == .confirmed { accepted[record.eventID] = record.to }
         displayed = accepted
         nextOperation = (journal.records.map(\.operation).max() ?? 0) + 1
@@ -62,8 +63,10 @@ public struct EditSession {
         var latest: [Int: JournalRecord] = [:]
         for record in journal.records { latest[record.operation] = record }
         let flying = Set(inFlight.map(\.operation))
-        return latest.values.filter { $0.status != .confirmed && !flying.contains($0.operation) }.sorted { $0.operation < $1.operation }
-            .map { PendingMove(operation: $0.operation, eventID: $0.eventID, from: $0.from, to: $0.to) }
+        return latest.values.filter { $0.status != .confirmed && !flying.contains($0.operation) }.sorted {
+            $0.operation < $1.operation
+        }
+        .map { PendingMove(operation: $0.operation, eventID: $0.eventID, from: $0.from, to: $0.to) }
     }
 
     /// Starts a move: journals it durably, then shows it.
@@ -75,7 +78,8 @@ public struct EditSession {
     @discardableResult
     public mutating func move(_ eventID: String, to start: Double) throws(FileError) -> PendingMove {
         let move = PendingMove(operation: nextOperation, eventID: eventID, from: accepted[eventID] ?? start, to: start)
-        try journal.append(JournalRecord(operation: move.operation, status: .pending, eventID: eventID, from: move.from, to: move.to))
+        try journal.append(
+            JournalRecord(operation: move.operation, status: .pending, eventID: eventID, from: move.from, to: move.to))
         nextOperation += 1
         show(move)
         return move
@@ -92,10 +96,13 @@ public struct EditSession {
     public mutating func submit(_ move: PendingMove, to provider: inout some EditProvider) throws(FileError) -> Bool {
         let ok = provider.submit(move)
         let status: JournalRecord.Status = ok ? .confirmed : .rejected
-        try journal.append(JournalRecord(operation: move.operation, status: status, eventID: move.eventID, from: move.from, to: move.to))
+        try journal.append(
+            JournalRecord(
+                operation: move.operation, status: status, eventID: move.eventID, from: move.from, to: move.to))
         inFlight.removeAll { $0.operation == move.operation }
         if ok { accepted[move.eventID] = move.to }
-        displayed[move.eventID] = inFlight.last { $0.eventID == move.eventID }?.to ?? accepted[move.eventID] ?? move.from
+        displayed[move.eventID] =
+            inFlight.last { $0.eventID == move.eventID }?.to ?? accepted[move.eventID] ?? move.from
         return ok
     }
 
@@ -107,7 +114,9 @@ public struct EditSession {
     public mutating func retryPending(with provider: inout some EditProvider) throws(FileError) -> Int {
         var accepted = 0
         for move in pendingRetries {
-            try journal.append(JournalRecord(operation: move.operation, status: .pending, eventID: move.eventID, from: move.from, to: move.to))
+            try journal.append(
+                JournalRecord(
+                    operation: move.operation, status: .pending, eventID: move.eventID, from: move.from, to: move.to))
             show(move)
             if try submit(move, to: &provider) { accepted += 1 }
         }

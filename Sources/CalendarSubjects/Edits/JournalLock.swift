@@ -32,11 +32,15 @@ enum JournalLock {
                 return nil
             }
             let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return FileError(path, "cannot open journal to lock it: \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else {
+                return FileError(path, "cannot open journal to lock it: \(String(cString: strerror(errno)))")
+            }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno
                 close(fd)
-                if code == EWOULDBLOCK { return FileError(path, "another process has this journal open; one writer at a time") }
+                if code == EWOULDBLOCK {
+                    return FileError(path, "another process has this journal open; one writer at a time")
+                }
                 return FileError(path, "cannot lock journal: \(String(cString: strerror(code)))")
             }
             locks[key] = (fd, 1)

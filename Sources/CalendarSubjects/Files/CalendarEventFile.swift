@@ -32,7 +32,8 @@ public enum CalendarEventFile {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         let items = events.map {
             Item(
-                id: $0.sourceID, calendar: $0.calendarID, title: $0.title, start: formatter.string(from: $0.start), end: formatter.string(from: $0.end),
+                id: $0.sourceID, calendar: $0.calendarID, title: $0.title, start: formatter.string(from: $0.start),
+                end: formatter.string(from: $0.end),
                 allDay: $0.isAllDay)
         }
         return try StoredFile.encoder().encode(File(timeZone: timeZone.identifier, events: items)) + Data("\n".utf8)
@@ -64,7 +65,9 @@ public enum CalendarEventFile {
         /// to the formatters.
         func fastLocal(_ text: String) -> Date? {
             let b = Array(text.utf8)
-            guard b.count == 16 || b.count == 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b.count == 16 || b[16] == 0x3A else { return nil }
+            guard b.count == 16 || b.count == 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A,
+                b.count == 16 || b[16] == 0x3A
+            else { return nil }
             func number(_ range: Range<Int>) -> Int? {
                 var value = 0
                 for i in range {
@@ -73,10 +76,16 @@ public enum CalendarEventFile {
                 }
                 return value
             }
-            guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), let hh = number(11..<13), let mm = number(14..<16) else { return nil }
+            guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), let hh = number(11..<13),
+                let mm = number(14..<16)
+            else { return nil }
             let ss = b.count == 19 ? number(17..<19) : 0
-            let monthDays = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-            guard let ss, (1...12).contains(m), (1...monthDays[m - 1]).contains(d), hh < 24, mm < 60, ss < 60 else { return nil }
+            let monthDays = [
+                31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+            ]
+            guard let ss, (1...12).contains(m), (1...monthDays[m - 1]).contains(d), hh < 24, mm < 60, ss < 60 else {
+                return nil
+            }
             // Days from 1970-01-01 to y-m-d (Howard Hinnant's days_from_civil).
             let yy = m <= 2 ? y - 1 : y
             let era = (yy >= 0 ? yy : yy - 399) / 400
@@ -89,15 +98,23 @@ public enum CalendarEventFile {
             // wins, as Foundation's formatters choose. In a skipped hour neither is valid: the time is
             // read with the offset in force before the change, so it moves forward by the gap
             // (2015-03-29T02:22 in Europe/Berlin is 03:22 CEST), the rule of RFC 5545 §3.3.5.
-            let offsets = [wall - 86_400, wall + 86_400].map { Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) }
-            let candidates = offsets.map { wall - $0 }.filter { wall - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) == $0 }
+            let offsets = [wall - 86_400, wall + 86_400].map {
+                Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0)))
+            }
+            let candidates = offsets.map { wall - $0 }.filter {
+                wall - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) == $0
+            }
             return Date(timeIntervalSince1970: candidates.max() ?? wall - offsets[0])
         }
 
         /// The date, or nil when `text` is in none of the accepted forms.
         func date(_ text: String) -> Date? {
             if let fast = fastLocal(text) { return fast }
-            if text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" }), let date = absolute.date(from: text) { return date }
+            if text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" }),
+                let date = absolute.date(from: text)
+            {
+                return date
+            }
             for formatter in local { if let date = formatter.date(from: text) { return date } }
             return absolute.date(from: text)
         }
@@ -121,12 +138,18 @@ public enum CalendarEventFile {
     ///   - timeZoneOverride: A zone that replaces the file's own.
     /// - Returns: The zone and the events.
     /// - Throws: ``FileError`` naming the file and the event.
-    public static func read(_ path: String, timeZoneOverride: String?) throws -> (timeZone: TimeZone, events: [CalendarEvent]) {
+    public static func read(_ path: String, timeZoneOverride: String?) throws -> (
+        timeZone: TimeZone, events: [CalendarEvent]
+    ) {
         let data = try InputFile.read(path)
         let file: File
-        do { file = try JSONDecoder().decode(File.self, from: data) } catch { throw FileError(path, "bad JSON: \(StoredFile.describe(error))") }
+        do { file = try JSONDecoder().decode(File.self, from: data) } catch {
+            throw FileError(path, "bad JSON: \(StoredFile.describe(error))")
+        }
         let zoneName = timeZoneOverride ?? file.timeZone ?? "UTC"
-        guard let zone = TimeZone(identifier: zoneName) else { throw FileError(path, "unknown time zone '\(zoneName)'") }
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw FileError(path, "unknown time zone '\(zoneName)'")
+        }
         guard let items = file.events else { throw FileError(path, "missing field 'events'") }
         var events: [CalendarEvent] = []
         events.reserveCapacity(items.count)
@@ -139,12 +162,16 @@ public enum CalendarEventFile {
             guard let start = parser.date(startText) else { throw FileError(path, "\(name): bad start '\(startText)'") }
             guard let end = parser.date(endText) else { throw FileError(path, "\(name): bad end '\(endText)'") }
             guard start >= earliest, end <= latest else {
-                throw FileError(path, "\(name): \(startText) … \(endText) lies outside the years 1900 to 2199 that calendar layout accepts")
+                throw FileError(
+                    path,
+                    "\(name): \(startText) … \(endText) lies outside the years 1900 to 2199 that calendar layout accepts"
+                )
             }
             guard end >= start else { throw FileError(path, "\(name): end \(endText) is before start \(startText)") }
             events.append(
                 CalendarEvent(
-                    sourceID: id, calendarID: item.calendar ?? "default", title: item.title ?? id, start: start, end: end, isAllDay: item.allDay ?? false))
+                    sourceID: id, calendarID: item.calendar ?? "default", title: item.title ?? id, start: start,
+                    end: end, isAllDay: item.allDay ?? false))
         }
         return (zone, events)
     }

@@ -34,9 +34,12 @@ public enum LayoutRendering {
     public static func json(_ layout: CalendarLayout, events: [CalendarEvent]) -> String {
         func segment(_ p: PlacedSegment) -> JSONSegment {
             JSONSegment(
-                id: p.segment.id.description, event: events[p.segment.eventIndex].sourceID, startMinute: p.segment.startMinute, endMinute: p.segment.endMinute,
-                lane: p.placement.lane, span: p.placement.span, laneCount: p.placement.laneCount, x: p.frame.x, width: p.frame.width,
-                continuesFromPreviousDay: p.segment.continuesFromPreviousDay, continuesToNextDay: p.segment.continuesToNextDay)
+                id: p.segment.id.description, event: events[p.segment.eventIndex].sourceID,
+                startMinute: p.segment.startMinute, endMinute: p.segment.endMinute,
+                lane: p.placement.lane, span: p.placement.span, laneCount: p.placement.laneCount, x: p.frame.x,
+                width: p.frame.width,
+                continuesFromPreviousDay: p.segment.continuesFromPreviousDay,
+                continuesToNextDay: p.segment.continuesToNextDay)
         }
         let value = JSONLayout(
             timeZone: layout.grid.timeZone.identifier,
@@ -45,7 +48,8 @@ public enum LayoutRendering {
                 busyHours: layout.axis.busyHours.indices.filter { layout.axis.busyHours[$0] }),
             days: layout.grid.days.indices.map { day in
                 JSONDay(
-                    date: layout.grid.days[day].key.description, segments: layout.days[day].map(segment), allDay: layout.allDay[day].map(segment),
+                    date: layout.grid.days[day].key.description, segments: layout.days[day].map(segment),
+                    allDay: layout.allDay[day].map(segment),
                     overflow: layout.hasLaneLimit ? layout.overflow[day].map { overflow($0, events) } : nil)
             })
         let encoder = JSONEncoder()
@@ -55,8 +59,10 @@ public enum LayoutRendering {
 
     static func overflow(_ chip: OverflowChip, _ events: [CalendarEvent]) -> JSONOverflow {
         JSONOverflow(
-            startMinute: chip.group.startMinute, endMinute: chip.group.endMinute, count: chip.group.count, lane: chip.group.lane,
-            laneCount: chip.group.laneCount, x: chip.frame.x, width: chip.frame.width, events: chip.group.segments.map { events[$0.eventIndex].sourceID })
+            startMinute: chip.group.startMinute, endMinute: chip.group.endMinute, count: chip.group.count,
+            lane: chip.group.lane,
+            laneCount: chip.group.laneCount, x: chip.frame.x, width: chip.frame.width,
+            events: chip.group.segments.map { events[$0.eventIndex].sourceID })
     }
 
     /// Hairline rules, no cards or shadows; pale tinted fills with a 2 pt edge bar; collapsed hours
@@ -81,37 +87,55 @@ public enum LayoutRendering {
         }
         for hour in 0...24 {
             let x = label + layout.axis.hourStarts[hour]
-            out.append("<line x1=\"\(x)\" y1=\"20\" x2=\"\(x)\" y2=\"\(20 + layout.contentHeight)\" stroke=\"#d0d0d0\" stroke-width=\"0.5\"/>")
-            if hour < 24 && layout.axis.busyHours[hour] { out.append("<text x=\"\(x + 2)\" y=\"14\" fill=\"#666\">\(hour)</text>") }
+            out.append(
+                "<line x1=\"\(x)\" y1=\"20\" x2=\"\(x)\" y2=\"\(20 + layout.contentHeight)\" stroke=\"#d0d0d0\" stroke-width=\"0.5\"/>"
+            )
+            if hour < 24 && layout.axis.busyHours[hour] {
+                out.append("<text x=\"\(x + 2)\" y=\"14\" fill=\"#666\">\(hour)</text>")
+            }
         }
         for (i, day) in layout.grid.days.enumerated() {
             let y = 20 + layout.rowTops[i]
-            out.append("<line x1=\"0\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\" stroke=\"#d0d0d0\" stroke-width=\"0.5\"/>")
-            let isToday = now.map { $0.timeIntervalSince1970 >= day.start && $0.timeIntervalSince1970 < day.end } ?? false
-            out.append("<text x=\"4\" y=\"\(y + 14)\" fill=\"\(isToday ? accent : "#333")\"\(isToday ? " font-weight=\"bold\"" : "")>\(day.key)</text>")
+            out.append(
+                "<line x1=\"0\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\" stroke=\"#d0d0d0\" stroke-width=\"0.5\"/>")
+            let isToday =
+                now.map { $0.timeIntervalSince1970 >= day.start && $0.timeIntervalSince1970 < day.end } ?? false
+            out.append(
+                "<text x=\"4\" y=\"\(y + 14)\" fill=\"\(isToday ? accent : "#333")\"\(isToday ? " font-weight=\"bold\"" : "")>\(day.key)</text>"
+            )
             if isToday, let now {
                 let x = label + layout.axis.x(minute: layout.grid.wallMinute(now.timeIntervalSince1970, day: i))
                 let bottom = i + 1 < layout.rowTops.count ? 20 + layout.rowTops[i + 1] : 20 + layout.contentHeight
-                out.append("<line x1=\"\(x)\" y1=\"\(y)\" x2=\"\(x)\" y2=\"\(bottom)\" stroke=\"\(accent)\" stroke-width=\"1.5\"/>")
+                out.append(
+                    "<line x1=\"\(x)\" y1=\"\(y)\" x2=\"\(x)\" y2=\"\(bottom)\" stroke=\"\(accent)\" stroke-width=\"1.5\"/>"
+                )
             }
         }
         for chip in layout.overflow.joined() {
             let f = chip.frame
-            out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"#8c8c8c\" fill-opacity=\"0.12\"/>")
-            out.append("<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#444\">+\(chip.group.count)</text>")
+            out.append(
+                "<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"#8c8c8c\" fill-opacity=\"0.12\"/>"
+            )
+            out.append(
+                "<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#444\">+\(chip.group.count)</text>")
         }
         for placed in layout.allPlaced {
             let event = events[placed.segment.eventIndex]
             let color = Workloads.color(ofCalendar: event.calendarID)
             let hex = String(format: "#%06X", color)
             let f = placed.frame
-            out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"\(hex)\" fill-opacity=\"0.16\"/>")
-            out.append("<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"2\" height=\"\(f.height)\" fill=\"\(hex)\"/>")
+            out.append(
+                "<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"\(hex)\" fill-opacity=\"0.16\"/>"
+            )
+            out.append(
+                "<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"2\" height=\"\(f.height)\" fill=\"\(hex)\"/>")
             // Titles are cut to the frame (about 6 pt per character at 10 pt), never drawn over a neighbour.
             let fitting = Int((f.width - 8) / 6)
             if fitting >= 2 {
                 let title = event.title.count <= fitting ? event.title : String(event.title.prefix(fitting - 1)) + "…"
-                out.append("<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#222\">\(SVGChart.escape(title))</text>")
+                out.append(
+                    "<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#222\">\(SVGChart.escape(title))</text>"
+                )
             }
         }
         out.append("</svg>")

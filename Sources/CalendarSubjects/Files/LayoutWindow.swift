@@ -36,10 +36,15 @@ public enum LayoutWindow {
     ///   - path: The events file, named in a problem about the events themselves.
     /// - Returns: The grid.
     /// - Throws: ``Problem`` for a first day that is not a date, or events spanning more than ``maximumDays``.
-    public static func grid(events: [CalendarEvent], timeZone: TimeZone, firstDay: String?, days: Int?, path: String) throws(Problem) -> DayGrid {
+    public static func grid(events: [CalendarEvent], timeZone: TimeZone, firstDay: String?, days: Int?, path: String)
+        throws(Problem) -> DayGrid
+    {
         let first: Date
         if let firstDay {
-            guard let date = CalendarEventFile.parseDate(firstDay + (firstDay.count == 10 ? "T00:00:00" : ""), zone: timeZone) else {
+            guard
+                let date = CalendarEventFile.parseDate(
+                    firstDay + (firstDay.count == 10 ? "T00:00:00" : ""), zone: timeZone)
+            else {
                 throw Problem(description: "--first-day: '\(firstDay)' is not a date (yyyy-MM-dd)")
             }
             first = date

@@ -98,7 +98,10 @@ public struct CalendarLayout: Sendable {
 
     /// Lays out `events` over `grid`.
     /// - Complexity: O(n log n) for n segments (plus O(k²) per cluster of k lanes when expanding).
-    public init(events: [CalendarEvent], grid: DayGrid, presentation: Presentation = .timeline, metrics: LayoutMetrics = LayoutMetrics()) {
+    public init(
+        events: [CalendarEvent], grid: DayGrid, presentation: Presentation = .timeline,
+        metrics: LayoutMetrics = LayoutMetrics()
+    ) {
         self.grid = grid
         self.presentation = presentation
         let split = DaySplitter.split(events, grid: grid)
@@ -117,7 +120,8 @@ public struct CalendarLayout: Sendable {
         for dayIndex in grid.days.indices {
             let packedAllDay = LanePacker.pack(split.allDay[dayIndex], expand: false)
             let packedTimed = LanePacker.pack(split.timed[dayIndex])
-            let (packed, groups) = metrics.maxLanes.map { LanePacker.limit(packedTimed, maxLanes: $0) } ?? (packedTimed, [])
+            let (packed, groups) =
+                metrics.maxLanes.map { LanePacker.limit(packedTimed, maxLanes: $0) } ?? (packedTimed, [])
             let allDayLanes = packedAllDay.map { $0.1.laneCount }.max() ?? 0
             var lanes = 1
             for (_, placement) in packed { lanes = max(lanes, placement.laneCount) }
@@ -129,8 +133,11 @@ public struct CalendarLayout: Sendable {
             case .timeline:
                 for (segment, placement) in packedAllDay {
                     let frame = Rect(
-                        x: 0, y: y + Double(placement.lane) * metrics.allDayLaneHeight, width: metrics.trackWidth, height: metrics.allDayLaneHeight)
-                    placedAllDay.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
+                        x: 0, y: y + Double(placement.lane) * metrics.allDayLaneHeight, width: metrics.trackWidth,
+                        height: metrics.allDayLaneHeight)
+                    placedAllDay.append(
+                        PlacedSegment(
+                            segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
                 }
                 let trackTop = y + Double(allDayLanes) * metrics.allDayLaneHeight
                 let rowHeight = max(metrics.minimumRowHeight, Double(lanes) * metrics.laneHeight)
@@ -142,9 +149,12 @@ public struct CalendarLayout: Sendable {
                 if dayIndex % 7 == 0 { y = weekTop }
                 for (segment, placement) in packedAllDay {
                     let frame = Rect(
-                        x: column, y: weekTop + Double(min(placement.lane, 3)) * metrics.allDayLaneHeight, width: metrics.weekColumnWidth,
+                        x: column, y: weekTop + Double(min(placement.lane, 3)) * metrics.allDayLaneHeight,
+                        width: metrics.weekColumnWidth,
                         height: metrics.allDayLaneHeight)
-                    placedAllDay.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
+                    placedAllDay.append(
+                        PlacedSegment(
+                            segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
                 }
                 let gridTop = weekTop + 4 * metrics.allDayLaneHeight
                 geometry = .week(column: column, gridTop: gridTop)
@@ -154,15 +164,19 @@ public struct CalendarLayout: Sendable {
             placed.reserveCapacity(packed.count)
             for (segment, placement) in packed {
                 let frame = geometry.frame(
-                    segment.startMinute, segment.endMinute, lane: placement.lane, span: placement.span, laneCount: placement.laneCount, axis: axis,
+                    segment.startMinute, segment.endMinute, lane: placement.lane, span: placement.span,
+                    laneCount: placement.laneCount, axis: axis,
                     metrics: metrics)
-                placed.append(PlacedSegment(segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: false))
+                placed.append(
+                    PlacedSegment(
+                        segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: false))
             }
             days.append(placed)
             var chips: [OverflowChip] = []
             for group in groups {
                 let frame = geometry.frame(
-                    group.startMinute, group.endMinute, lane: group.lane, span: 1, laneCount: group.laneCount, axis: axis, metrics: metrics)
+                    group.startMinute, group.endMinute, lane: group.lane, span: 1, laneCount: group.laneCount,
+                    axis: axis, metrics: metrics)
                 chips.append(OverflowChip(group: group, dayIndex: dayIndex, frame: frame))
             }
             overflow.append(chips)
@@ -192,7 +206,10 @@ private enum TimedGeometry {
     case week(column: Double, gridTop: Double)
 
     /// The frame of an item from `start` to `end` (minutes) in `lane`, covering `span` of `laneCount` lanes.
-    func frame(_ start: Double, _ end: Double, lane: Int, span: Int, laneCount: Int, axis: CompressedTimeAxis, metrics: LayoutMetrics) -> Rect {
+    func frame(
+        _ start: Double, _ end: Double, lane: Int, span: Int, laneCount: Int, axis: CompressedTimeAxis,
+        metrics: LayoutMetrics
+    ) -> Rect {
         let snap = CalendarLayout.snap
         switch self {
         case .timeline(let trackTop, let rowHeight):
@@ -204,7 +221,8 @@ private enum TimedGeometry {
             let left = snap(column + metrics.weekColumnWidth * Double(lane) / Double(laneCount))
             let right = snap(column + metrics.weekColumnWidth * Double(lane + span) / Double(laneCount))
             let top = snap(gridTop + start / 60 * metrics.hourHeight)
-            return Rect(x: left, y: top, width: right - left, height: snap(gridTop + end / 60 * metrics.hourHeight) - top)
+            return Rect(
+                x: left, y: top, width: right - left, height: snap(gridTop + end / 60 * metrics.hourHeight) - top)
         }
     }
 }

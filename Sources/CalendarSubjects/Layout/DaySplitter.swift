@@ -20,7 +20,9 @@ public enum DaySplitter {
     public static func split(_ events: [CalendarEvent], grid: DayGrid) -> Result {
         var timed = [[Segment]](repeating: [], count: grid.days.count)
         var allDay = [[Segment]](repeating: [], count: grid.days.count)
-        guard let windowStart = grid.days.first?.start, let windowEnd = grid.days.last?.end else { return Result(timed: timed, allDay: allDay) }
+        guard let windowStart = grid.days.first?.start, let windowEnd = grid.days.last?.end else {
+            return Result(timed: timed, allDay: allDay)
+        }
         for (index, event) in events.enumerated() {
             let start = event.start.timeIntervalSince1970
             let end = max(event.end.timeIntervalSince1970, start)

@@ -58,7 +58,11 @@ public enum LanePacker {
                     lanes: while placements[i].lane + span < count {
                         let lane = placements[i].lane + span
                         for j in clusterStart..<upTo where placements[j].lane == lane {
-                            if sorted[j].startMinute < sorted[i].endMinute && sorted[i].startMinute < sorted[j].endMinute { break lanes }
+                            if sorted[j].startMinute < sorted[i].endMinute
+                                && sorted[i].startMinute < sorted[j].endMinute
+                            {
+                                break lanes
+                            }
                         }
                         span += 1
                     }
@@ -93,7 +97,9 @@ public enum LanePacker {
     ///   - maxLanes: The most lanes a cluster may use, at least 2.
     /// - Returns: The visible segments and the overflow chips.
     /// - Complexity: O(n log n).
-    public static func limit(_ packed: [(Segment, Placement)], maxLanes: Int) -> (visible: [(Segment, Placement)], overflow: [OverflowGroup]) {
+    public static func limit(_ packed: [(Segment, Placement)], maxLanes: Int) -> (
+        visible: [(Segment, Placement)], overflow: [OverflowGroup]
+    ) {
         precondition(maxLanes >= 2, "a lane limit keeps one lane for +N chips, so it must be at least 2")
         var visible: [(Segment, Placement)] = []
         var hiddenByCluster: [Int: [Segment]] = [:]
@@ -126,7 +132,8 @@ public enum LanePacker {
                 } else {
                     clusterGroups.append(
                         OverflowGroup(
-                            segments: [segment], startMinute: segment.startMinute, endMinute: segment.endMinute, lane: maxLanes - 1, laneCount: maxLanes))
+                            segments: [segment], startMinute: segment.startMinute, endMinute: segment.endMinute,
+                            lane: maxLanes - 1, laneCount: maxLanes))
                 }
             }
             groups += clusterGroups

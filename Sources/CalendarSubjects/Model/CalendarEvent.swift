@@ -26,7 +26,9 @@ public struct CalendarEvent: Sendable, Hashable, Codable {
     }
 
     /// The occurrence's identity: source id plus original start. It never changes between loads.
-    public var occurrenceID: OccurrenceID { OccurrenceID(sourceID: sourceID, originalStart: start.timeIntervalSince1970) }
+    public var occurrenceID: OccurrenceID {
+        OccurrenceID(sourceID: sourceID, originalStart: start.timeIntervalSince1970)
+    }
 }
 
 /// The stable identity of one occurrence of an event.

@@ -35,7 +35,8 @@ public struct CalendarStore: Sendable {
         calendar.timeZone = timeZone
         firstDay = calendar.date(byAdding: .day, value: -chunkDays, to: calendar.startOfDay(for: date))!
         layout = CalendarLayout(
-            events: events, grid: DayGrid(timeZone: timeZone, from: firstDay, count: 2 * chunkDays + 1), presentation: presentation, metrics: metrics)
+            events: events, grid: DayGrid(timeZone: timeZone, from: firstDay, count: 2 * chunkDays + 1),
+            presentation: presentation, metrics: metrics)
     }
 
     /// The loaded days.
@@ -61,7 +62,9 @@ public struct CalendarStore: Sendable {
             count += chunkDays
             end = calendar.date(byAdding: .day, value: count, to: firstDay)!
         }
-        layout = CalendarLayout(events: events, grid: DayGrid(timeZone: timeZone, from: firstDay, count: count), presentation: presentation, metrics: metrics)
+        layout = CalendarLayout(
+            events: events, grid: DayGrid(timeZone: timeZone, from: firstDay, count: count), presentation: presentation,
+            metrics: metrics)
         layoutGeneration += 1
         return true
     }

@@ -45,7 +45,9 @@ public struct RedrawProbe {
     /// Renders every view once, then applies `updates` playback-clock updates at `interval`,
     /// recomputing exactly the views Observation invalidated after each.
     /// - Returns: Recomputations per view kind, and the unrelated ones.
-    public func run(updates: Int = 100, interval: Duration = .milliseconds(100), ticker: inout some PlaybackTicker) -> Report {
+    public func run(updates: Int = 100, interval: Duration = .milliseconds(100), ticker: inout some PlaybackTicker)
+        -> Report
+    {
         var views: [View] = [View(kind: .playbackBar, row: 0), View(kind: .dayHeader, row: 0)]
         views += model.events.indices.map { View(kind: .eventView, row: $0) }
         let invalidated = InvalidationSet()

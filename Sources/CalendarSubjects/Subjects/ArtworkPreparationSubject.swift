@@ -19,7 +19,11 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
         self.policy = policy
         switch policy {
         case .reference: needed = Array(scene.index.descriptors.indices)
-        case .native: needed = scene.index.query(Rect(x: 0, y: -overscan, width: scene.viewportSize.width, height: scene.viewportSize.height + 2 * overscan))
+        case .native:
+            needed = scene.index.query(
+                Rect(
+                    x: 0, y: -overscan, width: scene.viewportSize.width,
+                    height: scene.viewportSize.height + 2 * overscan))
         }
     }
 
@@ -90,5 +94,7 @@ public struct LayoutSubject: MeasurableSubject {
         return state
     }
     /// Segments laid out (a level).
-    public func counters(_ state: Int) -> [CounterReading] { [CounterReading(CalendarMetrics.segmentsLaidOut, Double(state))] }
+    public func counters(_ state: Int) -> [CounterReading] {
+        [CounterReading(CalendarMetrics.segmentsLaidOut, Double(state))]
+    }
 }

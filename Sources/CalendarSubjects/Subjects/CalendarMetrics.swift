@@ -8,17 +8,21 @@ public enum CalendarMetrics {
     /// Views created by a run.
     public static let viewsCreated = Metric("viewsCreated", unit: .count, isDeterministic: true)
     /// Views reused by a run (larger is better).
-    public static let viewsReused = Metric("viewsReused", unit: .count, polarity: .largerIsBetter, isDeterministic: true)
+    public static let viewsReused = Metric(
+        "viewsReused", unit: .count, polarity: .largerIsBetter, isDeterministic: true)
     /// Content closures evaluated by a run.
     public static let contentEvaluations = Metric("contentEvaluations", unit: .count, isDeterministic: true)
     /// Artwork bytes held by live leases after a run (memory).
-    public static let consumerArtworkBytes = Metric("consumerArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
+    public static let consumerArtworkBytes = Metric(
+        "consumerArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
     /// Artwork bytes the cache holds after a run (memory).
-    public static let cachedArtworkBytes = Metric("cachedArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
+    public static let cachedArtworkBytes = Metric(
+        "cachedArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
     /// Images rasterized by a run.
     public static let imagesPrepared = Metric("imagesPrepared", unit: .count, isDeterministic: true)
     /// Segments a layout placed (correctness).
-    public static let segmentsLaidOut = Metric("segmentsLaidOut", unit: .count, kind: .correctness, isDeterministic: true)
+    public static let segmentsLaidOut = Metric(
+        "segmentsLaidOut", unit: .count, kind: .correctness, isDeterministic: true)
 }
 
 /// A prepared calendar workload: events, layout and descriptors, shared by the subjects' arms.
@@ -37,13 +41,16 @@ public struct CalendarScene: Sendable {
     public init(days: Int, seed: UInt64 = 42, presentation: Presentation = .timeline) {
         events = Workloads.historyEvents(days: days, seed: seed)
         layout = CalendarLayout(
-            events: events, grid: DayGrid(timeZone: TimeZone(identifier: "UTC")!, from: Workloads.epoch, count: days), presentation: presentation)
+            events: events, grid: DayGrid(timeZone: TimeZone(identifier: "UTC")!, from: Workloads.epoch, count: days),
+            presentation: presentation)
         index = ViewportIndex(layout.descriptors(events: events))
         viewportSize = (390, 844)
     }
 
     /// The paint description for a descriptor (evaluates its content closure).
-    public func paint(_ descriptor: ViewDescriptor) -> PaintDescription { paint(descriptor.content(), frame: descriptor.frame) }
+    public func paint(_ descriptor: ViewDescriptor) -> PaintDescription {
+        paint(descriptor.content(), frame: descriptor.frame)
+    }
 
     /// The paint description for content already evaluated, for example a bound cell's.
     public func paint(_ content: ViewContent, frame: Rect) -> PaintDescription {

@@ -30,15 +30,19 @@ public struct ViewportQuerySubject: MeasurableSubject {
         return state.buffer.count
     }
     /// Rows the last query examined (a level).
-    public func counters(_ state: State) -> [CounterReading] { [CounterReading(Self.rowsExamined, Double(state.rowsExamined))] }
+    public func counters(_ state: State) -> [CounterReading] {
+        [CounterReading(Self.rowsExamined, Double(state.rowsExamined))]
+    }
 }
 
 /// 100 playback-clock updates at 10 Hz on an injectable ticker, counting view recomputations.
 public struct RedrawSubject: MeasurableSubject {
     /// Recomputations of views the playback clock does not feed (0 when dependencies are right).
-    public static let unrelatedRecomputations = Metric("unrelatedRecomputations", unit: .count, kind: .correctness, isDeterministic: true)
+    public static let unrelatedRecomputations = Metric(
+        "unrelatedRecomputations", unit: .count, kind: .correctness, isDeterministic: true)
     /// Recomputations of the playback bar (one an update).
-    public static let playbackRecomputations = Metric("playbackRecomputations", unit: .count, kind: .correctness, isDeterministic: true)
+    public static let playbackRecomputations = Metric(
+        "playbackRecomputations", unit: .count, kind: .correctness, isDeterministic: true)
     /// Event rows on the screen.
     public let eventCount: Int
     /// Whether event rows wrongly read the playback clock (the bug the probe catches).
@@ -78,13 +82,17 @@ public struct JournalAppendSubject: MeasurableSubject {
     public init(directory: String = NSTemporaryDirectory()) { self.directory = directory }
     /// Records appended so far, and records read back from disk by reopening the journal: equal
     /// unless an acknowledged edit was lost.
-    public static let recordsAppended = Metric("recordsAppended", unit: .count, kind: .correctness, isDeterministic: true)
+    public static let recordsAppended = Metric(
+        "recordsAppended", unit: .count, kind: .correctness, isDeterministic: true)
     /// Records read back from the file: equal to the appends acknowledged.
     public static let recordsOnDisk = Metric("recordsOnDisk", unit: .count, kind: .correctness, isDeterministic: true)
     /// Appends acknowledged and records on disk (levels).
     public func counters(_ state: State) -> [CounterReading] {
         let onDisk = (try? EditJournal(path: state.path).records.count) ?? -1
-        return [CounterReading(Self.recordsAppended, Double(state.operation)), CounterReading(Self.recordsOnDisk, Double(onDisk))]
+        return [
+            CounterReading(Self.recordsAppended, Double(state.operation)),
+            CounterReading(Self.recordsOnDisk, Double(onDisk)),
+        ]
     }
     /// The journal and the operations appended.
     public final class State {
@@ -103,7 +111,9 @@ public struct JournalAppendSubject: MeasurableSubject {
     public func run(_ state: inout State) throws -> Int {
         state.operation += 1
         try state.journal.append(
-            JournalRecord(operation: state.operation, status: .pending, eventID: "standup", from: 36_000, to: 36_000 + Double(state.operation) * 900))
+            JournalRecord(
+                operation: state.operation, status: .pending, eventID: "standup", from: 36_000,
+                to: 36_000 + Double(state.operation) * 900))
         return state.operation
     }
 }
@@ -151,7 +161,9 @@ public struct LocalActionSubject: MeasurableSubject {
             let formatter = DateFormatter()
             formatter.dateStyle = .full
             formatter.timeStyle = .short
-            let detail = occurrences.map { "\($0.title)\n\(formatter.string(from: $0.start)) – \(formatter.string(from: $0.end))\n\($0.calendarID)" }
+            let detail = occurrences.map {
+                "\($0.title)\n\(formatter.string(from: $0.start)) – \(formatter.string(from: $0.end))\n\($0.calendarID)"
+            }
             return detail.joined().utf8.count
         }
     }

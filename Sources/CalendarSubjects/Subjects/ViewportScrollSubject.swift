@@ -70,12 +70,15 @@ public struct ViewportScrollSubject: MeasurableSubject {
             CounterReading(CalendarMetrics.liveViews, Double(c.liveViews)),
             CounterReading(CalendarMetrics.viewsCreated, Double(c.viewsCreated), accumulation: .runningTotal),
             CounterReading(CalendarMetrics.viewsReused, Double(c.viewsReused), accumulation: .runningTotal),
-            CounterReading(CalendarMetrics.contentEvaluations, Double(c.contentEvaluations), accumulation: .runningTotal),
+            CounterReading(
+                CalendarMetrics.contentEvaluations, Double(c.contentEvaluations), accumulation: .runningTotal),
             CounterReading(CalendarMetrics.consumerArtworkBytes, Double(cache.bytesOwnedByConsumers)),
         ]
     }
 
-    func visible(_ offset: Double) -> Rect { Rect(x: 0, y: offset, width: scene.viewportSize.width, height: scene.viewportSize.height) }
+    func visible(_ offset: Double) -> Rect {
+        Rect(x: 0, y: offset, width: scene.viewportSize.width, height: scene.viewportSize.height)
+    }
 
     func attachArtwork(_ cells: [EventCell], _ cache: ArtworkCache) {
         for cell in cells {

@@ -22,9 +22,13 @@ extension Viewport {
     /// and applied by ``applyArtworkDeliveries()`` on the viewport's thread.
     /// - Returns: The cache request, for cancelling.
     @discardableResult
-    public func requestArtwork(for cell: EventCell, _ description: PaintDescription, cache: ArtworkCache) -> ArtworkRequest {
+    public func requestArtwork(for cell: EventCell, _ description: PaintDescription, cache: ArtworkCache)
+        -> ArtworkRequest
+    {
         let serial = cell.serial, generation = cell.generation, inbox = inbox
-        return cache.request(description) { lease in inbox.post(.init(serial: serial, generation: generation, lease: lease)) }
+        return cache.request(description) { lease in
+            inbox.post(.init(serial: serial, generation: generation, lease: lease))
+        }
     }
 
     /// Applies posted artwork results. A result whose cell has been rebound (or unbound) since the

@@ -61,7 +61,10 @@ public struct ViewportCounters: Sendable, Equatable {
     /// Artwork results dropped because their cell had been rebound since the request.
     public var lateResultsRejected = 0
     /// Counters.
-    public init(liveViews: Int = 0, viewsCreated: Int = 0, viewsReused: Int = 0, contentEvaluations: Int = 0, lateResultsRejected: Int = 0) {
+    public init(
+        liveViews: Int = 0, viewsCreated: Int = 0, viewsReused: Int = 0, contentEvaluations: Int = 0,
+        lateResultsRejected: Int = 0
+    ) {
         self.liveViews = liveViews
         self.viewsCreated = viewsCreated
         self.viewsReused = viewsReused
@@ -149,9 +152,12 @@ public struct Viewport {
     @discardableResult
     public mutating func scroll(to visible: Rect) -> [EventCell] {
         guard policy == .native else { return [] }
-        let expanded = Rect(x: visible.x, y: visible.y - overscan, width: visible.width, height: visible.height + 2 * overscan)
+        let expanded = Rect(
+            x: visible.x, y: visible.y - overscan, width: visible.width, height: visible.height + 2 * overscan)
         index.query(expanded, into: &wanted)
-        if let dragging, let position = liveIndices.first(where: { cells[$0]?.boundID == dragging }), !wanted.contains(position) {
+        if let dragging, let position = liveIndices.first(where: { cells[$0]?.boundID == dragging }),
+            !wanted.contains(position)
+        {
             wanted.append(position)
             wanted.sort()
         }

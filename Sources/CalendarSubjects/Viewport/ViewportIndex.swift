@@ -143,7 +143,9 @@ public struct ViewportIndex: Sendable {
     }
 
     /// The brute-force answer, for checking.
-    public func bruteForce(_ rect: Rect) -> [Int] { descriptors.indices.filter { descriptors[$0].frame.intersects(rect) } }
+    public func bruteForce(_ rect: Rect) -> [Int] {
+        descriptors.indices.filter { descriptors[$0].frame.intersects(rect) }
+    }
 }
 
 extension CalendarLayout {
@@ -153,9 +155,12 @@ extension CalendarLayout {
             let event = events[placed.segment.eventIndex]
             let start = Int(placed.segment.startMinute), end = Int(placed.segment.endMinute)
             let content = ViewContent(
-                title: event.title, timeText: String(format: "%02d:%02d–%02d:%02d", start / 60, start % 60, end / 60 % 24, end % 60),
+                title: event.title,
+                timeText: String(format: "%02d:%02d–%02d:%02d", start / 60, start % 60, end / 60 % 24, end % 60),
                 calendarID: event.calendarID, occurrence: placed.segment.actionTarget)
-            return ViewDescriptor(id: placed.segment.id, frame: placed.frame, kind: placed.isAllDay ? "allDay" : "event") { content }
+            return ViewDescriptor(
+                id: placed.segment.id, frame: placed.frame, kind: placed.isAllDay ? "allDay" : "event"
+            ) { content }
         }
     }
 }

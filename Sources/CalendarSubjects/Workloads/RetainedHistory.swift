@@ -29,7 +29,10 @@ public struct RetainedHistory: Sendable {
         events = Workloads.historyEvents(days: days, seed: seed)
         var generator = SeededGenerator(seed: seed ^ 0xE3A1)
         func text(_ words: Int) -> String {
-            let vocabulary = ["meeting", "update", "quarterly", "invoice", "weekend", "travel", "notes", "project", "design", "review", "family", "photos"]
+            let vocabulary = [
+                "meeting", "update", "quarterly", "invoice", "weekend", "travel", "notes", "project", "design",
+                "review", "family", "photos",
+            ]
             return (0..<words).map { _ in vocabulary[generator.index(below: vocabulary.count)] }.joined(separator: " ")
         }
         var emails: [Email] = []
@@ -40,12 +43,17 @@ public struct RetainedHistory: Sendable {
         episodes.reserveCapacity(days * 10_000)
         for day in 0..<days {
             for k in 0..<2_000 {
-                emails.append(Email(id: day * 2_000 + k, subject: text(4), sender: "sender\(generator.index(below: 500))@example.com", preview: text(12)))
+                emails.append(
+                    Email(
+                        id: day * 2_000 + k, subject: text(4),
+                        sender: "sender\(generator.index(below: 500))@example.com", preview: text(12)))
             }
             for k in 0..<1_000 { notes.append(Note(id: day * 1_000 + k, title: text(3), body: text(20))) }
             for k in 0..<10_000 {
                 episodes.append(
-                    Episode(id: day * 10_000 + k, show: "Show \(generator.index(below: 200))", title: text(5), duration: 600 + generator.index(below: 3_600)))
+                    Episode(
+                        id: day * 10_000 + k, show: "Show \(generator.index(below: 200))", title: text(5),
+                        duration: 600 + generator.index(below: 3_600)))
             }
         }
         self.emails = emails

@@ -5,8 +5,10 @@ import PerfKit
 public enum Workloads {
     /// The fixture's calendars and their colours (RGB).
     public static let calendars: [(id: String, color: UInt32)] = [
-        ("work", 0x1F6FEB), ("home", 0x2DA44E), ("family", 0xBF3989), ("gym", 0xD1242F), ("travel", 0x8250DF), ("school", 0x0969DA),
-        ("team", 0x1A7F37), ("oncall", 0xCF222E), ("birthdays", 0xBC4C00), ("holidays", 0x9A6700), ("music", 0x6639BA), ("health", 0x116329),
+        ("work", 0x1F6FEB), ("home", 0x2DA44E), ("family", 0xBF3989), ("gym", 0xD1242F), ("travel", 0x8250DF),
+        ("school", 0x0969DA),
+        ("team", 0x1A7F37), ("oncall", 0xCF222E), ("birthdays", 0xBC4C00), ("holidays", 0x9A6700), ("music", 0x6639BA),
+        ("health", 0x116329),
     ]
 
     /// The colour of a calendar (0xRRGGBB); grey for a calendar the fixture does not know.
@@ -24,7 +26,9 @@ public enum Workloads {
     ]
 
     /// 100 calendar events per day for `days` days (the retained-history workload's calendar part).
-    public static func historyEvents(days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> [CalendarEvent] {
+    public static func historyEvents(days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "UTC")!)
+        -> [CalendarEvent]
+    {
         var generator = SeededGenerator(seed: seed)
         var events: [CalendarEvent] = []
         events.reserveCapacity(days * 100)
@@ -36,7 +40,8 @@ public enum Workloads {
                 let calendar = calendars[generator.index(below: calendars.count)]
                 events.append(
                     CalendarEvent(
-                        sourceID: "h\(day)-\(k)", calendarID: calendar.id, title: titles[generator.index(below: titles.count)],
+                        sourceID: "h\(day)-\(k)", calendarID: calendar.id,
+                        title: titles[generator.index(below: titles.count)],
                         start: Date(timeIntervalSince1970: midnight + startMinute * 60),
                         end: Date(timeIntervalSince1970: midnight + (startMinute + length) * 60)))
             }
@@ -47,7 +52,9 @@ public enum Workloads {
     /// A varied fixture cycling through 30 daily patterns: dense overlaps, long, overnight and
     /// all-day events, events clipped at the day edge, empty days, touching and zero-length events.
     /// Use a time zone with daylight saving (for example `Europe/Berlin`) to include DST days.
-    public static func variedEvents(days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "Europe/Berlin")!) -> [CalendarEvent] {
+    public static func variedEvents(
+        days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "Europe/Berlin")!
+    ) -> [CalendarEvent] {
         var generator = SeededGenerator(seed: seed)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -56,9 +63,14 @@ public enum Workloads {
         func add(_ day: Date, _ id: String, _ startMinute: Int, _ minutes: Int, allDay: Bool = false) {
             let cal = calendars[generator.index(below: calendars.count)]
             let start = calendar.date(byAdding: .minute, value: startMinute, to: day)!
-            let end = allDay ? calendar.date(byAdding: .day, value: max(1, minutes / 1440), to: day)! : start.addingTimeInterval(Double(minutes) * 60)
+            let end =
+                allDay
+                ? calendar.date(byAdding: .day, value: max(1, minutes / 1440), to: day)!
+                : start.addingTimeInterval(Double(minutes) * 60)
             events.append(
-                CalendarEvent(sourceID: id, calendarID: cal.id, title: titles[generator.index(below: titles.count)], start: start, end: end, isAllDay: allDay))
+                CalendarEvent(
+                    sourceID: id, calendarID: cal.id, title: titles[generator.index(below: titles.count)], start: start,
+                    end: end, isAllDay: allDay))
         }
         for d in 0..<days {
             let day = calendar.date(byAdding: .day, value: d, to: first)!
@@ -87,9 +99,15 @@ public enum Workloads {
                 for k in 0..<5 { add(day, "\(tag)-t\(k)", 10 * 60 + k * 30, 30) }
                 add(day, "\(tag)-zero", 15 * 60, 0)
             case 7:  // sparse random
-                for k in 0..<(1 + generator.index(below: 4)) { add(day, "\(tag)-s\(k)", generator.index(below: 23 * 60), 15 + generator.index(below: 120)) }
+                for k in 0..<(1 + generator.index(below: 4)) {
+                    add(day, "\(tag)-s\(k)", generator.index(below: 23 * 60), 15 + generator.index(below: 120))
+                }
             case 8:  // a busy working day
-                for k in 0..<20 { add(day, "\(tag)-w\(k)", 8 * 60 + generator.index(below: 9 * 60), 15 * (1 + generator.index(below: 6))) }
+                for k in 0..<20 {
+                    add(
+                        day, "\(tag)-w\(k)", 8 * 60 + generator.index(below: 9 * 60),
+                        15 * (1 + generator.index(below: 6)))
+                }
             default:  // early-morning cluster crossing the DST hour (02:00–03:00)
                 for k in 0..<4 { add(day, "\(tag)-dst\(k)", 60 + k * 30, 90) }
             }

@@ -57,7 +57,8 @@ public struct BaselineStore: Sendable {
     /// Names of stored baselines (hidden folders, such as a killed save's staging folder, are not baselines).
     public func list() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
-            .filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(root)/\($0)/manifest.json") }.sorted()
+            .filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(root)/\($0)/manifest.json") }
+            .sorted()
     }
 
     /// Loads a baseline, under a shared lock so that a save running at the same time is seen
@@ -65,7 +66,9 @@ public struct BaselineStore: Sendable {
     /// - Throws: ``FileError`` for an unknown name or a corrupt file (naming the file).
     public func load(_ name: String) throws(FileError) -> Baseline {
         try requireExisting(name)  // before locking, so a mistyped name leaves no lock file behind
-        return try StoredFile.withLock(lockPath(name), shared: true) { () throws(FileError) -> Baseline in try loadUnlocked(name) }
+        return try StoredFile.withLock(lockPath(name), shared: true) { () throws(FileError) -> Baseline in
+            try loadUnlocked(name)
+        }
     }
 
     /// Checks a baseline name: 1 to 100 letters, digits, `.`, `_` or `-`, starting with a letter
@@ -74,11 +77,16 @@ public struct BaselineStore: Sendable {
     public static func validate(name: String) throws(FileError) {
         // Matched character by character over the whole string: a regular expression's `$` also
         // matches before a final newline, which let `abc\n` through.
-        func isAlphanumeric(_ c: Unicode.Scalar) -> Bool { c.isASCII && (("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)) }
+        func isAlphanumeric(_ c: Unicode.Scalar) -> Bool {
+            c.isASCII && (("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c))
+        }
         let scalars = Array(name.unicodeScalars)
-        guard (1...100).contains(scalars.count), isAlphanumeric(scalars[0]), scalars.allSatisfy({ isAlphanumeric($0) || "._-".unicodeScalars.contains($0) })
+        guard (1...100).contains(scalars.count), isAlphanumeric(scalars[0]),
+            scalars.allSatisfy({ isAlphanumeric($0) || "._-".unicodeScalars.contains($0) })
         else {
-            throw FileError(name, "not a baseline name: use 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit")
+            throw FileError(
+                name,
+                "not a baseline name: use 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit")
         }
     }
 
@@ -105,10 +113,13 @@ public struct BaselineStore: Sendable {
     private func loadUnlocked(_ name: String) throws(FileError) -> Baseline {
         let folder = "\(root)/\(name)"
         try requireExisting(name)
-        let manifest = try StoredFile.read(Manifest.self, from: "\(folder)/manifest.json", supportedVersions: 1...Self.schemaVersion)
+        let manifest = try StoredFile.read(
+            Manifest.self, from: "\(folder)/manifest.json", supportedVersions: 1...Self.schemaVersion)
         var tests: [TestResult] = []
         for suite in manifest.suites {
-            tests += try StoredFile.read(SuiteFile.self, from: "\(folder)/\(Self.fileName(suite))", supportedVersions: 1...Self.schemaVersion).tests
+            tests += try StoredFile.read(
+                SuiteFile.self, from: "\(folder)/\(Self.fileName(suite))", supportedVersions: 1...Self.schemaVersion
+            ).tests
         }
         return Baseline(name: name, environment: manifest.environment, savedAt: manifest.savedAt, tests: tests)
     }
@@ -122,18 +133,26 @@ public struct BaselineStore: Sendable {
     /// - Returns: The ids of tests written.
     /// - Throws: ``FileError``; debug-build results are refused unless `force`.
     @discardableResult
-    public func save(_ run: RunFile, as name: String, policy: UpdatePolicy = .all, force: Bool = false, now: Date = Date()) throws(FileError) -> [String] {
+    public func save(
+        _ run: RunFile, as name: String, policy: UpdatePolicy = .all, force: Bool = false, now: Date = Date()
+    ) throws(FileError) -> [String] {
         try Self.validate(name: name)
-        if let problem = run.tests.validationProblem() { throw FileError("\(root)/\(name)", "refusing to save: \(problem)") }
+        if let problem = run.tests.validationProblem() {
+            throw FileError("\(root)/\(name)", "refusing to save: \(problem)")
+        }
         guard run.environment.isRelease || force else {
-            throw FileError("\(root)/\(name)", "refusing to save results from a \(run.environment.buildConfiguration) build (use --force to override)")
+            throw FileError(
+                "\(root)/\(name)",
+                "refusing to save results from a \(run.environment.buildConfiguration) build (use --force to override)")
         }
         return try StoredFile.withLock(lockPath(name)) { () throws(FileError) -> [String] in
             try saveLocked(run, as: name, policy: policy, now: now)
         }
     }
 
-    private func saveLocked(_ run: RunFile, as name: String, policy: UpdatePolicy, now: Date) throws(FileError) -> [String] {
+    private func saveLocked(_ run: RunFile, as name: String, policy: UpdatePolicy, now: Date) throws(FileError)
+        -> [String]
+    {
         let existing = list().contains(name) ? try loadUnlocked(name) : nil
         var tests = Dictionary((existing?.tests ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var written: [String] = []
@@ -156,12 +175,14 @@ public struct BaselineStore: Sendable {
         var files: [(name: String, data: Data)] = []
         for (suite, suiteTests) in bySuite.sorted(by: { $0.key < $1.key }) {
             let file = Self.fileName(suite)
-            let content = SuiteFile(schemaVersion: Self.schemaVersion, suite: suite, tests: suiteTests.sorted { $0.id < $1.id })
+            let content = SuiteFile(
+                schemaVersion: Self.schemaVersion, suite: suite, tests: suiteTests.sorted { $0.id < $1.id })
             files.append((file, try StoredFile.encode(content, for: "\(folder)/\(file)")))
         }
         let environment = written.isEmpty ? (existing?.environment ?? run.environment) : run.environment
         let manifest = Manifest(
-            schemaVersion: Self.schemaVersion, name: name, savedAt: now, environment: environment, mode: run.mode, suites: bySuite.keys.sorted())
+            schemaVersion: Self.schemaVersion, name: name, savedAt: now, environment: environment, mode: run.mode,
+            suites: bySuite.keys.sorted())
         files.append(("manifest.json", try StoredFile.encode(manifest, for: "\(folder)/manifest.json")))
         try StoredFile.writeFolderAtomically(files, to: folder)
         return written.sorted()
@@ -182,5 +203,7 @@ public struct BaselineStore: Sendable {
         }
     }
 
-    static func fileName(_ suite: String) -> String { String(suite.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }) + ".json" }
+    static func fileName(_ suite: String) -> String {
+        String(suite.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }) + ".json"
+    }
 }

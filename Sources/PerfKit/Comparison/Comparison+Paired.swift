@@ -19,16 +19,20 @@ extension Comparison {
     /// - Throws: ``StatisticsError`` for non-finite values.
     /// - Complexity: O(S · r³) for S series and r ≤ 50 rounds (the exact signed-rank distribution).
     public init(
-        paired: Pairing, bands: NoiseBands, alpha: Double = 0.05, decided: [SeriesID: ComparisonRow] = [:], environmentA: Environment?,
+        paired: Pairing, bands: NoiseBands, alpha: Double = 0.05, decided: [SeriesID: ComparisonRow] = [:],
+        environmentA: Environment?,
         environmentB: Environment?
     ) throws {
-        let context = RowContext(bands: bands, alpha: alpha, wallClockSeries: Set(paired.paired.filter { $0.metric == .wallClock }.map(\.id)))
+        let context = RowContext(
+            bands: bands, alpha: alpha, wallClockSeries: Set(paired.paired.filter { $0.metric == .wallClock }.map(\.id))
+        )
         var rows: [ComparisonRow] = []
         for series in paired.paired {
             rows.append(
                 try decided[series.id]
                     ?? Self.row(
-                        series.id, metric: series.metric, baseline: series.baseline, current: series.current, replication: .rounds(series), context: context))
+                        series.id, metric: series.metric, baseline: series.baseline, current: series.current,
+                        replication: .rounds(series), context: context))
         }
         try Self.judgeStatistically(&rows, alpha: alpha)
         for series in paired.unpaired { rows.append(try Self.unpairedRow(series, context: context)) }
@@ -42,12 +46,16 @@ extension Comparison {
     /// in some processes, or an exact-pass count, taken in the first ABBA block only, that differs
     /// between the processes that took it).
     static func unpairedRow(_ series: UnpairedSeries, context: RowContext) throws -> ComparisonRow {
-        var note = "not paired: in A in \(series.baseline.count) of \(series.rounds) rounds, in B in \(series.current.count)"
+        var note =
+            "not paired: in A in \(series.baseline.count) of \(series.rounds) rounds, in B in \(series.current.count)"
         if Metric.exactPass.contains(series.metric) {
-            note = "an exact count that differs between the processes of the first ABBA block, the only ones that take it (\(note))"
+            note =
+                "an exact count that differs between the processes of the first ABBA block, the only ones that take it (\(note))"
         }
         return try row(
-            series.id, metric: series.metric, baseline: series.baseline.isEmpty ? nil : series.baseline, current: series.current.isEmpty ? nil : series.current,
-            replication: series.baseline.isEmpty || series.current.isEmpty ? nil : .unpaired(note: note), context: context)
+            series.id, metric: series.metric, baseline: series.baseline.isEmpty ? nil : series.baseline,
+            current: series.current.isEmpty ? nil : series.current,
+            replication: series.baseline.isEmpty || series.current.isEmpty ? nil : .unpaired(note: note),
+            context: context)
     }
 }

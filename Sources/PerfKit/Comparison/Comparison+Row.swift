@@ -57,7 +57,8 @@ extension Comparison {
     ///   with its change and p against the band's edge, awaiting the gates.
     /// - Throws: ``StatisticsError`` for empty or non-finite values.
     static func row(
-        _ id: SeriesID, metric: Metric, baseline: [Double]?, current: [Double]?, replication: Replication?, context: RowContext
+        _ id: SeriesID, metric: Metric, baseline: [Double]?, current: [Double]?, replication: Replication?,
+        context: RowContext
     ) throws -> ComparisonRow {
         var row = try ComparisonRow(id, metric: metric, baseline: baseline, current: current, bands: context.bands)
         guard let baseline, let current, let replication else {
@@ -84,19 +85,23 @@ extension Comparison {
         if metric.polarity == .neither && !(isConstant(baseline) && isConstant(current) && baseline[0] == current[0]) {
             row.verdict = .notJudged
             row.reason = .noBetterDirection
-            row.note = "\(metric.name) has no better direction (fewer bytes freed can mean memory kept): shown, not judged"
+            row.note =
+                "\(metric.name) has no better direction (fewer bytes freed can mean memory kept): shown, not judged"
             return row
         }
         if metric.isSimulated {
             var sensitivity = 0.0
-            if case .processes(let b, let c) = replication { sensitivity = max(layoutSensitivity(b), layoutSensitivity(c)) }
+            if case .processes(let b, let c) = replication {
+                sensitivity = max(layoutSensitivity(b), layoutSensitivity(c))
+            }
             judgeCounts(&row, baseline: baseline, current: current, layoutSensitivity: sensitivity, context: context)
             return row
         }
         // An exact count needs no pairing: constant on each side, any process of a side stands for
         // all (an ABBA session takes them in its first block only).
         if metric.isDeterministic && isConstant(baseline) && isConstant(current) {
-            judgeExactly(&row, baseline: baseline[0], current: current[0], threshold: context.bands.absolute[metric.name] ?? 0)
+            judgeExactly(
+                &row, baseline: baseline[0], current: current[0], threshold: context.bands.absolute[metric.name] ?? 0)
             return row
         }
         if case .unpaired(let note) = replication {
@@ -106,7 +111,9 @@ extension Comparison {
             return row
         }
         let supporting = metric == .threadCPU && context.wallClockSeries.contains(id.with(metric: .wallClock))
-        if let (reason, text) = notJudgedReason(metric, row: row, otherMachine: context.otherMachine, supporting: supporting, calls: replication.calls) {
+        if let (reason, text) = notJudgedReason(
+            metric, row: row, otherMachine: context.otherMachine, supporting: supporting, calls: replication.calls)
+        {
             row.verdict = .notJudged
             row.reason = reason
             row.note = text
@@ -132,7 +139,9 @@ extension Comparison {
                 "one process per side: drift between processes is not estimable (measure with perfkit run --processes N, or compare revisions with perfkit abba)"
             return
         }
-        let level = processes >= 2 ? "per-process medians of \(b.processCount) and \(c.processCount) processes" : "samples of one process"
+        let level =
+            processes >= 2
+            ? "per-process medians of \(b.processCount) and \(c.processCount) processes" : "samples of one process"
         let (x, y) = processes >= 2 ? (b.processMedians(), c.processMedians()) : (b.values, c.values)
         let varies = row.metric.isDeterministic ? "varies between samples, so compared as a distribution; " : ""
         row.note = varies + "\(level); "
@@ -165,14 +174,17 @@ extension Comparison {
             return
         }
         let centre = HodgesLehmann.interval(logs, confidence: 1 - alpha)
-        row.change = Estimate(value: Foundation.exp(centre.value), lower: Foundation.exp(centre.lower), upper: Foundation.exp(centre.upper))
+        row.change = Estimate(
+            value: Foundation.exp(centre.value), lower: Foundation.exp(centre.lower),
+            upper: Foundation.exp(centre.upper))
         // One-sided against the band's edge on the estimate's side: the claim a verdict can make.
         let edge = Foundation.log(centre.value >= 0 ? 1 + row.noiseBand : 1 - row.noiseBand)
         let twoSided = try Wilcoxon([Double](repeating: 0, count: logs.count), logs.map { $0 - edge }).pValue
         row.pValue = oneSided(twoSided, beyondEdge: abs(centre.value) > abs(edge))
         row.smallestP = SequentialPlan.signedRankFloor(pairs: logs.count)
         row.confidence = alpha == 0.05 ? nil : 1 - alpha
-        row.detectableChange = detectableChange(halfWidth: (centre.upper - centre.lower) / 2, band: row.noiseBand, alpha: alpha)
+        row.detectableChange = detectableChange(
+            halfWidth: (centre.upper - centre.lower) / 2, band: row.noiseBand, alpha: alpha)
         row.note = row.metric.isDeterministic ? "varies between rounds, so compared as a distribution; " : ""
     }
 
@@ -183,7 +195,9 @@ extension Comparison {
         if x.allSatisfy({ $0 > 0 }) && y.allSatisfy({ $0 > 0 }) {
             let lx = x.map { Foundation.log($0) }, ly = y.map { Foundation.log($0) }
             let shift = HodgesLehmann.shiftInterval(lx, ly)
-            row.change = Estimate(value: Foundation.exp(shift.value), lower: Foundation.exp(shift.lower), upper: Foundation.exp(shift.upper))
+            row.change = Estimate(
+                value: Foundation.exp(shift.value), lower: Foundation.exp(shift.lower),
+                upper: Foundation.exp(shift.upper))
             // The claim a verdict can make is "the change lies beyond the band": a one-sided test
             // against the band's edge on the estimate's side, so Benjamini–Hochberg controls false
             // regressions and improvements, not rejections of "no change at all".
@@ -214,7 +228,9 @@ extension Comparison {
 
     /// A one-sided p from a two-sided one: half of it when the estimate lies beyond the edge
     /// being tested (the direction of the claim), else one minus that half.
-    static func oneSided(_ twoSided: Double, beyondEdge: Bool) -> Double { beyondEdge ? twoSided / 2 : 1 - twoSided / 2 }
+    static func oneSided(_ twoSided: Double, beyondEdge: Bool) -> Double {
+        beyondEdge ? twoSided / 2 : 1 - twoSided / 2
+    }
 
     /// The relative tolerance simulated counts are judged with unless a noise file sets one for
     /// the metric: 0.2%, as rustls gates (Gungraun and CodSpeed offer 0.2–1%). Counted one test per
@@ -236,7 +252,9 @@ extension Comparison {
     ///   - after: The later one.
     ///   - tolerance: Relative tolerance (default ``defaultCountTolerance``).
     ///   - floor: Smallest absolute change (default ``defaultCountFloor``).
-    public static func countsDiffer(_ before: Double, _ after: Double, tolerance: Double = defaultCountTolerance, floor: Double = defaultCountFloor) -> Bool {
+    public static func countsDiffer(
+        _ before: Double, _ after: Double, tolerance: Double = defaultCountTolerance, floor: Double = defaultCountFloor
+    ) -> Bool {
         guard before > 0 else { return after != before }
         return abs(after / before - 1) > tolerance && abs(after - before) > floor
     }
@@ -253,20 +271,28 @@ extension Comparison {
     }
 
     /// Judges a simulated count (see ``judgeCounts(_:baseline:current:layoutSensitivity:context:)``).
-    static func judgeCounts(_ row: inout ComparisonRow, baseline: [Double], current: [Double], layoutSensitivity: Double = 0, context: RowContext) {
+    static func judgeCounts(
+        _ row: inout ComparisonRow, baseline: [Double], current: [Double], layoutSensitivity: Double = 0,
+        context: RowContext
+    ) {
         if !context.countingDifferences.isEmpty {
             row.verdict = .notJudged
             row.reason = .countsFromAnotherSetup
-            row.note = "simulated counts from another \(context.countingDifferences.joined(separator: ", ")): not comparable"
+            row.note =
+                "simulated counts from another \(context.countingDifferences.joined(separator: ", ")): not comparable"
             return
         }
         // A series that moved when the heap moved is judged against twice that movement: a
         // separately built binary moves the heap too, and identical code then counts differently.
         let baseTolerance = context.bands.relative[row.metric.name] ?? defaultCountTolerance
         let tolerance = max(baseTolerance, 2 * layoutSensitivity)
-        let sensitive = tolerance > baseTolerance ? "; address-sensitive: moved \(Format.trim(layoutSensitivity * 100))% when the heap moved" : ""
+        let sensitive =
+            tolerance > baseTolerance
+            ? "; address-sensitive: moved \(Format.trim(layoutSensitivity * 100))% when the heap moved" : ""
         let cpu =
-            context.countingCPUs.map { "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other string routines" }
+            context.countingCPUs.map {
+                "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other string routines"
+            }
             ?? ""
         row.noiseBand = tolerance
         if baseline == current {
@@ -277,7 +303,8 @@ extension Comparison {
         }
         // The median per call: one sample that pays a one-time cost (a metadata cache filled, a
         // lazily bound symbol) moved the mean by up to 3.9% in an A/A, the median by at most 0.15%.
-        let b = Quantile.percentile(sorted: baseline.sorted(), 50), c = Quantile.percentile(sorted: current.sorted(), 50)
+        let b = Quantile.percentile(sorted: baseline.sorted(), 50),
+            c = Quantile.percentile(sorted: current.sorted(), 50)
         guard b > 0 else {
             row.verdict = c == 0 ? .unchanged : .regressed
             row.note = "simulated count from zero\(cpu)"
@@ -287,7 +314,8 @@ extension Comparison {
         row.change = Estimate(value: ratio, lower: ratio, upper: ratio)
         let floor = context.bands.absolute[row.metric.name] ?? defaultCountFloor
         let within = abs(ratio - 1) <= tolerance || abs(c - b) <= floor
-        row.verdict = within ? .withinNoise : (ratio > 1) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
+        row.verdict =
+            within ? .withinNoise : (ratio > 1) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
         row.note =
             "simulated count, median per call \(Format.value(b, row.metric.unit)) → \(Format.value(c, row.metric.unit)), "
             + (within ? "within" : "beyond")

@@ -3,7 +3,9 @@ import Foundation
 /// One compared series: test, measurement, arm, phase and metric, both summaries and the verdict.
 public struct ComparisonRow: Sendable, Codable, Equatable {
     /// The series' identity.
-    public var id: SeriesID { SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name) }
+    public var id: SeriesID {
+        SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name)
+    }
     /// The test's ID (`Module.Suite/test()`).
     public var test: String
     /// The measurement's name within its test.
@@ -86,7 +88,8 @@ extension ComparisonRow {
     init(_ id: SeriesID, metric: Metric, baseline: [Double]?, current: [Double]?, bands: NoiseBands) throws {
         self.init(
             test: id.test, measurement: id.measurement, arm: id.arm, phase: id.phase, metric: metric,
-            baseline: try baseline.map { try Summary($0) }, current: try current.map { try Summary($0) }, change: nil, pValue: nil, qValue: nil,
+            baseline: try baseline.map { try Summary($0) }, current: try current.map { try Summary($0) }, change: nil,
+            pValue: nil, qValue: nil,
             noiseBand: bands.band(for: id, metric: metric), verdict: .withinNoise, note: "")
     }
 
@@ -111,7 +114,8 @@ public struct Comparison: Sendable, Codable, Equatable {
     ///   - rows: The rows, sorted.
     ///   - baselineEnvironment: Where the baseline (or A) side was measured.
     ///   - currentEnvironment: Where the current (or B) side was measured.
-    public init(rows: [ComparisonRow], baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil) {
+    public init(rows: [ComparisonRow], baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil)
+    {
         self.rows = rows
         self.baselineEnvironment = baselineEnvironment
         self.currentEnvironment = currentEnvironment
@@ -127,7 +131,8 @@ public struct Comparison: Sendable, Codable, Equatable {
     public var headline: String {
         func plural(_ n: Int, _ word: String, _ words: String) -> String { "\(n) \(n == 1 ? word : words)" }
         var parts = [
-            plural(count(.regressed), "regression", "regressions"), plural(count(.improved), "improvement", "improvements"),
+            plural(count(.regressed), "regression", "regressions"),
+            plural(count(.improved), "improvement", "improvements"),
             "\(count(.withinNoise)) within noise",
         ]
         if count(.inconclusive) > 0 { parts.append("\(count(.inconclusive)) inconclusive") }
@@ -166,17 +171,21 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// - Complexity: O(R · (n log n + p²)) for R rows, n samples and p processes per row.
     public init(
         baseline: [TestResult], current: [TestResult], bands: NoiseBands = NoiseBands(), alpha: Double = 0.05,
-        baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil, allowOtherMachine: Bool = false,
+        baselineEnvironment: Environment? = nil, currentEnvironment: Environment? = nil,
+        allowOtherMachine: Bool = false,
         currentFilter: String? = nil, currentCountsOnly: Bool = false
     ) throws {
         self.baselineEnvironment = baselineEnvironment
         self.currentEnvironment = currentEnvironment
-        if let b = baselineEnvironment, let c = currentEnvironment { machineDifferences = b.machineDifferences(from: c) }
+        if let b = baselineEnvironment, let c = currentEnvironment {
+            machineDifferences = b.machineDifferences(from: c)
+        }
         let otherMachine = allowOtherMachine ? [] : machineDifferences
         let base = SeriesTable(baseline)
         let now = SeriesTable(current)
         var context = RowContext(
-            bands: bands, alpha: alpha, wallClockSeries: Set(base.keys.filter { $0.metric == Metric.wallClock.name }), otherMachine: otherMachine,
+            bands: bands, alpha: alpha, wallClockSeries: Set(base.keys.filter { $0.metric == Metric.wallClock.name }),
+            otherMachine: otherMachine,
             currentFilter: currentFilter)
         context.currentCountsOnly = currentCountsOnly
         if let b = baselineEnvironment, let c = currentEnvironment {
@@ -190,7 +199,10 @@ public struct Comparison: Sendable, Codable, Equatable {
                 throw ComparisonError.mismatchedUnits(key.description, b.metric.unit.symbol, c.metric.unit.symbol)
             }
             let replication = b.flatMap { b in c.map { Replication.processes(baseline: b, current: $0) } }
-            rows.append(try Self.row(key, metric: (c ?? b)!.metric, baseline: b?.values, current: c?.values, replication: replication, context: context))
+            rows.append(
+                try Self.row(
+                    key, metric: (c ?? b)!.metric, baseline: b?.values, current: c?.values, replication: replication,
+                    context: context))
         }
         try Self.judgeStatistically(&rows, alpha: alpha)
         self.rows = rows
@@ -201,9 +213,15 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// at a sample's duration (per-call median × calls) on each side and judge by the shorter, never
     /// at the per-call figure (a batched 90 ns body is a 50 µs sample).
     static func notJudgedReason(
-        _ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool, calls: (baseline: Int, current: Int) = (1, 1)
+        _ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool,
+        calls: (baseline: Int, current: Int) = (1, 1)
     ) -> (VerdictReason, String)? {
-        if supporting { return (.supportingCPU, "thread CPU of a series decided by its wall clock: shown beside it, not a separate decision") }
+        if supporting {
+            return (
+                .supportingCPU,
+                "thread CPU of a series decided by its wall clock: shown beside it, not a separate decision"
+            )
+        }
         if !otherMachine.isEmpty {
             return (
                 .otherMachine,
@@ -248,7 +266,9 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// verdict reason yet: the comparison's decisions) with Benjamini–Hochberg, then applies the two gates.
     /// - Complexity: O(m log m) for m decisions.
     static func judgeStatistically(_ rows: inout [ComparisonRow], alpha: Double) throws {
-        let indices = rows.indices.filter { rows[$0].pValue != nil && rows[$0].qValue == nil && rows[$0].verdict == .withinNoise }
+        let indices = rows.indices.filter {
+            rows[$0].pValue != nil && rows[$0].qValue == nil && rows[$0].verdict == .withinNoise
+        }
         let q = try BenjaminiHochberg.adjust(indices.map { rows[$0].pValue! })
         for (k, index) in indices.enumerated() {
             rows[index].qValue = q[k]
@@ -289,17 +309,22 @@ public struct Comparison: Sendable, Codable, Equatable {
             }
             if halfWidth > band {
                 row.reason = row.reason ?? .tooNoisy
-                reasons.append("too noisy to tell: the CI spans about ±\(Format.trim(halfWidth * 100))%, wider than the \(bandText) band")
+                reasons.append(
+                    "too noisy to tell: the CI spans about ±\(Format.trim(halfWidth * 100))%, wider than the \(bandText) band"
+                )
             } else if above || below {
                 row.reason = row.reason ?? .notSignificant
                 reasons.append(
-                    "CI outside the \(bandText) band but not significant against its edge after Benjamini–Hochberg (q = \(Format.pValue(row.qValue!)))")
+                    "CI outside the \(bandText) band but not significant against its edge after Benjamini–Hochberg (q = \(Format.pValue(row.qValue!)))"
+                )
             } else {
                 row.reason = row.reason ?? .aboutTheBandsSize
                 reasons.append("a change about as large as the \(bandText) band: the CI crosses its edge")
             }
             if let detectable = row.detectableChange {
-                reasons.append("detectable change at these \(row.replicatedOver?.rawValue ?? "samples") about ±\(Format.trim(detectable * 100))%")
+                reasons.append(
+                    "detectable change at these \(row.replicatedOver?.rawValue ?? "samples") about ±\(Format.trim(detectable * 100))%"
+                )
             }
             row.note += reasons.joined(separator: "; ")
         }
@@ -310,8 +335,10 @@ public struct Comparison: Sendable, Codable, Equatable {
     static func judgeDifference(_ row: inout ComparisonRow, alpha: Double) {
         guard let difference = row.difference else { return }
         let unit = row.metric.unit
-        let interval = "\(Format.value(difference.value, unit)) (\(Format.value(difference.lower, unit)) … \(Format.value(difference.upper, unit)))"
-        row.note += "baseline median \(Format.value(row.baseline!.median, unit)): ratio undefined, difference of medians \(interval)"
+        let interval =
+            "\(Format.value(difference.value, unit)) (\(Format.value(difference.lower, unit)) … \(Format.value(difference.upper, unit)))"
+        row.note +=
+            "baseline median \(Format.value(row.baseline!.median, unit)): ratio undefined, difference of medians \(interval)"
         let significant = row.qValue! < alpha
         if significant && (difference.lower > 0 || difference.upper < 0) {
             row.verdict = (difference.lower > 0) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
@@ -346,7 +373,10 @@ struct SeriesTable {
         for test in tests {
             for measurement in test.measurements {
                 for s in measurement.series {
-                    series[SeriesID(test: test.id, measurement: measurement.name, arm: s.arm, phase: s.phase, metric: s.metric.name)] = s
+                    series[
+                        SeriesID(
+                            test: test.id, measurement: measurement.name, arm: s.arm, phase: s.phase,
+                            metric: s.metric.name)] = s
                 }
             }
         }

@@ -17,19 +17,24 @@ public enum NoiseBandsFile {
     ///   - fallback: The bands when there is no calibration.
     /// - Returns: The bands.
     /// - Throws: ``FileError`` for a missing file that was asked for, or a corrupt one.
-    public static func load(_ path: String?, machine: MachineFingerprint, default fallback: NoiseBands = NoiseBands()) throws -> NoiseBands {
+    public static func load(_ path: String?, machine: MachineFingerprint, default fallback: NoiseBands = NoiseBands())
+        throws -> NoiseBands
+    {
         let file = path ?? defaultPath(machine)
         guard FileManager.default.fileExists(atPath: file) else {
             if path != nil { throw FileError(file, "no such noise-band file") }
             return fallback
         }
-        return try StoredFile.read(StoredBands.self, from: file, supportedVersions: 1...NoiseCalibration.schemaVersion).bands
+        return try StoredFile.read(StoredBands.self, from: file, supportedVersions: 1...NoiseCalibration.schemaVersion)
+            .bands
     }
 
     /// Where `perfkit calibrate` writes this machine's bands.
     /// - Parameter machine: The machine's fingerprint.
     /// - Returns: `.perfkit/noise/<fingerprint>.json`.
-    public static func defaultPath(_ machine: MachineFingerprint) -> String { ".perfkit/noise/\(machine.identifier).json" }
+    public static func defaultPath(_ machine: MachineFingerprint) -> String {
+        ".perfkit/noise/\(machine.identifier).json"
+    }
 
     /// The part of a calibration file a comparison needs: its bands (the same in versions 1 and 2).
     struct StoredBands: Decodable, ValidatedOnLoad {

@@ -55,7 +55,10 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
     ///   - floor: The smallest band stored.
     ///   - defaultBand: The band for series not calibrated.
     /// - Complexity: O(S · K log K) for S series and K repeats.
-    public init(comparisons: [Comparison], machine: MachineFingerprint, rounds: Int, date: Date = Date(), floor: Double = 0.005, defaultBand: Double = 0.01) {
+    public init(
+        comparisons: [Comparison], machine: MachineFingerprint, rounds: Int, date: Date = Date(), floor: Double = 0.005,
+        defaultBand: Double = 0.01
+    ) {
         schemaVersion = Self.schemaVersion
         self.date = date
         self.machine = machine
@@ -70,8 +73,12 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
         for (id, rows) in grouped.sorted(by: { $0.key < $1.key }) {
             let offsets =
                 rows.count >= Self.empiricalRepeats
-                ? rows.map { abs($0.change!.value - 1) } : rows.map { max(abs($0.change!.lower - 1), abs($0.change!.upper - 1)) }
-            let band = max(floor, rows.count >= Self.empiricalRepeats ? Quantile.percentile(sorted: offsets.sorted(), 95) : offsets.max()!)
+                ? rows.map { abs($0.change!.value - 1) }
+                : rows.map { max(abs($0.change!.lower - 1), abs($0.change!.upper - 1)) }
+            let band = max(
+                floor,
+                rows.count >= Self.empiricalRepeats ? Quantile.percentile(sorted: offsets.sorted(), 95) : offsets.max()!
+            )
             let halfWidths = rows.map { ($0.change!.upper - $0.change!.lower) / 2 }.sorted()
             perSeries[id.storageKey] = (band * 1_000).rounded(.up) / 1_000
             entries.append(
@@ -93,7 +100,9 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
     /// - Returns: Lines of text.
     public static func summary(_ calibration: NoiseCalibration, comparisons: [Comparison], seconds: Int) -> String {
         let flagged = comparisons.filter { $0.hasRegression || $0.count(.improved) > 0 }.count
-        let model = calibration.repeats >= empiricalRepeats ? "95th percentile of |change| over the repeats" : "farthest 95% CI bound of the A/A change"
+        let model =
+            calibration.repeats >= empiricalRepeats
+            ? "95th percentile of |change| over the repeats" : "farthest 95% CI bound of the A/A change"
         var lines = [
             "A/A between two builds: \(flagged) of \(calibration.repeats) repeats flagged a change under the default ±\(Format.trim(calibration.bands.defaultRelative * 100))% band; bands: \(model); \(calibration.rounds) rounds a repeat, \(seconds) s with both builds"
         ]

@@ -44,17 +44,22 @@ public struct PairedDiagnostics: Sendable, Codable, Equatable {
             )
         }
         if driftP < 0.05 && abs(driftPerRound) > 0.002 {
-            warnings.append("drift: the paired ratio changes \(Format.trim(driftPerRound * 100))% per round (Spearman p = \(Format.trim(driftP)))")
+            warnings.append(
+                "drift: the paired ratio changes \(Format.trim(driftPerRound * 100))% per round (Spearman p = \(Format.trim(driftP)))"
+            )
         }
         for (name, values) in [("A", series.baseline), ("B", series.current)] where values.count >= 3 {
             let summary = try Summary(values)
             if summary.coefficientOfVariation > 0.1 {
                 warnings.append(
-                    "unstable: arm \(name) varies by \(Format.trim(summary.coefficientOfVariation * 100))% (coefficient of variation) across rounds")
+                    "unstable: arm \(name) varies by \(Format.trim(summary.coefficientOfVariation * 100))% (coefficient of variation) across rounds"
+                )
             }
             let rest = try Summary(Array(values.dropFirst()))
             if values[0] > 1.5 * rest.median {
-                warnings.append("slow first run: arm \(name)'s first round is \(Format.trim(values[0] / rest.median))× the median of the others")
+                warnings.append(
+                    "slow first run: arm \(name)'s first round is \(Format.trim(values[0] / rest.median))× the median of the others"
+                )
             }
         }
         self.warnings = warnings

@@ -25,7 +25,8 @@ public struct PairedSeries: Sendable, Codable, Equatable {
 
     /// A paired series; values are added round by round.
     public init(
-        test: String, measurement: String, arm: String, phase: Phase, metric: Metric, baseline: [Double] = [], current: [Double] = [],
+        test: String, measurement: String, arm: String, phase: Phase, metric: Metric, baseline: [Double] = [],
+        current: [Double] = [],
         currentRanSecond: [Bool] = []
     ) {
         self.id = SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name)
@@ -81,7 +82,8 @@ public struct PairedSeries: Sendable, Codable, Equatable {
             let entry = medians[key]!
             if complete[key] == rounds.count {
                 var series = PairedSeries(
-                    test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, baseline: entry.baseline,
+                    test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric,
+                    baseline: entry.baseline,
                     current: entry.current,
                     currentRanSecond: entry.currentRanSecond)
                 series.callsPerSample = calls[key]
@@ -89,7 +91,8 @@ public struct PairedSeries: Sendable, Codable, Equatable {
             } else {
                 pairing.unpaired.append(
                     UnpairedSeries(
-                        test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase, metric: entry.metric, baseline: entry.baseline,
+                        test: key.test, measurement: key.measurement, arm: key.arm, phase: key.phase,
+                        metric: entry.metric, baseline: entry.baseline,
                         current: entry.current,
                         rounds: rounds.count))
             }
@@ -130,7 +133,10 @@ public struct UnpairedSeries: Sendable, Codable, Equatable {
     public var rounds: Int
 
     /// An unpaired series.
-    public init(test: String, measurement: String, arm: String, phase: Phase, metric: Metric, baseline: [Double], current: [Double], rounds: Int) {
+    public init(
+        test: String, measurement: String, arm: String, phase: Phase, metric: Metric, baseline: [Double],
+        current: [Double], rounds: Int
+    ) {
         self.id = SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric.name)
         self.metric = metric
         self.baseline = baseline

@@ -66,7 +66,9 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
     ///   - rounds: The rounds to run.
     ///   - alpha: The error rate.
     /// - Returns: The plan.
-    public static func fixed(rounds: Int, alpha: Double = 0.05) -> SequentialPlan { SequentialPlan(looks: [rounds], alpha: alpha) }
+    public static func fixed(rounds: Int, alpha: Double = 0.05) -> SequentialPlan {
+        SequentialPlan(looks: [rounds], alpha: alpha)
+    }
 
     /// A plan with the given looks.
     /// - Parameters:

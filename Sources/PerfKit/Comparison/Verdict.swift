@@ -1,6 +1,8 @@
 /// The outcome of comparing one metric. A struct wrapping a private enum so verdicts can be added.
 public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvertible {
-    private enum Value: String, CaseIterable { case regressed, improved, withinNoise, inconclusive, unchanged, added, removed, notJudged }
+    private enum Value: String, CaseIterable {
+        case regressed, improved, withinNoise, inconclusive, unchanged, added, removed, notJudged
+    }
     private let value: Value
     private init(_ value: Value) { self.value = value }
 
@@ -66,7 +68,10 @@ public struct NoiseBands: Sendable, Codable, Equatable {
     public var perSeries: [String: Double]
 
     /// Bands; every argument defaults to none, and the default band to ±5%.
-    public init(relative: [String: Double] = [:], absolute: [String: Double] = [:], defaultRelative: Double = 0.05, perSeries: [String: Double] = [:]) {
+    public init(
+        relative: [String: Double] = [:], absolute: [String: Double] = [:], defaultRelative: Double = 0.05,
+        perSeries: [String: Double] = [:]
+    ) {
         self.relative = relative
         self.absolute = absolute
         self.defaultRelative = defaultRelative

@@ -6,7 +6,8 @@
 public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, CustomStringConvertible {
     private enum Value: String, CaseIterable {
         // Not judged.
-        case otherMachine, clockResolution, supportingCPU, notMeasured, onePerSide, countsFromAnotherSetup, noBetterDirection
+        case otherMachine, clockResolution, supportingCPU, notMeasured, onePerSide, countsFromAnotherSetup,
+            noBetterDirection
         // Inconclusive.
         case tooNoisy, aboutTheBandsSize, significanceFloor, notSignificant, tooFew, notPaired
     }

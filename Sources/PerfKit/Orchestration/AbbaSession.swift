@@ -32,14 +32,19 @@ public struct AbbaSession {
         /// - Returns: Arms A and B.
         /// - Throws: ``OrchestrationError`` for an unknown revision, a failed checkout or build.
         public static func build(
-            _ a: String, _ b: String, environments: (a: [String: String], b: [String: String]) = ([:], [:]), progress: (String) -> Void = { _ in }
+            _ a: String, _ b: String, environments: (a: [String: String], b: [String: String]) = ([:], [:]),
+            progress: (String) -> Void = { _ in }
         ) throws -> (a: Arm, b: Arm) {
             for revision in [a, b] { _ = try Revision.resolve(revision) }
-            let revisionA = try Revision.prepare(a, progress: progress), revisionB = try Revision.prepare(b, progress: progress)
+            let revisionA = try Revision.prepare(a, progress: progress),
+                revisionB = try Revision.prepare(b, progress: progress)
             let bundleA = try revisionA.build(pinnedLayout: true, progress: progress)
-            let bundleB = revisionA.directory == revisionB.directory ? bundleA : try revisionB.build(pinnedLayout: true, progress: progress)
+            let bundleB =
+                revisionA.directory == revisionB.directory
+                ? bundleA : try revisionB.build(pinnedLayout: true, progress: progress)
             return (
-                Arm(revision: revisionA, bundle: bundleA, environment: environments.a), Arm(revision: revisionB, bundle: bundleB, environment: environments.b)
+                Arm(revision: revisionA, bundle: bundleA, environment: environments.a),
+                Arm(revision: revisionB, bundle: bundleB, environment: environments.b)
             )
         }
     }
@@ -97,8 +102,10 @@ public struct AbbaSession {
     /// - Returns: The session.
     /// - Throws: ``OrchestrationError`` when a process fails or matches no test; ``StatisticsError`` for non-finite samples.
     public static func run(
-        a: Arm, b: Arm, plan: SequentialPlan, timeBudget: Double? = nil, bands: NoiseBands, filter: String, iterations: Int?, seed: UInt64,
-        launcher: some MeasuredProcessLauncher, clock: () -> Double = { ProcessInfo.processInfo.systemUptime }, progress: (String) -> Void = { _ in }
+        a: Arm, b: Arm, plan: SequentialPlan, timeBudget: Double? = nil, bands: NoiseBands, filter: String,
+        iterations: Int?, seed: UInt64,
+        launcher: some MeasuredProcessLauncher, clock: () -> Double = { ProcessInfo.processInfo.systemUptime },
+        progress: (String) -> Void = { _ in }
     ) throws -> AbbaSession {
         let arms = [a, b], names = ["A", "B"]
         let order = RunOrder(armCount: 2, roundCount: plan.maximumRounds, seed: seed)
@@ -138,29 +145,44 @@ public struct AbbaSession {
                 var results: [[TestResult]] = [[], []]
                 for (position, index) in armOrder.enumerated() {
                     let arm = arms[index]
-                    progress("perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) (\(arm.revision.name)), position \(position + 1)")
+                    progress(
+                        "perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) (\(arm.revision.name)), position \(position + 1)"
+                    )
                     var environment = arm.environment
-                    if round >= Self.exactCountRounds { environment[MeasuredProcessEnvironment.exactCounts] = MeasuredProcessEnvironment.exactCountsElsewhere }
+                    if round >= Self.exactCountRounds {
+                        environment[MeasuredProcessEnvironment.exactCounts] =
+                            MeasuredProcessEnvironment.exactCountsElsewhere
+                    }
                     let outcome = try launcher.measure(
                         MeasuredProcessRequest(
-                            bundle: arm.bundle, directory: arm.revision.directory, filter: filter, iterations: iterations, environment: environment))
+                            bundle: arm.bundle, directory: arm.revision.directory, filter: filter,
+                            iterations: iterations, environment: environment))
                     if outcome.status != 0 {
-                        failed.append("round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit \(outcome.status))")
+                        failed.append(
+                            "round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit \(outcome.status))"
+                        )
                     }
                     results[index] = outcome.tests
                     raw[index].tests += relabel(outcome.tests, round: round, position: position)
                 }
-                pairedRounds.append(PairedSeries.Round(baseline: results[0], current: results[1], currentRanSecond: armOrder == [0, 1]))
+                pairedRounds.append(
+                    PairedSeries.Round(baseline: results[0], current: results[1], currentRanSecond: armOrder == [0, 1]))
             }
             pairing = try PairedSeries.pair(pairedRounds)
-            comparison = try Comparison(paired: pairing, bands: bands, alpha: plan.alphaPerLook, decided: decided, environmentA: nil, environmentB: nil)
-            for index in comparison.rows.indices where decided[comparison.rows[index].id] == nil && comparison.rows[index].isDecidedByTest {
-                comparison.rows[index].note += " (decided at look \(lookIndex + 1) of \(plan.looks.count), \(target) rounds)"
+            comparison = try Comparison(
+                paired: pairing, bands: bands, alpha: plan.alphaPerLook, decided: decided, environmentA: nil,
+                environmentB: nil)
+            for index in comparison.rows.indices
+            where decided[comparison.rows[index].id] == nil && comparison.rows[index].isDecidedByTest {
+                comparison.rows[index].note +=
+                    " (decided at look \(lookIndex + 1) of \(plan.looks.count), \(target) rounds)"
                 decided[comparison.rows[index].id] = comparison.rows[index]
             }
             let open = comparison.rows.filter { $0.pValue != nil && $0.verdict == .inconclusive }.count
             looks.append(Look(rounds: target, decided: decided.count, open: open, seconds: clock() - start))
-            progress("perfkit abba: look \(lookIndex + 1) of \(plan.looks.count) at \(target) rounds: \(decided.count) series decided, \(open) open")
+            progress(
+                "perfkit abba: look \(lookIndex + 1) of \(plan.looks.count) at \(target) rounds: \(decided.count) series decided, \(open) open"
+            )
             if open == 0 {
                 stopReason = "every statistical series decided at look \(lookIndex + 1)"
                 break
@@ -168,7 +190,8 @@ public struct AbbaSession {
             if lastLook { break }
         }
         return AbbaSession(
-            order: RunOrder(rounds: Array(order.rounds.prefix(pairedRounds.count))), rounds: pairedRounds, pairing: pairing, rawTests: raw,
+            order: RunOrder(rounds: Array(order.rounds.prefix(pairedRounds.count))), rounds: pairedRounds,
+            pairing: pairing, rawTests: raw,
             failedProcesses: failed, plan: plan, looks: looks, stopReason: stopReason, comparison: comparison)
     }
 
@@ -212,7 +235,9 @@ public struct AbbaSession {
     ///   - elapsedSeconds: Wall time of the whole comparison.
     /// - Returns: Markdown.
     public func designSection(a: Revision, b: Revision, elapsedSeconds: Int) -> String {
-        let lookText = looks.map { "\($0.rounds) rounds (\($0.decided) decided, \($0.open) open, \(Int($0.seconds)) s)" }.joined(separator: "; ")
+        let lookText = looks.map {
+            "\($0.rounds) rounds (\($0.decided) decided, \($0.open) open, \(Int($0.seconds)) s)"
+        }.joined(separator: "; ")
         var text = """
             ## Design
 
@@ -267,7 +292,8 @@ public struct AbbaSession {
     public static func roundsProblem(_ rounds: Int, adaptive: Bool = false) -> String? {
         if adaptive {
             guard rounds < SequentialPlan.firstLook else { return nil }
-            return "--max-rounds \(rounds) ends before the first look at \(SequentialPlan.firstLook) rounds; use at least \(SequentialPlan.firstLook)"
+            return
+                "--max-rounds \(rounds) ends before the first look at \(SequentialPlan.firstLook) rounds; use at least \(SequentialPlan.firstLook)"
         }
         guard rounds < minimumRounds else { return nil }
         return
@@ -281,8 +307,12 @@ public struct AbbaSession {
         let decisions = comparison.rows.filter { $0.pValue != nil && $0.qValue != nil }.count
         let needed = plan.roundsForALoneChange(decisions: decisions)
         let ran = order.rounds.count
-        guard decisions > 0, needed > ran, comparison.rows.contains(where: { $0.pValue != nil && $0.verdict == .inconclusive }) else { return nil }
-        let remedy = needed > plan.maximumRounds ? "allow \(needed) rounds (--max-rounds) or narrow --filter" : "raise --time-budget or narrow --filter"
+        guard decisions > 0, needed > ran,
+            comparison.rows.contains(where: { $0.pValue != nil && $0.verdict == .inconclusive })
+        else { return nil }
+        let remedy =
+            needed > plan.maximumRounds
+            ? "allow \(needed) rounds (--max-rounds) or narrow --filter" : "raise --time-budget or narrow --filter"
         return
             "after \(ran) rounds a change in one series alone cannot reach significance among \(decisions) decisions (the smallest p at \(ran) pairs is \(String(format: "%.2g", SequentialPlan.signedRankFloor(pairs: ran))), a lone change needs \(String(format: "%.2g", plan.alphaPerLook / Double(decisions)))): \(needed) rounds could; \(remedy)"
     }
@@ -298,7 +328,9 @@ public struct AbbaSession {
     public func report(a: Revision, b: Revision, command: String, elapsedSeconds: Int) throws -> MarkdownReport {
         MarkdownReport(
             title: "ABBA comparison: \(b.name) (B) against \(a.name) (A)", command: command, comparison: comparison,
-            extraSections: [designSection(a: a, b: b, elapsedSeconds: elapsedSeconds), try Self.diagnosticsSection(pairing.paired)],
+            extraSections: [
+                designSection(a: a, b: b, elapsedSeconds: elapsedSeconds), try Self.diagnosticsSection(pairing.paired),
+            ],
             runOrder: runOrderLines(a: a, b: b),
             limitations: [
                 "Each figure is the median of one process's samples, paired with the other arm's process in the same round; it is host-side cost on this machine, not frame delivery on a device."
@@ -311,7 +343,10 @@ public struct AbbaSession {
     /// - Parameter limit: Lines of each kind.
     /// - Returns: The lines.
     public func warnings(limit: Int = 5) -> [String] {
-        let diagnostics = Set(pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(\.warnings))
-        return Array(failedProcesses.prefix(limit)) + (floorWarning.map { [$0] } ?? []) + Array(diagnostics.sorted().prefix(limit))
+        let diagnostics = Set(
+            pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(
+                \.warnings))
+        return Array(failedProcesses.prefix(limit)) + (floorWarning.map { [$0] } ?? [])
+            + Array(diagnostics.sorted().prefix(limit))
     }
 }

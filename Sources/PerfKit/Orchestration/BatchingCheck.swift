@@ -66,9 +66,13 @@ public enum BatchingCheck {
         // Step counts pass through an opaque call so the optimizer cannot fold the chains.
         let base = ChainSubject(steps: opaque(steps)), changed = ChainSubject(steps: opaque(changedSteps))
         let configuration = RunConfiguration(
-            rounds: rounds, warmupIterations: 1_000, metrics: [.wallClock], phases: [.warm], exactCountRounds: 0, batchTargetNanoseconds: batchTarget)
-        let result = try Runner(configuration: configuration).measure("chain", arms: [Arm("base", base), Arm("changed", changed)])
-        guard let a = result.series(.wallClock, arm: "base", phase: .warm), let b = result.series(.wallClock, arm: "changed", phase: .warm) else {
+            rounds: rounds, warmupIterations: 1_000, metrics: [.wallClock], phases: [.warm], exactCountRounds: 0,
+            batchTargetNanoseconds: batchTarget)
+        let result = try Runner(configuration: configuration).measure(
+            "chain", arms: [Arm("base", base), Arm("changed", changed)])
+        guard let a = result.series(.wallClock, arm: "base", phase: .warm),
+            let b = result.series(.wallClock, arm: "changed", phase: .warm)
+        else {
             throw StatisticsError.empty
         }
         var baseLoops: [Double] = [], changedLoops: [Double] = []
@@ -77,14 +81,18 @@ public enum BatchingCheck {
             changedLoops.append(loopNanosecondsPerCall(changed, calls: loopCalls))
         }
         var paired = PairedSeries(
-            test: "BatchingCheck", measurement: "chain", arm: "main", phase: .warm, metric: .wallClock, baseline: a.values, current: b.values)
+            test: "BatchingCheck", measurement: "chain", arm: "main", phase: .warm, metric: .wallClock,
+            baseline: a.values, current: b.values)
         paired.currentRanSecond = b.positions.map { $0 == 1 }
         paired.callsPerSample = min(a.minimumCallsPerSample, b.minimumCallsPerSample)
         let comparison = try Comparison(
-            paired: Pairing(paired: [paired], unpaired: []), bands: NoiseBands(defaultRelative: 0.01), environmentA: nil, environmentB: nil)
+            paired: Pairing(paired: [paired], unpaired: []), bands: NoiseBands(defaultRelative: 0.01),
+            environmentA: nil, environmentB: nil)
         return Outcome(
-            steps: steps, changedSteps: changedSteps, callsPerSample: a.minimumCallsPerSample, measuredPerCall: try Quantile.median(a.values),
-            loopPerCall: try Quantile.median(baseLoops), changedLoopPerCall: try Quantile.median(changedLoops), row: comparison.rows[0])
+            steps: steps, changedSteps: changedSteps, callsPerSample: a.minimumCallsPerSample,
+            measuredPerCall: try Quantile.median(a.values),
+            loopPerCall: try Quantile.median(baseLoops), changedLoopPerCall: try Quantile.median(changedLoops),
+            row: comparison.rows[0])
     }
 
     /// One plain loop of `calls` calls, timed by two clock reads: nanoseconds per call.

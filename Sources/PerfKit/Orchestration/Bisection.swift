@@ -50,10 +50,13 @@ public struct Bisection: Sendable {
     ///   - progress: Receives one line per step.
     /// - Returns: The outcome.
     /// - Throws: ``OrchestrationError``: unknown revisions, GOOD not an ancestor, no such series, a timing series, a failed build or count.
-    public static func run(good: String, bad: String, selector: String, samples: Int? = nil, progress: (String) -> Void = { _ in }) throws -> Outcome {
+    public static func run(
+        good: String, bad: String, selector: String, samples: Int? = nil, progress: (String) -> Void = { _ in }
+    ) throws -> Outcome {
         let goodCommit = try Revision.resolve(good), badCommit = try Revision.resolve(bad)
         guard ChildProcess.output(["git", "merge-base", "--is-ancestor", goodCommit, badCommit]) != nil else {
-            throw OrchestrationError.childFailed("\(good) is not an ancestor of \(bad): bisect needs GOOD before BAD on one history")
+            throw OrchestrationError.childFailed(
+                "\(good) is not an ancestor of \(bad): bisect needs GOOD before BAD on one history")
         }
         let setup = try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress)
         var revision = try Revision.prepare(goodCommit, worktree: worktree, progress: progress)
@@ -64,14 +67,18 @@ public struct Bisection: Sendable {
             $0 == testName || SeriesID.shortTest($0) == testName || $0.hasSuffix("." + testName)
         }
         guard ids.count == 1, let testID = ids.first else {
-            throw OrchestrationError.childFailed("--series '\(selector)': \(ids.isEmpty ? "no test" : "\(ids.count) tests") named '\(testName)' at \(good)")
+            throw OrchestrationError.childFailed(
+                "--series '\(selector)': \(ids.isEmpty ? "no test" : "\(ids.count) tests") named '\(testName)' at \(good)"
+            )
         }
         func count(_ commit: String, bundle: String, directory: String) throws -> [TestResult] {
             progress("perfkit bisect: counting \(SeriesID.shortTest(testID)) at \(commit.prefix(12))…")
             let counted = try CountingRun.measure(
-                bundle: bundle, directory: directory, filter: NSRegularExpression.escapedPattern(for: testID), samples: samples, setup: setup,
+                bundle: bundle, directory: directory, filter: NSRegularExpression.escapedPattern(for: testID),
+                samples: samples, setup: setup,
                 progress: progress)
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
+            try? FileManager.default.removeItem(
+                atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
             return counted.tests
         }
         let goodTests = try count(goodCommit, bundle: bundle, directory: revision.directory)
@@ -80,7 +87,9 @@ public struct Bisection: Sendable {
             let table = SeriesTable(tests)
             return table.series[series].map { Quantile.percentile(sorted: $0.values.sorted(), 50) }
         }
-        guard let goodValue = value(goodTests) else { throw OrchestrationError.childFailed("--series '\(selector)': not counted at \(good)") }
+        guard let goodValue = value(goodTests) else {
+            throw OrchestrationError.childFailed("--series '\(selector)': not counted at \(good)")
+        }
         var steps = [Step(commit: goodCommit, value: goodValue, changed: false, tests: goodTests)]
         let tree = revision.directory
         _ = ChildProcess.output(["git", "-C", tree, "bisect", "reset", "--quiet"])
@@ -109,15 +118,20 @@ public struct Bisection: Sendable {
                 throw OrchestrationError.childFailed("git bisect \(verdict) failed in \(tree)")
             }
             said = next
-            if said.contains("only 'skip'ped commits left") { throw OrchestrationError.childFailed("git bisect: \(said.split(separator: "\n").first ?? "")") }
+            if said.contains("only 'skip'ped commits left") {
+                throw OrchestrationError.childFailed("git bisect: \(said.split(separator: "\n").first ?? "")")
+            }
         }
         let culprit = String(said.split(separator: " ").first ?? "")
         var culpritStep = steps.first { $0.commit == culprit }
         if culpritStep == nil {
             // git names BAD without testing it: count it, to tell a change from no change at all.
             revision = try Revision.prepare(culprit, worktree: worktree, progress: progress)
-            let tests = try count(culprit, bundle: URL(fileURLWithPath: try revision.build(progress: progress)).path, directory: tree)
-            guard let v = value(tests) else { throw OrchestrationError.childFailed("--series '\(selector)': not counted at \(culprit.prefix(12))") }
+            let tests = try count(
+                culprit, bundle: URL(fileURLWithPath: try revision.build(progress: progress)).path, directory: tree)
+            guard let v = value(tests) else {
+                throw OrchestrationError.childFailed("--series '\(selector)': not counted at \(culprit.prefix(12))")
+            }
             culpritStep = Step(commit: culprit, value: v, changed: Comparison.countsDiffer(goodValue, v), tests: tests)
             steps.append(culpritStep!)
         }
@@ -127,7 +141,8 @@ public struct Bisection: Sendable {
             return Outcome(series: series, steps: steps, culprit: nil, subject: "", parent: nil, culpritStep: nil)
         }
         return Outcome(
-            series: series, steps: steps, culprit: culprit, subject: subject, parent: steps.first { $0.commit == parentHash && !$0.changed },
+            series: series, steps: steps, culprit: culprit, subject: subject,
+            parent: steps.first { $0.commit == parentHash && !$0.changed },
             culpritStep: culpritStep)
     }
 
@@ -135,7 +150,9 @@ public struct Bisection: Sendable {
     static func choose(_ selector: String, in tests: [TestResult]) throws -> SeriesID {
         let all = SeriesTable(tests).series.keys.sorted()
         let counts = all.filter { $0.metric == Metric.instructions.name }
-        func name(_ id: SeriesID) -> String { "\(id.shortTest) \(id.measurement) [\(id.arm), \(id.phase)] \(id.metric)" }
+        func name(_ id: SeriesID) -> String {
+            "\(id.shortTest) \(id.measurement) [\(id.arm), \(id.phase)] \(id.metric)"
+        }
         if let named = all.first(where: { name($0) == selector || $0.description == selector }) {
             guard named.metric == Metric.instructions.name else {
                 throw OrchestrationError.childFailed(
@@ -145,11 +162,13 @@ public struct Bisection: Sendable {
             return named
         }
         guard !selector.contains(" ") else {
-            throw OrchestrationError.childFailed("--series '\(selector)': no such series (perfkit history show prints the names)")
+            throw OrchestrationError.childFailed(
+                "--series '\(selector)': no such series (perfkit history show prints the names)")
         }
         guard counts.count == 1 else {
             throw OrchestrationError.childFailed(
-                "--series '\(selector)': the test has \(counts.count) count series; name one: " + counts.map { "'\(name($0))'" }.joined(separator: ", "))
+                "--series '\(selector)': the test has \(counts.count) count series; name one: "
+                    + counts.map { "'\(name($0))'" }.joined(separator: ", "))
         }
         return counts[0]
     }

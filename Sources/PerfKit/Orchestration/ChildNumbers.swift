@@ -11,9 +11,12 @@ public enum ChildNumbers {
     /// - Returns: The numbers by key.
     /// - Throws: ``OrchestrationError/childFailed(_:)`` when the child fails, prints something
     ///   other than a JSON object of numbers, or leaves out one of `keys`.
-    public static func run(_ executable: String, _ arguments: [String], requiring keys: [String] = []) throws -> [String: Double] {
+    public static func run(_ executable: String, _ arguments: [String], requiring keys: [String] = []) throws
+        -> [String: Double]
+    {
         let (status, output) = try ChildProcess.run([executable] + arguments)
-        let name = "child process '\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " "))'"
+        let name =
+            "child process '\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " "))'"
         guard status == 0 else { throw OrchestrationError.childFailed("\(name) failed (exit \(status))") }
         return try decode(output, from: name, requiring: keys)
     }
@@ -25,11 +28,16 @@ public enum ChildNumbers {
     ///   - keys: Keys the object must hold.
     /// - Returns: The numbers by key.
     /// - Throws: ``OrchestrationError/childFailed(_:)`` naming the child and the problem.
-    public static func decode(_ output: Data, from name: String, requiring keys: [String] = []) throws -> [String: Double] {
+    public static func decode(_ output: Data, from name: String, requiring keys: [String] = []) throws -> [String:
+        Double]
+    {
         guard let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
-            throw OrchestrationError.childFailed("\(name) printed \(output.count) bytes that are not a JSON object of numbers")
+            throw OrchestrationError.childFailed(
+                "\(name) printed \(output.count) bytes that are not a JSON object of numbers")
         }
-        if let missing = keys.first(where: { values[$0] == nil }) { throw OrchestrationError.childFailed("\(name) printed no '\(missing)'") }
+        if let missing = keys.first(where: { values[$0] == nil }) {
+            throw OrchestrationError.childFailed("\(name) printed no '\(missing)'")
+        }
         return values
     }
 }

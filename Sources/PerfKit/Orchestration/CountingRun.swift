@@ -36,27 +36,36 @@ public enum CountingRun {
     ///   - progress: Receives one line per step.
     /// - Returns: The setup.
     /// - Throws: ``OrchestrationError/countingUnavailable(_:)`` with one line saying what is missing.
-    public static func prepare(directory: String, scratch: String, progress: (String) -> Void = { _ in }) throws -> Setup {
+    public static func prepare(directory: String, scratch: String, progress: (String) -> Void = { _ in }) throws
+        -> Setup
+    {
         let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        guard let valgrind = searchPath.split(separator: ":").map({ "\($0)/valgrind" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
+        guard
+            let valgrind = searchPath.split(separator: ":").map({ "\($0)/valgrind" }).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }),
             let version = ChildProcess.output([valgrind, "--version"]), version.hasPrefix("valgrind")
         else {
-            throw OrchestrationError.countingUnavailable("valgrind is not installed (apt-get install valgrind); counting runs need it")
+            throw OrchestrationError.countingUnavailable(
+                "valgrind is not installed (apt-get install valgrind); counting runs need it")
         }
         progress("perfkit: building PerfKitValgrindShim (a sigsuspend valgrind can run Swift Testing with)…")
         let (status, _) = try ChildProcess.run(
-            ["swift", "build", "-c", "release", "--product", "PerfKitValgrindShim", "--scratch-path", scratch], in: directory,
+            ["swift", "build", "-c", "release", "--product", "PerfKitValgrindShim", "--scratch-path", scratch],
+            in: directory,
             output: .standardError, showErrors: true)
         let shim = directory + "/" + scratch + "/release/libPerfKitValgrindShim.so"
         guard status == 0, FileManager.default.fileExists(atPath: shim) else {
             throw OrchestrationError.countingUnavailable(
-                "cannot build the product PerfKitValgrindShim in \(directory) (status \(status)); the package must depend on PerfKit")
+                "cannot build the product PerfKitValgrindShim in \(directory) (status \(status)); the package must depend on PerfKit"
+            )
         }
         let probe = try ChildProcess.run([valgrind, "-v", "--tool=none", "--log-fd=1", "/bin/true"], output: .capture)
         let cpu =
             String(decoding: probe.output, as: UTF8.self).split(separator: "\n")
             .first { $0.contains("Arch and hwcaps:") }
-            .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) } ?? "unknown"
+            .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) }
+            ?? "unknown"
         return Setup(version: version, cpu: cpu, shim: shim, valgrind: valgrind)
     }
 
@@ -75,7 +84,8 @@ public enum CountingRun {
     ///   beside the run file.
     /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
     public static func measure(
-        bundle: String, directory: String, filter: String, samples: Int?, setup: Setup, environment extra: [String: String] = [:],
+        bundle: String, directory: String, filter: String, samples: Int?, setup: Setup,
+        environment extra: [String: String] = [:],
         progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
         // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
@@ -115,7 +125,8 @@ public enum CountingRun {
         // suite's layout medians spread 0.85% between processes of one binary; one suite alone, 0.02%.
         let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
         progress(
-            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, two processes each (about 50× slower than native)…")
+            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, two processes each (about 50× slower than native)…"
+        )
         var tests: [TestResult] = []
         var worst: Int32 = 0
         var offset = 0
@@ -131,23 +142,31 @@ public enum CountingRun {
                 environment[SimulatedCounter.heapPadVariable] = String(pad)
                 let (status, _) = try ChildProcess.run(
                     [
-                        "setarch", arch, "-R", setup.valgrind, "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(own)/callgrind.out",
-                        "--log-file=\(root)/valgrind.log", root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
+                        "setarch", arch, "-R", setup.valgrind, "--tool=callgrind", "--collect-atstart=no",
+                        "--callgrind-out-file=\(own)/callgrind.out",
+                        "--log-file=\(root)/valgrind.log", root + "/bundle", "--testing-library", "swift-testing",
+                        "--no-parallel", "--filter",
                         NSRegularExpression.escapedPattern(for: id),
-                    ], in: directory, environment: environment, output: .discard, showErrors: pad == 0, replacingEnvironment: true)
+                    ], in: directory, environment: environment, output: .discard, showErrors: pad == 0,
+                    replacingEnvironment: true)
                 let log = (try? String(contentsOfFile: root + "/valgrind.log", encoding: .utf8)) ?? ""
                 guard status == 0 || status == 1, !log.contains("VALGRIND INTERNAL ERROR") else {
-                    let line = log.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error") }
+                    let line = log.split(separator: "\n").first {
+                        $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error")
+                    }
                     throw OrchestrationError.countingFailed(
                         status: status,
                         detail: "\(id): "
-                            + (line.map { String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces) } ?? "see \(root)/valgrind.log"))
+                            + (line.map {
+                                String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces)
+                            } ?? "see \(root)/valgrind.log"))
                 }
                 worst = max(worst, status)
                 var counted = profiled(try ResultFragments.readAll(from: results), dumps: own)
                 let highest = offsetDumps(&counted, by: offset)
                 for n in 1...max(1, highest) {
-                    try? FileManager.default.moveItem(atPath: "\(own)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
+                    try? FileManager.default.moveItem(
+                        atPath: "\(own)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
                 }
                 offset += highest
                 try? FileManager.default.removeItem(atPath: own)
@@ -158,7 +177,9 @@ public enum CountingRun {
             }
             tests += Self.joined(passes)
         }
-        guard !tests.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst) }
+        guard !tests.isEmpty else {
+            throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst)
+        }
         keep = true
         try? FileManager.default.removeItem(atPath: root + "/valgrind.log")
         return (tests, dumps, worst)
@@ -167,8 +188,11 @@ public enum CountingRun {
     /// The bundle's test IDs that `filter` matches (Swift Testing's `--list-tests`, matched here
     /// because listing ignores `--filter`).
     static func testIDs(bundle: String, directory: String, matching filter: String) throws -> [String] {
-        let (status, output) = try ChildProcess.run([bundle, "--testing-library", "swift-testing", "--list-tests"], in: directory)
-        guard status == 0 else { throw OrchestrationError.childFailed("cannot list the tests of \(bundle) (status \(status))") }
+        let (status, output) = try ChildProcess.run(
+            [bundle, "--testing-library", "swift-testing", "--list-tests"], in: directory)
+        guard status == 0 else {
+            throw OrchestrationError.childFailed("cannot list the tests of \(bundle) (status \(status))")
+        }
         let pattern: NSRegularExpression
         do { pattern = try NSRegularExpression(pattern: filter) } catch {
             throw OrchestrationError.childFailed("--filter '\(filter)' is not a regular expression")
@@ -186,7 +210,9 @@ public enum CountingRun {
     static func joined(_ passes: [[TestResult]]) -> [TestResult] {
         var merged = [TestResult].merging(processes: passes)
         for t in merged.indices {
-            if let original = passes.first?.first(where: { $0.id == merged[t].id }) { merged[t].budgets = original.budgets }
+            if let original = passes.first?.first(where: { $0.id == merged[t].id }) {
+                merged[t].budgets = original.budgets
+            }
         }
         return merged
     }
@@ -237,7 +263,8 @@ public enum CountingRun {
                 for s in test.measurements[m].series.indices {
                     let series = test.measurements[m].series[s]
                     guard let numbers = series.callgrindDumps else { continue }
-                    test.measurements[m].series[s].profile = CallgrindDump.profile(numbers.compactMap { parsed[$0] }, demangle: demangled)
+                    test.measurements[m].series[s].profile = CallgrindDump.profile(
+                        numbers.compactMap { parsed[$0] }, demangle: demangled)
                 }
             }
             return test
@@ -252,7 +279,9 @@ public enum CountingRun {
         while start < swift.count {
             let batch = Array(swift[start..<min(start + 400, swift.count)])
             start += batch.count
-            guard let text = ChildProcess.output(["swift", "demangle", "--simplified", "--compact"] + batch) else { continue }
+            guard let text = ChildProcess.output(["swift", "demangle", "--simplified", "--compact"] + batch) else {
+                continue
+            }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             guard lines.count == batch.count else { continue }
             for (name, line) in zip(batch, lines) { result[name] = String(line) }

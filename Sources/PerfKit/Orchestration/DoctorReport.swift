@@ -17,8 +17,11 @@ public enum DoctorReport {
         lines.append("  fingerprint:   \(machine.identifier)")
         lines.append("  swift:         \(environment.swiftVersion)")
         lines.append(
-            "  build:         \(environment.buildConfiguration)" + (environment.isRelease ? "" : " (timings from a debug build are not representative)"))
-        lines.append("  source:        \(environment.commit.prefix(12)) on \(environment.branch)\(environment.dirty ? " (dirty)" : "")")
+            "  build:         \(environment.buildConfiguration)"
+                + (environment.isRelease ? "" : " (timings from a debug build are not representative)"))
+        lines.append(
+            "  source:        \(environment.commit.prefix(12)) on \(environment.branch)\(environment.dirty ? " (dirty)" : "")"
+        )
         if let problem = Jemalloc.verifyIsProcessAllocator() {
             lines.append("  allocator:     system malloc; jemalloc is not the process allocator: \(problem)")
         } else {
@@ -36,7 +39,9 @@ public enum DoctorReport {
         lines.append("")
         lines.append("Cost of one read (median of 15 batches, \(environment.buildConfiguration) build):")
         for entry in ProbeCost.measureAll() {
-            let cost = entry.unavailableReason.map { "unavailable: \($0)" } ?? String(format: "%10.1f ns", entry.nanosecondsPerRead)
+            let cost =
+                entry.unavailableReason.map { "unavailable: \($0)" }
+                ?? String(format: "%10.1f ns", entry.nanosecondsPerRead)
             lines.append("  \(entry.probe.padding(toLength: 62, withPad: " ", startingAt: 0)) \(cost)")
         }
         var generator = SeededGenerator(seed: 1)
@@ -62,13 +67,20 @@ public enum DoctorReport {
         let check = try BatchingCheck.run()
         let row = check.row
         let change =
-            row.change.map { String(format: "%+.2f%% [%+.2f%%, %+.2f%%]", ($0.value - 1) * 100, ($0.lower - 1) * 100, ($0.upper - 1) * 100) } ?? "undefined"
-        let injected = String(format: "  injected change (%d → %d steps): loop %+.2f%%; ", check.steps, check.changedSteps, check.loopChange * 100)
+            row.change.map {
+                String(
+                    format: "%+.2f%% [%+.2f%%, %+.2f%%]", ($0.value - 1) * 100, ($0.lower - 1) * 100,
+                    ($0.upper - 1) * 100)
+            } ?? "undefined"
+        let injected = String(
+            format: "  injected change (%d → %d steps): loop %+.2f%%; ", check.steps, check.changedSteps,
+            check.loopChange * 100)
         return [
             "",
             "Batched timing (\(build) build; a chain of \(check.steps) xor-shift-multiply steps, \(check.callsPerSample) calls a sample):",
             String(
-                format: "  measured per call: %.2f ns; 1,000,000-call loop: %.2f ns; error %+.1f%%", check.measuredPerCall, check.loopPerCall,
+                format: "  measured per call: %.2f ns; 1,000,000-call loop: %.2f ns; error %+.1f%%",
+                check.measuredPerCall, check.loopPerCall,
                 check.measuredError * 100),
             injected + "measured \(change), verdict \(row.verdict.identifier)",
         ]

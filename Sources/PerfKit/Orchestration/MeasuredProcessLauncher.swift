@@ -16,7 +16,10 @@ public struct MeasuredProcessRequest: Sendable, Equatable {
     public var forwardOutput: Bool
 
     /// A request.
-    public init(bundle: String, directory: String, filter: String, iterations: Int?, environment: [String: String] = [:], forwardOutput: Bool = false) {
+    public init(
+        bundle: String, directory: String, filter: String, iterations: Int?, environment: [String: String] = [:],
+        forwardOutput: Bool = false
+    ) {
         self.bundle = bundle
         self.directory = directory
         self.filter = filter
@@ -61,7 +64,9 @@ public struct TestBundleLauncher: MeasuredProcessLauncher {
     ///   was written; ``OrchestrationError/measuredProcessFailed(description:status:)`` when the
     ///   process was killed or exited with a status other than 0 or 1; ``FileError`` for a corrupt fragment.
     public func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome {
-        let results = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-measured-\(UUID().uuidString)").path
+        let results = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "perfkit-measured-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
         ChildRegistry.created(folder: results)
         defer {
@@ -72,17 +77,25 @@ public struct TestBundleLauncher: MeasuredProcessLauncher {
         environment[MeasuredProcessEnvironment.mode] = MeasuredProcessEnvironment.measureMode
         environment[MeasuredProcessEnvironment.resultsDirectory] = results
         if let iterations = request.iterations { environment[MeasuredProcessEnvironment.samples] = String(iterations) }
-        let bundle = request.bundle.hasPrefix("/") ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
+        let bundle =
+            request.bundle.hasPrefix("/")
+            ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
         let (status, _) = try ChildProcess.run(
-            [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter], in: request.directory,
-            environment: environment, output: request.forwardOutput ? .standardError : .discard, showErrors: request.forwardOutput)
+            [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter],
+            in: request.directory,
+            environment: environment, output: request.forwardOutput ? .standardError : .discard,
+            showErrors: request.forwardOutput)
         let tests = try ResultFragments.readAll(from: results)
         // 0: every test passed; 1: a test failed (its results stand, the failure is in them). Anything
         // else (a crash, a signal) may have cut a measurement short.
         guard status == 0 || status == 1 else {
-            throw OrchestrationError.measuredProcessFailed(description: "the measured process of \(request.directory)", status: status)
+            throw OrchestrationError.measuredProcessFailed(
+                description: "the measured process of \(request.directory)", status: status)
         }
-        guard !tests.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: request.filter, directory: request.directory, status: status) }
+        guard !tests.isEmpty else {
+            throw OrchestrationError.noMeasuredTests(
+                filter: request.filter, directory: request.directory, status: status)
+        }
         return MeasuredProcessOutcome(tests: tests, status: status)
     }
 }

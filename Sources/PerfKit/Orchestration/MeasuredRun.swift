@@ -20,7 +20,11 @@ public enum MeasuredRun {
     ///   - processes: How many.
     /// - Returns: Variables for the process (none for a single process).
     public static func environment(process index: Int, of processes: Int) -> [String: String] {
-        processes > 1 ? [MeasuredProcessEnvironment.processes: String(processes), MeasuredProcessEnvironment.processIndex: String(index)] : [:]
+        processes > 1
+            ? [
+                MeasuredProcessEnvironment.processes: String(processes),
+                MeasuredProcessEnvironment.processIndex: String(index),
+            ] : [:]
     }
 
     /// Measures `bundle`'s tests matching `filter`, serially, in `processes` fresh processes.
@@ -35,14 +39,16 @@ public enum MeasuredRun {
     /// - Returns: The merged results and the worst exit status (1 when a test failed in some process).
     /// - Throws: ``OrchestrationError`` when a process fails or matches no test.
     public static func measure(
-        bundle: String, directory: String = ".", filter: String, iterations: Int?, processes: Int, launcher: some MeasuredProcessLauncher,
+        bundle: String, directory: String = ".", filter: String, iterations: Int?, processes: Int,
+        launcher: some MeasuredProcessLauncher,
         progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], status: Int32) {
         let perProcess = iterations.map { max(1, ($0 + processes - 1) / processes) }
         var results: [[TestResult]] = []
         var status: Int32 = 0
         for process in 0..<processes {
-            progress("perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
+            progress(
+                "perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
             let outcome = try launcher.measure(
                 MeasuredProcessRequest(
                     bundle: bundle, directory: directory, filter: filter, iterations: perProcess,
@@ -90,29 +96,37 @@ public enum MeasuredRun {
         var filter = requested
         if let shard {
             let ids = shard.select(try CountingRun.testIDs(bundle: bundle, directory: ".", matching: requested))
-            guard !ids.isEmpty else { throw OrchestrationError.noMeasuredTests(filter: "\(requested)' in shard '\(shard)", directory: ".", status: 0) }
+            guard !ids.isEmpty else {
+                throw OrchestrationError.noMeasuredTests(
+                    filter: "\(requested)' in shard '\(shard)", directory: ".", status: 0)
+            }
             progress("perfkit run: shard \(shard): \(ids.count) of the tests matching '\(requested)'")
             filter = Shard.filter(matching: ids)
         }
         // valgrind and the shim are checked before anything is measured: a missing valgrind costs nothing.
-        let setup = passes.counts ? try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress) : nil
+        let setup =
+            passes.counts
+            ? try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress) : nil
         var tests: [TestResult] = []
         var status: Int32 = 0
         if passes.timing {
             (tests, status) = try measure(
-                bundle: bundle, filter: filter, iterations: iterations, processes: processes, launcher: TestBundleLauncher(), progress: progress)
+                bundle: bundle, filter: filter, iterations: iterations, processes: processes,
+                launcher: TestBundleLauncher(), progress: progress)
         }
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
         var dumps: String?
         if let setup {
-            let counted = try CountingRun.measure(bundle: bundle, directory: ".", filter: filter, samples: iterations, setup: setup, progress: progress)
+            let counted = try CountingRun.measure(
+                bundle: bundle, directory: ".", filter: filter, samples: iterations, setup: setup, progress: progress)
             tests = passes.timing ? tests.addingCounts(counted.tests) : counted.tests
             status = max(status, counted.status)
             dumps = counted.dumps
             environment.valgrind = setup.version
             environment.valgrindCPU = setup.cpu
         }
-        var run = RunFile(date: Date(), mode: passes.timing ? "measure" : "count", environment: environment, tests: tests)
+        var run = RunFile(
+            date: Date(), mode: passes.timing ? "measure" : "count", environment: environment, tests: tests)
         if !passes.timing { run.countsOnly = true }
         if let shard {
             run.shard = shard.description

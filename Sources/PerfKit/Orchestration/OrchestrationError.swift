@@ -35,7 +35,8 @@ public enum OrchestrationError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .unknownRevision(let revision): "unknown revision '\(revision)' (git rev-parse could not resolve it)"
-        case .notAPackage(let folder): "no Package.swift in \(folder) or a folder above; run perfkit inside the Swift package to measure"
+        case .notAPackage(let folder):
+            "no Package.swift in \(folder) or a folder above; run perfkit inside the Swift package to measure"
         case .checkoutFailed(let revision, let path): "cannot check out \(revision) in \(path)"
         case .buildFailed(let revision, let status): "release build of \(revision) failed (exit \(status))"
         case .noTestBundle(let folder): "no test bundle in \(folder)"

@@ -36,7 +36,9 @@ public struct Revision: Sendable, Equatable {
     /// - Throws: ``OrchestrationError/unknownRevision(_:)``.
     public static func resolve(_ revision: String) throws(OrchestrationError) -> String {
         if revision == "." { return ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown" }
-        guard let commit = ChildProcess.output(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]), !commit.isEmpty else {
+        guard let commit = ChildProcess.output(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]),
+            !commit.isEmpty
+        else {
             throw .unknownRevision(revision)
         }
         return commit
@@ -67,30 +69,41 @@ public struct Revision: Sendable, Equatable {
     /// - Throws: ``OrchestrationError`` for a working tree that is not a package, a revision git
     ///   does not know (no worktree is left behind) or a failed checkout; ``FileError`` when the
     ///   manifest cannot be rewritten.
-    public static func prepare(_ revision: String, worktree: String? = nil, progress: (String) -> Void = { _ in }) throws -> Revision {
+    public static func prepare(_ revision: String, worktree: String? = nil, progress: (String) -> Void = { _ in })
+        throws -> Revision
+    {
         if revision == "." {
             let folder = FileManager.default.currentDirectoryPath
-            guard FileManager.default.fileExists(atPath: folder + "/Package.swift") else { throw OrchestrationError.notAPackage(folder: folder) }
+            guard FileManager.default.fileExists(atPath: folder + "/Package.swift") else {
+                throw OrchestrationError.notAPackage(folder: folder)
+            }
             let head = ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown"
             let dirty = !(ChildProcess.output(["git", "status", "--porcelain", "--untracked-files=no"]) ?? "").isEmpty
             return Revision(name: ".", directory: ".", commit: head + (dirty ? "+dirty" : ""))
         }
         let commit = try resolve(revision)
-        let path = worktreeRoot + "/" + String((worktree ?? revision).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        let path =
+            worktreeRoot + "/"
+            + String((worktree ?? revision).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
         if FileManager.default.fileExists(atPath: path + "/.git") {
-            guard ChildProcess.output(["git", "-C", path, "checkout", "--quiet", "--force", "--detach", commit]) != nil else {
+            guard ChildProcess.output(["git", "-C", path, "checkout", "--quiet", "--force", "--detach", commit]) != nil
+            else {
                 throw OrchestrationError.checkoutFailed(revision: revision, path: path)
             }
         } else {
             try? FileManager.default.createDirectory(atPath: worktreeRoot, withIntermediateDirectories: true)
-            guard ChildProcess.output(["git", "worktree", "add", "--quiet", "--detach", "--force", path, commit]) != nil else {
+            guard
+                ChildProcess.output(["git", "worktree", "add", "--quiet", "--detach", "--force", path, commit]) != nil
+            else {
                 _ = ChildProcess.output(["git", "worktree", "remove", "--force", path])
                 _ = ChildProcess.output(["git", "worktree", "prune"])
                 throw OrchestrationError.checkoutFailed(revision: revision, path: path)
             }
         }
         if try pinRelativePathDependencies(in: path) {
-            progress("perfkit: \(path)/Package.swift: relative path dependencies pinned to absolute folders (this worktree only)")
+            progress(
+                "perfkit: \(path)/Package.swift: relative path dependencies pinned to absolute folders (this worktree only)"
+            )
         }
         if let hint = gitignoreHint() { progress(hint) }
         return Revision(name: revision, directory: path, commit: commit)
@@ -110,7 +123,8 @@ public struct Revision: Sendable, Equatable {
         guard !matches.isEmpty else { return false }
         for match in matches {
             guard let range = Range(match.range(at: 2), in: text) else { continue }
-            let absolute = URL(fileURLWithPath: String(text[range]), relativeTo: URL(fileURLWithPath: root + "/")).standardizedFileURL.path
+            let absolute = URL(fileURLWithPath: String(text[range]), relativeTo: URL(fileURLWithPath: root + "/"))
+                .standardizedFileURL.path
             text.replaceSubrange(range, with: absolute)
         }
         do { try text.write(toFile: manifest, atomically: true, encoding: .utf8) } catch {
@@ -122,7 +136,8 @@ public struct Revision: Sendable, Equatable {
     /// The hint that `.perfkit/` belongs in `.gitignore`, when it is not there.
     static func gitignoreHint() -> String? {
         let ignore = (try? String(contentsOfFile: ".gitignore", encoding: .utf8)) ?? ""
-        guard !ignore.split(separator: "\n").contains(where: { $0.hasPrefix(".perfkit") || $0.hasPrefix("/.perfkit") }) else { return nil }
+        guard !ignore.split(separator: "\n").contains(where: { $0.hasPrefix(".perfkit") || $0.hasPrefix("/.perfkit") })
+        else { return nil }
         return "perfkit: worktrees, builds and run files live in .perfkit/; add the line '.perfkit/' to .gitignore"
     }
 
@@ -130,7 +145,9 @@ public struct Revision: Sendable, Equatable {
     /// block that is not a fall-through starts on a 64-byte boundary, so a change elsewhere in the
     /// binary does not shift the alignment of unchanged code (which moved unchanged subjects by
     /// up to ±5% between two builds on this machine).
-    public static let pinnedLayoutFlags = ["-align-all-functions=6", "-align-all-nofallthru-blocks=6"].flatMap { ["-Xswiftc", "-Xllvm", "-Xswiftc", $0] }
+    public static let pinnedLayoutFlags = ["-align-all-functions=6", "-align-all-nofallthru-blocks=6"].flatMap {
+        ["-Xswiftc", "-Xllvm", "-Xswiftc", $0]
+    }
 
     /// The build folder of a release build: `.build`, or `PERFKIT_SCRATCH_PATH` under the plugin
     /// (`swift package` holds `.build`'s lock while a plugin runs), or `.perfkit/build-pinned` for
@@ -151,11 +168,16 @@ public struct Revision: Sendable, Equatable {
         progress("perfkit: building \(name) (\(commit.prefix(12))) in release in \(directory)…")
         let scratch = Self.scratchPath(pinnedLayout: pinnedLayout && directory == ".")
         let (status, _) = try ChildProcess.run(
-            ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch] + (pinnedLayout ? Self.pinnedLayoutFlags : []),
+            ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch]
+                + (pinnedLayout ? Self.pinnedLayoutFlags : []),
             in: directory, output: .standardError, showErrors: true)
         guard status == 0 else { throw OrchestrationError.buildFailed(revision: name, status: status) }
         let release = directory + "/" + scratch + "/release"
-        guard let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: { $0.hasSuffix("PackageTests.xctest") }) else {
+        guard
+            let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: {
+                $0.hasSuffix("PackageTests.xctest")
+            })
+        else {
             throw OrchestrationError.noTestBundle(folder: release)
         }
         return release + "/" + bundle

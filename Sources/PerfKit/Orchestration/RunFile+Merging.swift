@@ -37,25 +37,33 @@ extension RunFile {
             }
             let counting = run.environment.countingDifferences(from: first.environment)
             if !counting.isEmpty {
-                throw FileError(path, "simulated counts from another \(counting.joined(separator: ", ")) than \(firstPath): not one suite's shards")
+                throw FileError(
+                    path,
+                    "simulated counts from another \(counting.joined(separator: ", ")) than \(firstPath): not one suite's shards"
+                )
             }
             let machine = run.environment.machineDifferences(from: first.environment)
             if !machine.isEmpty, run.countsOnly != true || first.countsOnly != true {
                 throw FileError(
                     path,
-                    "timing from another machine than \(firstPath) (\(machine.joined(separator: ", "))); shards of other machines merge with --counts-only")
+                    "timing from another machine than \(firstPath) (\(machine.joined(separator: ", "))); shards of other machines merge with --counts-only"
+                )
             }
             var shardTests = run.tests
             let highest = CountingRun.offsetDumps(&shardTests, by: offset)
             offsets.append((offset, highest))
             offset += highest
             for test in shardTests {
-                if let earlier = owner[test.id] { throw FileError(path, "test \(test.id) is also in \(earlier): shards must not overlap") }
+                if let earlier = owner[test.id] {
+                    throw FileError(path, "test \(test.id) is also in \(earlier): shards must not overlap")
+                }
                 owner[test.id] = path
                 tests.append(test)
             }
         }
-        var merged = RunFile(date: shards.map(\.run.date).min() ?? first.date, mode: first.mode, environment: first.environment, tests: tests)
+        var merged = RunFile(
+            date: shards.map(\.run.date).min() ?? first.date, mode: first.mode, environment: first.environment,
+            tests: tests)
         merged.countsOnly = shards.allSatisfy { $0.run.countsOnly == true } ? true : nil
         let parts = Set(shards.compactMap { $0.run.shard.flatMap(Shard.init(parsing:)) })
         let whole = parts.count == shards.count && parts.allSatisfy { $0.count == shards.count }

@@ -18,7 +18,8 @@ public struct CallgrindDump: Sendable, Equatable {
 
     /// The functions counted as "the allocator": a call from outside this set into it is an allocation site.
     public static let allocatorEntryPoints: Set<String> = [
-        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "swift_slowAlloc", "swift_allocObject",
+        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "swift_slowAlloc",
+        "swift_allocObject",
         "swift_allocBox", "swift_allocEmptyBox",
     ]
 
@@ -82,14 +83,22 @@ public struct CallgrindDump: Sendable, Equatable {
         // recursion levels (`name'2`) repeat costs already counted.
         func readable(_ name: String) -> String? {
             // Bare addresses (`0x…`: code without a symbol) say nothing a reviewer can act on.
-            if name.isEmpty || name.contains("'") || name.hasPrefix("0x") || harnessPrefixes.contains(where: { name.hasPrefix($0) }) { return nil }
+            if name.isEmpty || name.contains("'") || name.hasPrefix("0x")
+                || harnessPrefixes.contains(where: { name.hasPrefix($0) })
+            {
+                return nil
+            }
             return demangle[name] ?? name
         }
         var inclusive: [String: UInt64] = [:]
         var allocations: [String: UInt64] = [:]
         for dump in dumps {
-            for (name, value) in dump.inclusive { if let name = readable(name) { inclusive[name, default: 0] += value } }
-            for (name, value) in dump.allocationCalls { if let name = readable(name) { allocations[name, default: 0] += value } }
+            for (name, value) in dump.inclusive {
+                if let name = readable(name) { inclusive[name, default: 0] += value }
+            }
+            for (name, value) in dump.allocationCalls {
+                if let name = readable(name) { allocations[name, default: 0] += value }
+            }
         }
         let n = Double(max(1, dumps.count))
         // Frames that enclose the whole body (the test's thunks, the dispatch and task frames the
@@ -97,7 +106,9 @@ public struct CallgrindDump: Sendable, Equatable {
         // The deepest of them stays: when the body is one call (`checksum(bytes)`), that call is
         // where everything went, and it would otherwise vanish with the thunks around it.
         let total = dumps.reduce(0.0) { $0 + Double($1.totals) }
-        let whole = inclusive.filter { Double($0.value) >= 0.999 * total }.min { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }
+        let whole = inclusive.filter { Double($0.value) >= 0.999 * total }.min {
+            $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key
+        }
         inclusive = inclusive.filter { Double($0.value) < 0.999 * total }
         if let whole { inclusive[whole.key] = whole.value }
         func top(_ values: [String: UInt64]) -> [CountProfile.Entry] {

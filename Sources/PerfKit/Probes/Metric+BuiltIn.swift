@@ -16,7 +16,8 @@ extension Metric {
     /// Bytes freed by the measuring thread (`thread.deallocatedp`).
     /// No better direction: fewer bytes freed for the same allocations can mean memory kept, so it
     /// is shown beside ``bytesAllocated``, never judged.
-    public static let bytesFreed = Metric("bytesFreed", unit: .bytes, polarity: .neither, isDeterministic: true, scope: .thread)
+    public static let bytesFreed = Metric(
+        "bytesFreed", unit: .bytes, polarity: .neither, isDeterministic: true, scope: .thread)
     /// Exact number of allocation requests made by the measured body (its own pass).
     public static let mallocs = Metric("mallocs", unit: .count, isDeterministic: true, scope: .thread)
     /// Frees of blocks in the measuring arena during the body (its own pass). Blocks are counted by
@@ -52,13 +53,16 @@ extension Metric {
     public static let exactPass: [Metric] = [.mallocs, .frees]
     /// Memory metrics read after each sample.
     public static let memoryPass: [Metric] = [
-        .residentMemory, .peakResidentMemory, .allocatorAllocated, .allocatorActive, .allocatorResident, .allocatorMapped,
+        .residentMemory, .peakResidentMemory, .allocatorAllocated, .allocatorActive, .allocatorResident,
+        .allocatorMapped,
     ]
     /// What a measured test records by default: the measuring thread's time, CPU and allocations.
     /// Process-wide metrics (process CPU, page faults, context switches, resident and allocator
     /// memory) see every other thread and depend on what ran earlier in the process, so they are
     /// opt-in; memory per policy is measured in fresh processes instead.
-    public static let defaultMeasured: [Metric] = [.wallClock, .threadCPU, .bytesAllocated, .bytesFreed, .mallocs, .frees]
+    public static let defaultMeasured: [Metric] = [
+        .wallClock, .threadCPU, .bytesAllocated, .bytesFreed, .mallocs, .frees,
+    ]
 
     /// Every built-in metric.
     public static let builtIn: [Metric] = timedPass + exactPass + memoryPass + [.instructions]

@@ -26,13 +26,29 @@ public enum ProbeCost {
             return Quantile.percentile(sorted: perRead.sorted(), 50)
         }
         var entries: [Entry] = []
-        entries.append(Entry(probe: "monotonic clock (CLOCK_MONOTONIC)", nanosecondsPerRead: time(reads) { blackHole(SystemClock.monotonicNanoseconds()) }))
-        entries.append(Entry(probe: "thread CPU clock", nanosecondsPerRead: time(reads / 4) { blackHole(SystemClock.threadCPUNanoseconds()) }))
-        entries.append(Entry(probe: "getrusage", nanosecondsPerRead: time(reads / 4) { blackHole(ResourceUsage.current()) }))
-        entries.append(Entry(probe: "resident memory (/proc/self/statm)", nanosecondsPerRead: time(reads / 20) { blackHole(ResidentMemory.currentBytes()) }))
+        entries.append(
+            Entry(
+                probe: "monotonic clock (CLOCK_MONOTONIC)",
+                nanosecondsPerRead: time(reads) { blackHole(SystemClock.monotonicNanoseconds()) }))
+        entries.append(
+            Entry(
+                probe: "thread CPU clock",
+                nanosecondsPerRead: time(reads / 4) { blackHole(SystemClock.threadCPUNanoseconds()) }))
+        entries.append(
+            Entry(probe: "getrusage", nanosecondsPerRead: time(reads / 4) { blackHole(ResourceUsage.current()) }))
+        entries.append(
+            Entry(
+                probe: "resident memory (/proc/self/statm)",
+                nanosecondsPerRead: time(reads / 20) { blackHole(ResidentMemory.currentBytes()) }))
         if let counter = ThreadAllocationCounter() {
-            entries.append(Entry(probe: "thread bytes allocated (thread.allocatedp)", nanosecondsPerRead: time(reads) { blackHole(counter.allocated) }))
-            entries.append(Entry(probe: "allocator totals (epoch + 4 reads)", nanosecondsPerRead: time(reads / 40) { blackHole(Jemalloc.totals()) }))
+            entries.append(
+                Entry(
+                    probe: "thread bytes allocated (thread.allocatedp)",
+                    nanosecondsPerRead: time(reads) { blackHole(counter.allocated) }))
+            entries.append(
+                Entry(
+                    probe: "allocator totals (epoch + 4 reads)",
+                    nanosecondsPerRead: time(reads / 40) { blackHole(Jemalloc.totals()) }))
             entries.append(
                 Entry(
                     probe: "exact malloc/free count (tcache off, epoch, 4 reads, twice)",
@@ -41,18 +57,30 @@ public enum ProbeCost {
                     }))
         } else {
             let reason = ProbeSet.unavailableReason(for: .bytesAllocated)
-            entries.append(Entry(probe: "thread bytes allocated (thread.allocatedp)", nanosecondsPerRead: .nan, unavailableReason: reason))
+            entries.append(
+                Entry(
+                    probe: "thread bytes allocated (thread.allocatedp)", nanosecondsPerRead: .nan,
+                    unavailableReason: reason))
             entries.append(Entry(probe: "exact malloc/free count", nanosecondsPerRead: .nan, unavailableReason: reason))
         }
         if let counter = try? InstructionCounter() {
-            entries.append(Entry(probe: "instructions (perf_event_open)", nanosecondsPerRead: time(reads / 4) { blackHole(counter.read()) }))
+            entries.append(
+                Entry(
+                    probe: "instructions (perf_event_open)",
+                    nanosecondsPerRead: time(reads / 4) { blackHole(counter.read()) }))
         } else {
-            entries.append(Entry(probe: "instructions (perf_event_open)", nanosecondsPerRead: .nan, unavailableReason: InstructionCounter.unavailableReason))
+            entries.append(
+                Entry(
+                    probe: "instructions (perf_event_open)", nanosecondsPerRead: .nan,
+                    unavailableReason: InstructionCounter.unavailableReason))
         }
         let probes = ProbeSet(metrics: [.wallClock])
         var empty: [Double] = []
         for _ in 0..<(reads * 5) { empty.append(Double(probes.measureTimed { () }.values.wallClock)) }
-        entries.append(Entry(probe: "empty measured region, median wall time", nanosecondsPerRead: Quantile.percentile(sorted: empty.sorted(), 50)))
+        entries.append(
+            Entry(
+                probe: "empty measured region, median wall time",
+                nanosecondsPerRead: Quantile.percentile(sorted: empty.sorted(), 50)))
         return entries
     }
 }

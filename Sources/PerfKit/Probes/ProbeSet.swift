@@ -52,7 +52,8 @@ public struct ProbeSet: ~Copyable {
     /// - Returns: The body's result and one value per available timed metric.
     /// - Throws: Whatever `body` throws.
     @inline(never)
-    public func measureTimed<R, Reads: ProbeReading>(_ body: () throws -> R, reads: Reads.Type = SystemReads.self) rethrows -> (result: R, values: TimedValues)
+    public func measureTimed<R, Reads: ProbeReading>(_ body: () throws -> R, reads: Reads.Type = SystemReads.self)
+        rethrows -> (result: R, values: TimedValues)
     {
         let usage0 = readsUsage ? Reads.resourceUsage() : nil
         let cpu0 = readsThreadCPU ? Reads.threadCPUNanoseconds() : 0
@@ -87,7 +88,8 @@ public struct ProbeSet: ~Copyable {
     /// Reads the memory probes (resident set, peak, allocator totals) as they are now.
     /// - Returns: One value per available memory metric.
     public func readMemory() -> [Metric: Double] {
-        guard !metrics.isDisjoint(with: Metric.memoryPass) else { return [:] }  // skip the ~25 µs of reads when none is wanted
+        // skip the ~25 µs of reads when none is wanted
+        guard !metrics.isDisjoint(with: Metric.memoryPass) else { return [:] }
         var values: [Metric: Double] = [:]
         if let resident = ResidentMemory.currentBytes() { values[.residentMemory] = Double(resident) }
         values[.peakResidentMemory] = Double(ResourceUsage.current().peakResidentBytes)

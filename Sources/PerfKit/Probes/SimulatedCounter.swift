@@ -47,7 +47,8 @@ public enum SimulatedCounter {
     public static var unavailableReason: String? {
         if isCounting { return nil }
         if perfkit_valgrind_headers_present() == 0 {
-            return "built without valgrind's headers (apt install valgrind); simulated instructions are counted only in a counting run"
+            return
+                "built without valgrind's headers (apt install valgrind); simulated instructions are counted only in a counting run"
         }
         return "simulated: counted only in a counting run (perfkit run --counts)"
     }
@@ -62,7 +63,9 @@ public enum SimulatedCounter {
     ///   - body: The measured region.
     /// - Returns: The body's result, its count (nil when the dump cannot be read) and the dump number.
     /// - Throws: What `body` throws (the region is closed first).
-    public static func count<R>(label: String, _ body: () throws -> R) rethrows -> (result: R, instructions: UInt64?, dump: Int) {
+    public static func count<R>(label: String, _ body: () throws -> R) rethrows -> (
+        result: R, instructions: UInt64?, dump: Int
+    ) {
         guard let prefix = outputPrefix else { return (try body(), nil, 0) }
         return try dumps.withLock { last in
             perfkit_count_begin()
@@ -84,7 +87,8 @@ public enum SimulatedCounter {
     public static func totals(ofDump path: String) -> UInt64? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         var summary: UInt64?
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n")
+        where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
             let fields = line.split(separator: " ")
             guard fields.count >= 2, let value = UInt64(fields[1]) else { continue }
             if line.hasPrefix("totals:") { return value }

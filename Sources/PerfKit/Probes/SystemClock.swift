@@ -40,7 +40,10 @@ public struct ResourceUsage: Sendable, Equatable {
     public var peakResidentBytes: UInt64
 
     /// A snapshot with the given values (tests and fakes; ``current()`` reads the real one).
-    public init(userCPUNanoseconds: UInt64, systemCPUNanoseconds: UInt64, contextSwitches: UInt64, pageFaults: UInt64, peakResidentBytes: UInt64) {
+    public init(
+        userCPUNanoseconds: UInt64, systemCPUNanoseconds: UInt64, contextSwitches: UInt64, pageFaults: UInt64,
+        peakResidentBytes: UInt64
+    ) {
         self.userCPUNanoseconds = userCPUNanoseconds
         self.systemCPUNanoseconds = systemCPUNanoseconds
         self.contextSwitches = contextSwitches

@@ -2,31 +2,41 @@
 public enum CSVReport {
     /// One row per test, measurement, arm, phase, metric, side and statistic.
     public static func summary(_ comparison: Comparison) -> String {
-        var lines = [CSV.line(["test", "measurement", "arm", "phase", "metric", "unit", "kind", "side", "statistic", "value"])]
+        var lines = [
+            CSV.line(["test", "measurement", "arm", "phase", "metric", "unit", "kind", "side", "statistic", "value"])
+        ]
         for row in comparison.rows {
             for (side, summary) in [("baseline", row.baseline), ("current", row.current)] {
                 guard let s = summary else { continue }
                 for (name, value) in [
-                    ("count", Double(s.count)), ("min", s.min), ("p50", s.median), ("p90", s.p90), ("p99", s.p99), ("max", s.max), ("mean", s.mean),
+                    ("count", Double(s.count)), ("min", s.min), ("p50", s.median), ("p90", s.p90), ("p99", s.p99),
+                    ("max", s.max), ("mean", s.mean),
                     ("stddev", s.standardDeviation), ("mad", s.medianAbsoluteDeviation),
                 ] {
                     lines.append(
                         CSV.line([
-                            row.test, row.measurement, row.arm, row.phase.identifier, row.metric.name, row.metric.unit.symbol, row.metric.kind.identifier, side,
+                            row.test, row.measurement, row.arm, row.phase.identifier, row.metric.name,
+                            row.metric.unit.symbol, row.metric.kind.identifier, side,
                             name, "\(value)",
                         ]))
                 }
             }
             var verdictFields = [
-                row.test, row.measurement, row.arm, row.phase.identifier, row.metric.name, row.metric.unit.symbol, row.metric.kind.identifier, "comparison",
+                row.test, row.measurement, row.arm, row.phase.identifier, row.metric.name, row.metric.unit.symbol,
+                row.metric.kind.identifier, "comparison",
             ]
             if let change = row.change {
-                for (name, value) in [("ratio", change.value), ("ratioLow95", change.lower), ("ratioHigh95", change.upper)] {
+                for (name, value) in [
+                    ("ratio", change.value), ("ratioLow95", change.lower), ("ratioHigh95", change.upper),
+                ] {
                     lines.append(CSV.line(verdictFields + [name, "\(value)"]))
                 }
             }
             if let difference = row.difference {
-                for (name, value) in [("difference", difference.value), ("differenceLow95", difference.lower), ("differenceHigh95", difference.upper)] {
+                for (name, value) in [
+                    ("difference", difference.value), ("differenceLow95", difference.lower),
+                    ("differenceHigh95", difference.upper),
+                ] {
                     lines.append(CSV.line(verdictFields + [name, "\(value)"]))
                 }
             }
@@ -49,7 +59,8 @@ public enum CSVReport {
                     for i in s.values.indices {
                         lines.append(
                             CSV.line([
-                                side, test.id, m.name, s.arm, s.phase.identifier, s.metric.name, s.metric.unit.symbol, "\(s.processes?[i] ?? 0)",
+                                side, test.id, m.name, s.arm, s.phase.identifier, s.metric.name, s.metric.unit.symbol,
+                                "\(s.processes?[i] ?? 0)",
                                 "\(s.rounds[i])",
                                 "\(s.positions[i])", "\(s.iterations[i])", "\(s.values[i])",
                             ]))

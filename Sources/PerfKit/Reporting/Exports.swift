@@ -23,9 +23,11 @@ public enum Exports {
             let s = try Summary(series.values)
             entries.append(
                 Entry(
-                    name: name, unit: series.metric.unit.symbol, value: s.median, range: "± \(Format.trim(s.interquartileRange / 2))",
+                    name: name, unit: series.metric.unit.symbol, value: s.median,
+                    range: "± \(Format.trim(s.interquartileRange / 2))",
                     extra:
-                        "\(s.count) samples, \(series.phase) phase, \(series.metric.kind.identifier)\(series.metric.isDeterministic ? ", deterministic" : "")"))
+                        "\(s.count) samples, \(series.phase) phase, \(series.metric.kind.identifier)\(series.metric.isDeterministic ? ", deterministic" : "")"
+                ))
         }
         return try StoredFile.encoder().encode(entries)
     }
@@ -56,7 +58,9 @@ public enum Exports {
 
     static func flatten(_ tests: [TestResult]) -> [(String, SampleSeries)] {
         tests.flatMap { test in
-            test.measurements.flatMap { m in m.series.map { ("\(test.id) \(m.name) [\($0.arm), \($0.phase)] \($0.metric.name)", $0) } }
+            test.measurements.flatMap { m in
+                m.series.map { ("\(test.id) \(m.name) [\($0.arm), \($0.phase)] \($0.metric.name)", $0) }
+            }
         }
     }
 

@@ -81,20 +81,24 @@ public struct MarkdownReport: Sendable {
         }
         /// Current results against a stored baseline.
         public static let baseline = Sides(
-            heading: "Current against the baseline", against: "current against the baseline", first: "base", second: "cur",
+            heading: "Current against the baseline", against: "current against the baseline", first: "base",
+            second: "cur",
             lead:
                 "Two separate runs, compared process by process: timing rows include the drift between processes of both runs; deterministic counts are compared exactly. `perfkit abba` pairs two revisions in one session for tighter timing verdicts."
         )
         /// Two revisions in ABBA order.
         public static let abba = Sides(
             heading: "B against A (paired rounds)", against: "B against A", first: "A", second: "B",
-            lead: "Each round pairs one process of A with one of B, in alternating order, so drift between rounds cancels in the pairs.")
+            lead:
+                "Each round pairs one process of A with one of B, in alternating order, so drift between rounds cancels in the pairs."
+        )
     }
 
     /// A report; everything but the title, command and comparison is optional.
     public init(
         title: String, command: String, comparison: Comparison, armComparison: ArmSection? = nil,
-        charts: [(title: String, file: String)] = [], extraSections: [String] = [], runOrder: [String] = [], limitations: [String] = [],
+        charts: [(title: String, file: String)] = [], extraSections: [String] = [], runOrder: [String] = [],
+        limitations: [String] = [],
         sides: Sides = .baseline,
         budgets: [(test: String, outcome: BudgetOutcome)] = [], fullReportName: String? = nil
     ) {
@@ -123,9 +127,11 @@ public struct MarkdownReport: Sendable {
     /// What each kind's numbers do not show.
     public static func caveat(for kind: MetricKind) -> String {
         switch kind {
-        case .memory: "Memory of this process on this machine; it does not show GPU memory or what a device's allocator would keep."
+        case .memory:
+            "Memory of this process on this machine; it does not show GPU memory or what a device's allocator would keep."
         case .correctness: "These counts show whether work happened, not how long it took."
-        case .frameInput: "Host-side time judged against UI deadlines; it is not GPU frame delivery or input-to-visible latency on a device."
+        case .frameInput:
+            "Host-side time judged against UI deadlines; it is not GPU frame delivery or input-to-visible latency on a device."
         default: "Host-side component cost on this machine; it is not frame delivery or input latency on a device."
         }
     }
@@ -141,7 +147,10 @@ public struct MarkdownReport: Sendable {
         var text = out.joined(separator: "\n")
         if text.count > Self.pullRequestLimit {
             // Too many judged rows for one comment: keep the answer, point to the full report.
-            out = top() + ["", "_The per-row tables are too long for a pull-request comment; they are in the full report._"] + footer(full: false)
+            out =
+                top() + [
+                    "", "_The per-row tables are too long for a pull-request comment; they are in the full report._",
+                ] + footer(full: false)
             text = out.joined(separator: "\n")
         }
         return text
@@ -149,7 +158,10 @@ public struct MarkdownReport: Sendable {
 
     /// The full report: every row with its note, all budgets, the run order and raw details.
     public func renderFull() -> String {
-        var out = ["# \(title): full tables", "", "Produced by `\(command)`. The answer and the reasoning are in the main report; this file holds every row."]
+        var out = [
+            "# \(title): full tables", "",
+            "Produced by `\(command)`. The answer and the reasoning are in the main report; this file holds every row.",
+        ]
         if let arms = armComparison {
             out += ["", "## \(arms.title)", ""]
             out += sections(arms.comparison, first: arms.first, second: arms.second, judgedOnly: false)
@@ -161,7 +173,8 @@ public struct MarkdownReport: Sendable {
         if !budgetLines.isEmpty { out += [""] + budgetLines }
         if !runOrder.isEmpty { out += ["", "## Run order", ""] + runOrder.map { "- \($0)" } }
         out += [
-            "", "## Every row's note", "", "| test | measurement | arm | phase | metric | n \(sides.first) | n \(sides.second) | verdict | note |",
+            "", "## Every row's note", "",
+            "| test | measurement | arm | phase | metric | n \(sides.first) | n \(sides.second) | verdict | note |",
             "|---|---|---|---|---|--:|--:|---|---|",
         ]
         for row in comparison.rows {
@@ -199,7 +212,8 @@ public struct MarkdownReport: Sendable {
         if let arms = armComparison {
             out += [
                 "", "## \(arms.title)", "",
-                "Both arms ran in the same process on the same workload, in alternating ABBA order; change is \(arms.second) over \(arms.first).", "",
+                "Both arms ran in the same process on the same workload, in alternating ABBA order; change is \(arms.second) over \(arms.first).",
+                "",
             ]
             out += ReportHeadline(arms.comparison, direction: "\(arms.second) against \(arms.first)", limit: 12).lines
         }
@@ -216,15 +230,22 @@ public struct MarkdownReport: Sendable {
             ]
         }
         out += ["", "## Environment", ""]
-        for (label, env) in [(sides.first, comparison.baselineEnvironment), (sides.second, comparison.currentEnvironment)] {
+        for (label, env) in [
+            (sides.first, comparison.baselineEnvironment), (sides.second, comparison.currentEnvironment),
+        ] {
             guard let env else { continue }
             out.append(
                 "- **\(label)**: \(env.commit.prefix(12)) on \(env.branch)\(env.dirty ? " (dirty)" : ""), \(env.buildConfiguration) build, \(env.swiftVersion), allocator \(env.allocator), \(env.machine.summary)"
             )
         }
-        if !limitations.isEmpty { out += ["", "## What these measurements do not show", ""] + limitations.map { "- \($0)" } }
+        if !limitations.isEmpty {
+            out += ["", "## What these measurements do not show", ""] + limitations.map { "- \($0)" }
+        }
         if !full, let fullReportName {
-            out += ["", "Every row (unchanged exact counts, rows not judged, notes), all budgets and the run order: [\(fullReportName)](\(fullReportName))."]
+            out += [
+                "",
+                "Every row (unchanged exact counts, rows not judged, notes), all budgets and the run order: [\(fullReportName)](\(fullReportName)).",
+            ]
         }
         out.append("")
         return out
@@ -241,25 +262,42 @@ public struct MarkdownReport: Sendable {
             out += ["### \(group.title)", "", "_\(Self.caveat(for: group))_", ""]
             let rows = judgedOnly ? all.filter { judged.contains($0.verdict) } : all
             guard !rows.isEmpty else {
-                out += [all.isEmpty ? "No series of this kind was measured." : "Nothing judged here: \(ReportHeadline.counts(all)).", ""]
+                out += [
+                    all.isEmpty
+                        ? "No series of this kind was measured."
+                        : "Nothing judged here: \(ReportHeadline.counts(all)).", "",
+                ]
                 continue
             }
             struct Key: Hashable, Comparable {
                 var test: String, measurement: String, arm: String, metric: String
-                static func < (a: Key, b: Key) -> Bool { (a.test, a.measurement, a.arm, a.metric) < (b.test, b.measurement, b.arm, b.metric) }
+                static func < (a: Key, b: Key) -> Bool {
+                    (a.test, a.measurement, a.arm, a.metric) < (b.test, b.measurement, b.arm, b.metric)
+                }
             }
             var cells: [Key: [Phase: ComparisonRow]] = [:]
-            for row in rows { cells[Key(test: row.test, measurement: row.measurement, arm: row.arm, metric: row.metric.name), default: [:]][row.phase] = row }
+            for row in rows {
+                cells[
+                    Key(test: row.test, measurement: row.measurement, arm: row.arm, metric: row.metric.name),
+                    default: [:]][row.phase] = row
+            }
             let phases = Phase.allPhases.filter { phase in rows.contains { $0.phase == phase } }
-            out.append("| test / measurement [arm] | metric | " + phases.map { "\($0) (\(first) → \(second))" }.joined(separator: " | ") + " |")
+            out.append(
+                "| test / measurement [arm] | metric | "
+                    + phases.map { "\($0) (\(first) → \(second))" }.joined(separator: " | ") + " |")
             out.append("|---|---|" + phases.map { _ in "---|" }.joined())
             for key in cells.keys.sorted() {
                 let byPhase = cells[key]!
                 let values = phases.map { phase in byPhase[phase].map { cell($0) } ?? "–" }
-                out.append("| \(Self.shortName(key.test)) / \(key.measurement) [\(key.arm)] | \(key.metric) | " + values.joined(separator: " | ") + " |")
+                out.append(
+                    "| \(Self.shortName(key.test)) / \(key.measurement) [\(key.arm)] | \(key.metric) | "
+                        + values.joined(separator: " | ") + " |")
             }
             if judgedOnly && rows.count < all.count {
-                out += ["", "Not shown here (in the full report): \(ReportHeadline.counts(all.filter { !judged.contains($0.verdict) }))."]
+                out += [
+                    "",
+                    "Not shown here (in the full report): \(ReportHeadline.counts(all.filter { !judged.contains($0.verdict) })).",
+                ]
             }
             out.append("")
         }
@@ -269,10 +307,15 @@ public struct MarkdownReport: Sendable {
     /// A phase cell: medians, the change, the verdict.
     private func cell(_ row: ComparisonRow) -> String {
         let u = row.metric.unit
-        let medians = "\(row.baseline.map { Format.value($0.median, u) } ?? "–") → \(row.current.map { Format.value($0.median, u) } ?? "–")"
+        let medians =
+            "\(row.baseline.map { Format.value($0.median, u) } ?? "–") → \(row.current.map { Format.value($0.median, u) } ?? "–")"
         if row.isExact { return "\(medians), exact, \(verdict(row))" }
-        if row.metric.isSimulated { return "\(medians), \(row.change.map { MarkdownReport.percent($0.value) } ?? "–"), \(verdict(row))" }
-        let change = row.change.map { "\(Self.percent($0.value)) (\(Self.percent($0.lower)) … \(Self.percent($0.upper)))" } ?? Self.changeText(row)
+        if row.metric.isSimulated {
+            return "\(medians), \(row.change.map { MarkdownReport.percent($0.value) } ?? "–"), \(verdict(row))"
+        }
+        let change =
+            row.change.map { "\(Self.percent($0.value)) (\(Self.percent($0.lower)) … \(Self.percent($0.upper)))" }
+            ?? Self.changeText(row)
         return "\(medians), \(change), \(verdict(row))"
     }
 
@@ -287,7 +330,9 @@ public struct MarkdownReport: Sendable {
     public static func changeText(_ row: ComparisonRow) -> String {
         let u = row.metric.unit
         if let c = row.change { return "\(percent(c.value)) (\(percent(c.lower)) … \(percent(c.upper)))" }
-        if let d = row.difference { return "\(Format.value(d.value, u)) (\(Format.value(d.lower, u)) … \(Format.value(d.upper, u)))" }
+        if let d = row.difference {
+            return "\(Format.value(d.value, u)) (\(Format.value(d.lower, u)) … \(Format.value(d.upper, u)))"
+        }
         if let b = row.baseline, let c = row.current, b.min == b.max, c.min == c.max {
             return "exact: \(Format.value(b.median, u)) → \(Format.value(c.median, u))"
         }
@@ -319,7 +364,8 @@ public struct MarkdownReport: Sendable {
             "## Budgets", "",
             "Frame work is 8.3 ms at 120 Hz; direct interaction is p95 under 10 ms and max 20 ms; other local actions aim for 32 to 50 ms with a 100 ms ceiling. These are host-side times judged against those clocks, not frames or input latency on a device. Budgets on exact counts are judged in the build that ran them (counts can differ between debug and release).",
             "",
-            "| test / measurement [arm, phase] | metric | budget (clock) | status | observed |", "|---|---|---|---|---|",
+            "| test / measurement [arm, phase] | metric | budget (clock) | status | observed |",
+            "|---|---|---|---|---|",
         ]
         for (id, budget) in budgets {
             lines.append(
@@ -335,7 +381,8 @@ public struct MarkdownReport: Sendable {
     public static func runOrderLines(_ tests: [TestResult]) -> [String] {
         tests.flatMap { test in
             test.measurements.filter { $0.arms.count > 1 }.map { m in
-                let rounds = m.order.prefix(4).map { $0.map { m.arms[$0] }.joined(separator: ", ") }.joined(separator: " | ")
+                let rounds = m.order.prefix(4).map { $0.map { m.arms[$0] }.joined(separator: ", ") }.joined(
+                    separator: " | ")
                 return "\(test.id) \(m.name): \(m.order.count) rounds, first four: \(rounds)"
             }
         }

@@ -30,14 +30,18 @@ public struct NumberFileReport: Encodable {
     ///   - paired: Whether two files are paired line by line.
     /// - Throws: ``StatisticsError`` for empty or non-finite samples; ``FileError`` naming the
     ///   second file when the two cannot be paired.
-    public init(files: [(path: String, values: [Double])], percentiles: [(String, Double)] = [], paired: Bool = false) throws {
+    public init(files: [(path: String, values: [Double])], percentiles: [(String, Double)] = [], paired: Bool = false)
+        throws
+    {
         self.files = try files.map { file in
             let s = try Summary(file.values, percentiles: percentiles.map(\.1))
             return FileSummary(
                 path: file.path, count: s.count, min: s.min, max: s.max, mean: s.mean, stddev: s.standardDeviation,
                 median: s.median, p90: s.p90, p95: s.p95, p99: s.p99, mad: s.medianAbsoluteDeviation,
                 percentiles: percentiles.isEmpty
-                    ? nil : Dictionary(percentiles.map { ($0.0, s.percentile($0.1) ?? s.median) }, uniquingKeysWith: { a, _ in a }))
+                    ? nil
+                    : Dictionary(
+                        percentiles.map { ($0.0, s.percentile($0.1) ?? s.median) }, uniquingKeysWith: { a, _ in a }))
         }
         comparison = files.count == 2 && !paired ? try SampleComparison(files[0].values, files[1].values) : nil
         if paired && files.count == 2 {
@@ -53,7 +57,8 @@ public struct NumberFileReport: Encodable {
     /// - Throws: An encoding error (JSON only; non-finite figures are written as null).
     public func render(_ format: String) throws -> String {
         switch format {
-        case "json": String(decoding: try StoredFile.encode(self, for: files.map(\.path).joined(separator: ", ")), as: UTF8.self)
+        case "json":
+            String(decoding: try StoredFile.encode(self, for: files.map(\.path).joined(separator: ", ")), as: UTF8.self)
         case "csv": Self.csv(self)
         case "markdown": Self.markdown(self)
         default: Self.text(self)
@@ -80,8 +85,10 @@ public struct NumberFileReport: Encodable {
     static func comparisonLine(_ c: SampleComparison) -> String {
         let name = c.statistic == "ratioOfMedians" ? "ratio of medians" : "difference of medians"
         let e = c.estimate
-        return "\(name) \(String(format: "%.4g", e.value)) (95% CI \(String(format: "%.4g", e.lower))…\(String(format: "%.4g", e.upper))), "
-            + "Mann–Whitney p \(c.mannWhitneyP < 0.001 ? "" : "= ")\(Format.pValue(c.mannWhitneyP)): \(c.verdict)" + (c.note.map { " (\($0))" } ?? "")
+        return
+            "\(name) \(String(format: "%.4g", e.value)) (95% CI \(String(format: "%.4g", e.lower))…\(String(format: "%.4g", e.upper))), "
+            + "Mann–Whitney p \(c.mannWhitneyP < 0.001 ? "" : "= ")\(Format.pValue(c.mannWhitneyP)): \(c.verdict)"
+            + (c.note.map { " (\($0))" } ?? "")
     }
 
     static func pairedLine(_ p: PairedSampleComparison) -> String {
@@ -98,7 +105,9 @@ public struct NumberFileReport: Encodable {
         let widths = header.indices.map { i in ([header[i]] + rows.map { $0[i] }).map(\.count).max()! }
         func format(_ cells: [String]) -> String {
             cells.enumerated().map { i, c in
-                i == 0 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0) : String(repeating: " ", count: widths[i] - c.count) + c
+                i == 0
+                    ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[i] - c.count) + c
             }
             .joined(separator: "  ")
         }

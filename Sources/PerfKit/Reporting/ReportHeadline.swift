@@ -52,7 +52,9 @@ public struct ReportHeadline: Sendable {
             out.append("- **\(group.title)**: \(Self.counts(rows))")
         }
         let flagged = comparison.rows.filter { $0.verdict == .regressed || $0.verdict == .improved }.sorted { a, b in
-            (Group(a), a.verdict == .regressed ? 0 : 1, a.test, a.measurement) < (Group(b), b.verdict == .regressed ? 0 : 1, b.test, b.measurement)
+            (Group(a), a.verdict == .regressed ? 0 : 1, a.test, a.measurement) < (
+                Group(b), b.verdict == .regressed ? 0 : 1, b.test, b.measurement
+            )
         }
         if !flagged.isEmpty { out.append("") }
         var shownGroup: Group?
@@ -63,12 +65,15 @@ public struct ReportHeadline: Sendable {
                 out += ["**\(Group(row).title):**", ""]
             }
             let u = row.metric.unit
-            let values = [row.baseline, row.current].map { $0.map { Format.value($0.median, u) } ?? "–" }.joined(separator: " → ")
+            let values = [row.baseline, row.current].map { $0.map { Format.value($0.median, u) } ?? "–" }.joined(
+                separator: " → ")
             out.append(
                 "- **\(row.verdict)** `\(MarkdownReport.shortName(row.test))` \(row.measurement) [\(row.arm), \(row.phase)] \(row.metric.name): \(Self.change(row)), median \(values)"
             )
         }
-        if flagged.count > limit { out.append("- … and \(flagged.count - limit) more in the tables (the full report has every row)") }
+        if flagged.count > limit {
+            out.append("- … and \(flagged.count - limit) more in the tables (the full report has every row)")
+        }
         let detectable = comparison.rows.filter { $0.verdict == .inconclusive }.compactMap(\.detectableChange).sorted()
         if let low = detectable.first, let high = detectable.last {
             func percent(_ x: Double) -> String { "±\(Int((x * 100).rounded()))%" }
@@ -87,14 +92,19 @@ public struct ReportHeadline: Sendable {
     public static func counts(_ rows: [ComparisonRow]) -> String {
         guard !rows.isEmpty else { return "no series" }
         var parts: [String] = []
-        for verdict in [Verdict.regressed, .improved, .withinNoise, .unchanged, .inconclusive, .notJudged, .added, .removed] {
+        for verdict in [
+            Verdict.regressed, .improved, .withinNoise, .unchanged, .inconclusive, .notJudged, .added, .removed,
+        ] {
             let matching = rows.filter { $0.verdict == verdict }
             guard !matching.isEmpty else { continue }
             var part = "\(matching.count) \(verdict == .unchanged ? "unchanged exactly" : verdict.description)"
             if verdict == .inconclusive || verdict == .notJudged {
                 var reasons: [String: Int] = [:]
                 for row in matching { reasons[row.reason?.description ?? "no reason recorded", default: 0] += 1 }
-                part += " (" + reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }.joined(separator: "; ") + ")"
+                part +=
+                    " ("
+                    + reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }
+                    .joined(separator: "; ") + ")"
             }
             parts.append(part)
         }
@@ -115,7 +125,9 @@ public struct ReportHeadline: Sendable {
 
     /// A change with its CI (95%, or the level of the look that judged it), as a percentage or a difference.
     static func change(_ row: ComparisonRow) -> String {
-        if row.metric.isSimulated, let c = row.change { return "\(MarkdownReport.percent(c.value)) (simulated count, median per call)" }
+        if row.metric.isSimulated, let c = row.change {
+            return "\(MarkdownReport.percent(c.value)) (simulated count, median per call)"
+        }
         if let c = row.change {
             return
                 "\(MarkdownReport.percent(c.value)) (\((row.confidence ?? 0.95).ciLabel) \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)))"

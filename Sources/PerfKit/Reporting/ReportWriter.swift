@@ -19,7 +19,9 @@ public struct ReportWriter: Sendable {
     }
 
     /// The full report's path beside the main one: `pr.md` → `pr-full.md`.
-    public static func fullPath(of markdown: String) -> String { URL(fileURLWithPath: markdown).deletingPathExtension().path + "-full.md" }
+    public static func fullPath(of markdown: String) -> String {
+        URL(fileURLWithPath: markdown).deletingPathExtension().path + "-full.md"
+    }
 
     /// Writes the report.
     /// - Parameters:
@@ -28,7 +30,9 @@ public struct ReportWriter: Sendable {
     /// - Returns: The paths written.
     /// - Throws: ``FileError`` naming the file that could not be written.
     @discardableResult
-    public func write(_ report: MarkdownReport, rawTests: [(side: String, tests: [TestResult])]) throws(FileError) -> [String] {
+    public func write(_ report: MarkdownReport, rawTests: [(side: String, tests: [TestResult])]) throws(FileError)
+        -> [String]
+    {
         var written: [String] = []
         if let markdown {
             var report = report
@@ -37,14 +41,19 @@ public struct ReportWriter: Sendable {
             // One chart per comparison and kind (simulated counts apart), phases ordered inside it:
             // a chart never puts memory, counts and time, or two comparisons, on one axis.
             var comparisons: [(slug: String, title: String, rows: [ComparisonRow])] = []
-            if let arms = report.armComparison { comparisons.append(("arms", "\(arms.second) against \(arms.first)", arms.comparison.rows)) }
+            if let arms = report.armComparison {
+                comparisons.append(("arms", "\(arms.second) against \(arms.first)", arms.comparison.rows))
+            }
             comparisons.append(("sides", report.sides.against, report.comparison.rows))
             for comparison in comparisons {
                 for group in ReportHeadline.Group.all {
                     let rows = comparison.rows.filter { ReportHeadline.Group($0) == group }
-                        .sorted { ($0.phase, $0.test, $0.measurement, $0.arm) < ($1.phase, $1.test, $1.measurement, $1.arm) }
+                        .sorted {
+                            ($0.phase, $0.test, $0.measurement, $0.arm) < ($1.phase, $1.test, $1.measurement, $1.arm)
+                        }
                     guard !SVGChart.layout(rows).rows.isEmpty else { continue }
-                    let slug = group.title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ").prefix(2).joined(separator: "-")
+                    let slug = group.title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ")
+                        .prefix(2).joined(separator: "-")
                     let name = base.lastPathComponent + "-\(comparison.slug)-\(slug).svg"
                     let path = folder.appendingPathComponent(name).path
                     let title = "\(comparison.title): \(group.title)"
@@ -63,13 +72,17 @@ public struct ReportWriter: Sendable {
             let comparisons = (report.armComparison.map { [$0.comparison] } ?? []) + [report.comparison]
             try StoredFile.writeAtomically(Data(comparisons.map(CSVReport.summary).joined().utf8), to: csv)
             let rawPath = URL(fileURLWithPath: csv).deletingPathExtension().path + "-raw.csv"
-            let header = CSV.line(["side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position", "iteration", "value"])
+            let header = CSV.line([
+                "side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position",
+                "iteration", "value",
+            ])
             let raw = [header] + rawTests.flatMap { CSVReport.rawRows($0.tests, side: $0.side) }
             try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
             written += [csv, rawPath]
         }
         if let json {
-            try StoredFile.write(ComparisonDocument(comparison: report.comparison, arms: report.armComparison?.comparison), to: json)
+            try StoredFile.write(
+                ComparisonDocument(comparison: report.comparison, arms: report.armComparison?.comparison), to: json)
             written.append(json)
         }
         return written

@@ -27,7 +27,9 @@ public enum SVGChart {
         let shown = rows.filter { $0.change != nil && judged.contains($0.verdict) }
         let logs = shown.flatMap { row -> [Double] in
             let c = row.change!
-            return [c.lower, c.upper, 1 + row.noiseBand].filter { $0 > 0 && $0.isFinite }.map { abs(Foundation.log($0)) }
+            return [c.lower, c.upper, 1 + row.noiseBand].filter { $0 > 0 && $0.isFinite }.map {
+                abs(Foundation.log($0))
+            }
         }
         let extent = min(maxExtent, max(Foundation.log(1.1), (logs.max() ?? 0) * 1.08))
         let ticks = tickRatios.filter { abs(Foundation.log($0)) <= extent + 1e-9 }
@@ -72,7 +74,9 @@ public enum SVGChart {
             svg.append(
                 "<line class=\"tick\" x1=\"\(tx)\" y1=\"\(top - 10)\" x2=\"\(tx)\" y2=\"\(axisBottom)\" stroke=\"\(tick == 1 ? "#444" : "#d0d7de")\" stroke-width=\"\(tick == 1 ? 1 : 0.5)\"/>"
             )
-            svg.append("<text class=\"tick-label\" x=\"\(tx)\" y=\"\(axisBottom + 14)\" text-anchor=\"middle\">\(escape(tickLabel(tick)))</text>")
+            svg.append(
+                "<text class=\"tick-label\" x=\"\(tx)\" y=\"\(axisBottom + 14)\" text-anchor=\"middle\">\(escape(tickLabel(tick)))</text>"
+            )
         }
         if layout.rows.isEmpty {
             svg.append("<text x=\"\(left)\" y=\"\(top + 4)\" fill=\"#57606a\">no judged series in this phase</text>")
@@ -83,11 +87,14 @@ public enum SVGChart {
             let c = row.change!
             let color = row.verdict == .regressed ? "#cf222e" : (row.verdict == .improved ? "#1a7f37" : "#57606a")
             svg.append(
-                "<rect x=\"\(x(1 - row.noiseBand))\" y=\"\(y - 6)\" width=\"\(x(1 + row.noiseBand) - x(1 - row.noiseBand))\" height=\"12\" fill=\"#eaeef2\"/>")
+                "<rect x=\"\(x(1 - row.noiseBand))\" y=\"\(y - 6)\" width=\"\(x(1 + row.noiseBand) - x(1 - row.noiseBand))\" height=\"12\" fill=\"#eaeef2\"/>"
+            )
             svg.append(
                 "<text x=\"10\" y=\"\(y + 4)\">\(escape(truncated("\(row.phase) · \(row.metric.name) · \(row.id.testName) \(row.measurement) [\(row.arm)]", 62)))</text>"
             )
-            svg.append("<line x1=\"\(x(c.lower))\" y1=\"\(y)\" x2=\"\(x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"/>")
+            svg.append(
+                "<line x1=\"\(x(c.lower))\" y1=\"\(y)\" x2=\"\(x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+            )
             svg.append("<circle cx=\"\(x(c.value))\" cy=\"\(y)\" r=\"3\" fill=\"\(color)\"/>")
             var label = MarkdownReport.percent(c.value)
             let beyond = [c.lower, c.value, c.upper].filter(clipped)
@@ -95,9 +102,15 @@ public enum SVGChart {
                 // Arrows on the side the bound lies beyond; the whole interval is printed.
                 let leftSide = beyond.contains { !($0 > 0) || Foundation.log($0) < 0 }
                 let rightSide = beyond.contains { $0 > 0 && Foundation.log($0) > 0 }
-                if rightSide { svg.append("<text class=\"clipped\" x=\"\(left + width + 1)\" y=\"\(y + 4)\" fill=\"\(color)\">▸</text>") }
-                if leftSide { svg.append("<text class=\"clipped\" x=\"\(left - 9)\" y=\"\(y + 4)\" fill=\"\(color)\">◂</text>") }
-                label += " (CI \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)), beyond the axis)"
+                if rightSide {
+                    svg.append(
+                        "<text class=\"clipped\" x=\"\(left + width + 1)\" y=\"\(y + 4)\" fill=\"\(color)\">▸</text>")
+                }
+                if leftSide {
+                    svg.append("<text class=\"clipped\" x=\"\(left - 9)\" y=\"\(y + 4)\" fill=\"\(color)\">◂</text>")
+                }
+                label +=
+                    " (CI \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)), beyond the axis)"
             }
             svg.append("<text x=\"\(left + width + 12)\" y=\"\(y + 4)\" fill=\"\(color)\">\(escape(label))</text>")
             longestLabel = max(longestLabel, label.count)
@@ -105,8 +118,11 @@ public enum SVGChart {
         // Wide enough for the longest value label (about 6.2 px a character at 11 px sans-serif).
         let chartWidth = Int(left + width + max(300, 24 + 6.2 * Double(longestLabel)))
         svg.insert(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(chartWidth)\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">", at: 0)
-        svg.append("<text x=\"\(left + width / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\" fill=\"#57606a\">change (log scale; 0% = no change)</text>")
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(chartWidth)\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">",
+            at: 0)
+        svg.append(
+            "<text x=\"\(left + width / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\" fill=\"#57606a\">change (log scale; 0% = no change)</text>"
+        )
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
     }
@@ -115,13 +131,17 @@ public enum SVGChart {
     static func tickLabel(_ ratio: Double) -> String {
         if ratio == 1 { return "0%" }
         let value = (ratio - 1) * 100
-        return (value > 0 ? "+" : "") + (abs(value) >= 10 ? String(format: "%.0f%%", value) : String(format: "%g%%", (value * 10).rounded() / 10))
+        return (value > 0 ? "+" : "")
+            + (abs(value) >= 10 ? String(format: "%.0f%%", value) : String(format: "%g%%", (value * 10).rounded() / 10))
     }
 
-    static func truncated(_ s: String, _ limit: Int) -> String { s.count <= limit ? s : String(s.prefix(limit - 1)) + "…" }
+    static func truncated(_ s: String, _ limit: Int) -> String {
+        s.count <= limit ? s : String(s.prefix(limit - 1)) + "…"
+    }
 
     /// Escapes text for SVG and XML.
     public static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
     }
 }

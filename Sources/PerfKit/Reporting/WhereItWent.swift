@@ -48,15 +48,24 @@ public struct WhereItWent: Sendable {
             "Per changed count series: the functions whose inclusive instructions per call changed most, and the call sites whose calls into the allocator changed. From callgrind's per-function counts of the same samples (`callgrind_annotate --inclusive=yes` on the files beside the run file shows the rest).",
         ]
         for entry in entries {
-            out += ["", "**\(entry.id.description)**: \(MarkdownReport.percent(entry.ratio)), \(entry.verdict.marker)", ""]
+            out += [
+                "", "**\(entry.id.description)**: \(MarkdownReport.percent(entry.ratio)), \(entry.verdict.marker)", "",
+            ]
             out += ["| function | instructions per call (before → after) | change |", "|---|--:|--:|"]
             for f in entry.functions {
-                out.append("| `\(Self.cell(f.function))` | \(Self.count(f.baseline)) → \(Self.count(f.current)) | \(Self.signed(f.delta)) |")
+                out.append(
+                    "| `\(Self.cell(f.function))` | \(Self.count(f.baseline)) → \(Self.count(f.current)) | \(Self.signed(f.delta)) |"
+                )
             }
             if !entry.allocations.isEmpty {
-                out += ["", "| call site (calls into the allocator) | calls per call (before → after) | change |", "|---|--:|--:|"]
+                out += [
+                    "", "| call site (calls into the allocator) | calls per call (before → after) | change |",
+                    "|---|--:|--:|",
+                ]
                 for a in entry.allocations {
-                    out.append("| `\(Self.cell(a.function))` | \(Self.count(a.baseline)) → \(Self.count(a.current)) | \(Self.signed(a.delta)) |")
+                    out.append(
+                        "| `\(Self.cell(a.function))` | \(Self.count(a.baseline)) → \(Self.count(a.current)) | \(Self.signed(a.delta)) |"
+                    )
                 }
             } else {
                 out += ["", "No call site changed its calls into the allocator."]
@@ -69,8 +78,12 @@ public struct WhereItWent: Sendable {
     public var plainLines: [String] {
         entries.flatMap { entry -> [String] in
             var lines = ["where it went, \(entry.id.description) (\(MarkdownReport.percent(entry.ratio))):"]
-            for f in entry.functions.prefix(3) { lines.append("  \(Self.signed(f.delta)) instructions per call in \(f.function)") }
-            for a in entry.allocations.prefix(3) { lines.append("  \(Self.signed(a.delta)) allocator calls per call from \(a.function)") }
+            for f in entry.functions.prefix(3) {
+                lines.append("  \(Self.signed(f.delta)) instructions per call in \(f.function)")
+            }
+            for a in entry.allocations.prefix(3) {
+                lines.append("  \(Self.signed(a.delta)) allocator calls per call from \(a.function)")
+            }
             return lines
         }
     }

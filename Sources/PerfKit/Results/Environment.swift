@@ -26,7 +26,10 @@ public struct Environment: Sendable, Codable, Equatable {
     public var isRelease: Bool { buildConfiguration == "release" }
 
     /// Creates an environment record.
-    public init(commit: String, branch: String, dirty: Bool, swiftVersion: String, buildConfiguration: String, machine: MachineFingerprint, allocator: String) {
+    public init(
+        commit: String, branch: String, dirty: Bool, swiftVersion: String, buildConfiguration: String,
+        machine: MachineFingerprint, allocator: String
+    ) {
         self.commit = commit
         self.branch = branch
         self.dirty = dirty
@@ -62,7 +65,9 @@ public struct MachineFingerprint: Sendable, Codable, Equatable, Hashable {
     public var memoryBytes: UInt64
 
     /// Creates a fingerprint.
-    public init(cpuModel: String, cores: Int, kernel: String, operatingSystem: String, governor: String?, memoryBytes: UInt64) {
+    public init(
+        cpuModel: String, cores: Int, kernel: String, operatingSystem: String, governor: String?, memoryBytes: UInt64
+    ) {
         self.cpuModel = cpuModel
         self.cores = cores
         self.kernel = kernel
@@ -82,7 +87,8 @@ public struct MachineFingerprint: Sendable, Codable, Equatable, Hashable {
 
     /// One line for reports.
     public var summary: String {
-        "\(cpuModel), \(cores) cores, \(memoryBytes >> 30) GiB, \(operatingSystem), Linux \(kernel)" + (governor.map { ", governor \($0)" } ?? "")
+        "\(cpuModel), \(cores) cores, \(memoryBytes >> 30) GiB, \(operatingSystem), Linux \(kernel)"
+            + (governor.map { ", governor \($0)" } ?? "")
     }
 }
 

@@ -16,8 +16,10 @@ public enum EnvironmentReader {
         let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
         let os =
             osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
-            .map { String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "unknown OS"
-        let governor = (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
+            .map { String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            ?? "unknown OS"
+        let governor =
+            (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return MachineFingerprint(
             cpuModel: model, cores: ProcessInfo.processInfo.activeProcessorCount, kernel: kernel,
@@ -35,14 +37,19 @@ public enum EnvironmentReader {
         var branch = ChildProcess.output(["git", "rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
         if branch == "HEAD" {
             // A detached checkout (an abba worktree, a CI job): name the branches that contain the commit's tip instead of "HEAD".
-            let names = ChildProcess.output(["git", "branch", "--all", "--points-at", "HEAD", "--format=%(refname:short)"], in: directory) ?? ""
+            let names =
+                ChildProcess.output(
+                    ["git", "branch", "--all", "--points-at", "HEAD", "--format=%(refname:short)"], in: directory) ?? ""
             let candidates = names.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("(") }
             branch = candidates.isEmpty ? "detached" : candidates.joined(separator: ", ")
         }
         let status = ChildProcess.output(["git", "status", "--porcelain", "--untracked-files=no"], in: directory) ?? ""
-        let version = ChildProcess.output(["swift", "--version"], in: directory)?.split(separator: "\n").first.map(String.init) ?? "unknown"
+        let version =
+            ChildProcess.output(["swift", "--version"], in: directory)?.split(separator: "\n").first.map(String.init)
+            ?? "unknown"
         return Environment(
             commit: commit, branch: branch, dirty: !status.isEmpty, swiftVersion: version,
-            buildConfiguration: buildConfiguration, machine: machine(), allocator: Jemalloc.verifyIsProcessAllocator() == nil ? "jemalloc" : "system")
+            buildConfiguration: buildConfiguration, machine: machine(),
+            allocator: Jemalloc.verifyIsProcessAllocator() == nil ? "jemalloc" : "system")
     }
 }

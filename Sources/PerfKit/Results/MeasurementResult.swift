@@ -85,7 +85,8 @@ public struct MeasurementResult: Sendable, Codable, Equatable {
     public var unavailable: [UnavailableMetric]
 
     /// Creates a result.
-    public init(name: String, arms: [String], order: [[Int]], series: [SampleSeries], unavailable: [UnavailableMetric]) {
+    public init(name: String, arms: [String], order: [[Int]], series: [SampleSeries], unavailable: [UnavailableMetric])
+    {
         self.name = name
         self.arms = arms
         self.order = order

@@ -24,10 +24,13 @@ public enum ResultFragments {
     /// Reads every fragment in `directory`.
     /// - Throws: ``FileError`` for a corrupt fragment.
     public static func readAll(from directory: String) throws(FileError) -> [TestResult] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         var results: [String: TestResult] = [:]
         for name in names {
-            let test = try StoredFile.read(Fragment.self, from: directory + "/" + name, supportedVersion: schemaVersion).test
+            let test = try StoredFile.read(Fragment.self, from: directory + "/" + name, supportedVersion: schemaVersion)
+                .test
             if var existing = results[test.id] {
                 existing.measurements += test.measurements
                 existing.budgets += test.budgets

@@ -10,14 +10,23 @@ extension SampleSeries {
         guard MetricUnit.known.contains(metric.unit) else { return "unknown unit '\(metric.unit.symbol)'" }
         guard !values.isEmpty else { return "empty sample" }
         guard rounds.count == values.count, positions.count == values.count, iterations.count == values.count else {
-            return "\(values.count) values but \(rounds.count) rounds, \(positions.count) positions and \(iterations.count) iterations"
+            return
+                "\(values.count) values but \(rounds.count) rounds, \(positions.count) positions and \(iterations.count) iterations"
         }
-        if let processes, processes.count != values.count { return "\(values.count) values but \(processes.count) process labels" }
+        if let processes, processes.count != values.count {
+            return "\(values.count) values but \(processes.count) process labels"
+        }
         if let calls = callsPerSample {
-            guard calls.count == values.count else { return "\(values.count) values but \(calls.count) calls-per-sample labels" }
-            if let bad = calls.firstIndex(where: { $0 < 1 }) { return "calls per sample \(bad) is \(calls[bad]), not a positive count" }
+            guard calls.count == values.count else {
+                return "\(values.count) values but \(calls.count) calls-per-sample labels"
+            }
+            if let bad = calls.firstIndex(where: { $0 < 1 }) {
+                return "calls per sample \(bad) is \(calls[bad]), not a positive count"
+            }
         }
-        if let bad = values.firstIndex(where: { !$0.isFinite }) { return "value \(bad) is \(values[bad]), not a finite number" }
+        if let bad = values.firstIndex(where: { !$0.isFinite }) {
+            return "value \(bad) is \(values[bad]), not a finite number"
+        }
         return nil
     }
 }
@@ -28,7 +37,8 @@ extension Array: ValidatedOnLoad where Element == TestResult {
             for measurement in test.measurements {
                 for series in measurement.series {
                     if let problem = series.validationProblem() {
-                        return "\(test.id) \(measurement.name) \(series.arm)/\(series.phase.identifier)/\(series.metric.name): \(problem)"
+                        return
+                            "\(test.id) \(measurement.name) \(series.arm)/\(series.phase.identifier)/\(series.metric.name): \(problem)"
                     }
                 }
             }

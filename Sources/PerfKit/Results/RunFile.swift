@@ -81,7 +81,10 @@ public struct BudgetOutcome: Sendable, Codable, Equatable {
     public var detail: String
 
     /// Creates an outcome.
-    public init(measurement: String, arm: String, phase: Phase, metric: String, budget: String, status: BudgetStatus, detail: String) {
+    public init(
+        measurement: String, arm: String, phase: Phase, metric: String, budget: String, status: BudgetStatus,
+        detail: String
+    ) {
         self.measurement = measurement
         self.arm = arm
         self.phase = phase

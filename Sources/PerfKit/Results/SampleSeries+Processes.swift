@@ -61,7 +61,8 @@ extension TestResult {
         var copy = self
         for m in copy.measurements.indices {
             for s in copy.measurements[m].series.indices {
-                copy.measurements[m].series[s].processes = Array(repeating: process, count: copy.measurements[m].series[s].values.count)
+                copy.measurements[m].series[s].processes = Array(
+                    repeating: process, count: copy.measurements[m].series[s].values.count)
             }
         }
         return copy
@@ -74,14 +75,17 @@ extension SampleSeries {
         let mine = processes ?? Array(repeating: 0, count: values.count)
         if callsPerSample != nil || other.callsPerSample != nil {
             callsPerSample =
-                (callsPerSample ?? Array(repeating: 1, count: values.count)) + (other.callsPerSample ?? Array(repeating: 1, count: other.values.count))
+                (callsPerSample ?? Array(repeating: 1, count: values.count))
+                + (other.callsPerSample ?? Array(repeating: 1, count: other.values.count))
         }
         values += other.values
         rounds += other.rounds
         positions += other.positions
         iterations += other.iterations
         processes = mine + (other.processes ?? Array(repeating: 0, count: other.values.count))
-        if callgrindDumps != nil || other.callgrindDumps != nil { callgrindDumps = (callgrindDumps ?? []) + (other.callgrindDumps ?? []) }
+        if callgrindDumps != nil || other.callgrindDumps != nil {
+            callgrindDumps = (callgrindDumps ?? []) + (other.callgrindDumps ?? [])
+        }
         profile = profile ?? other.profile  // the first process's: one profile stands for the series
     }
 }

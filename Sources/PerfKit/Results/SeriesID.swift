@@ -53,7 +53,9 @@ public struct SeriesID: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     /// Report order: test, measurement, metric, arm, phase.
     public static func < (a: SeriesID, b: SeriesID) -> Bool {
-        (a.test, a.measurement, a.metric, a.arm, a.phase.identifier) < (b.test, b.measurement, b.metric, b.arm, b.phase.identifier)
+        (a.test, a.measurement, a.metric, a.arm, a.phase.identifier) < (
+            b.test, b.measurement, b.metric, b.arm, b.phase.identifier
+        )
     }
 
     /// `Suite/test() measurement [arm, phase] metric`.

@@ -26,11 +26,14 @@ public enum Batching {
     ///   - elapsed: Its duration in nanoseconds.
     ///   - target: The sample duration to reach.
     /// - Returns: `nil` when done, else the next batch size.
-    package static func nextCalls(after calls: Int, took elapsed: UInt64, target: Double = targetSampleNanoseconds) -> Int? {
+    package static func nextCalls(after calls: Int, took elapsed: UInt64, target: Double = targetSampleNanoseconds)
+        -> Int?
+    {
         if Double(elapsed) >= target || calls >= maximumCalls { return nil }
         let perCall = max(Double(elapsed) / Double(calls), 0.1)
         let predicted = (target * 1.2 / perCall).rounded(.up)
-        let next = Swift.max(calls * 2, Swift.min(calls * 10, predicted >= Double(maximumCalls) ? maximumCalls : Int(predicted)))
+        let next = Swift.max(
+            calls * 2, Swift.min(calls * 10, predicted >= Double(maximumCalls) ? maximumCalls : Int(predicted)))
         return Swift.min(maximumCalls, next)
     }
 

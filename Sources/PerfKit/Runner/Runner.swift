@@ -22,7 +22,8 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Creates a configuration.
     public init(
         rounds: Int = 30, warmupIterations: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured),
-        phases: [Phase]? = nil, exactCountRounds: Int = 3, orderSeed: UInt64? = nil, timeKind: MetricKind = .componentCost,
+        phases: [Phase]? = nil, exactCountRounds: Int = 3, orderSeed: UInt64? = nil,
+        timeKind: MetricKind = .componentCost,
         batchTargetNanoseconds: Double = Batching.targetSampleNanoseconds
     ) {
         self.timeKind = timeKind
@@ -72,11 +73,14 @@ public struct Runner: Sendable {
             var calls = [Int](repeating: 0, count: arms.count)  // 0: not calibrated yet
             for (round, armOrder) in order.rounds.enumerated() {
                 for (position, armIndex) in armOrder.enumerated() {
-                    let label = SampleLabel(arm: arms[armIndex].name, phase: phase, round: round, position: position, iteration: iterations[armIndex])
+                    let label = SampleLabel(
+                        arm: arms[armIndex].name, phase: phase, round: round, position: position,
+                        iteration: iterations[armIndex])
                     if SimulatedCounter.isCounting {
                         try takeCountedSample(arms[armIndex].subject, &states[armIndex], label, &collector)
                     } else {
-                        try takeTimedSample(arms[armIndex].subject, &states[armIndex], &calls[armIndex], label, probes, &collector)
+                        try takeTimedSample(
+                            arms[armIndex].subject, &states[armIndex], &calls[armIndex], label, probes, &collector)
                     }
                     iterations[armIndex] += 1
                 }
@@ -84,10 +88,14 @@ public struct Runner: Sendable {
             states = [AnyObject?](repeating: nil, count: arms.count)
             iterations = [Int](repeating: 0, count: arms.count)
             // A counting run records simulated instructions only; the exact counts come from the native run.
-            if !SimulatedCounter.isCounting, ExactAllocationCounter.unavailableReason == nil, !configuration.metrics.isDisjoint(with: Metric.exactPass) {
+            if !SimulatedCounter.isCounting, ExactAllocationCounter.unavailableReason == nil,
+                !configuration.metrics.isDisjoint(with: Metric.exactPass)
+            {
                 for (round, armOrder) in order.rounds.prefix(configuration.exactCountRounds).enumerated() {
                     for (position, armIndex) in armOrder.enumerated() {
-                        let label = SampleLabel(arm: arms[armIndex].name, phase: phase, round: round, position: position, iteration: iterations[armIndex])
+                        let label = SampleLabel(
+                            arm: arms[armIndex].name, phase: phase, round: round, position: position,
+                            iteration: iterations[armIndex])
                         try takeExactSample(arms[armIndex].subject, &states[armIndex], label, &collector)
                         iterations[armIndex] += 1
                     }
@@ -100,10 +108,13 @@ public struct Runner: Sendable {
             : configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
                 ProbeSet.unavailableReason(for: metric).map { UnavailableMetric(metric: metric.name, reason: $0) }
             }
-        return MeasurementResult(name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series, unavailable: unavailable)
+        return MeasurementResult(
+            name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series, unavailable: unavailable)
     }
 
-    private func prepare<S: MeasurableSubject>(_ subject: S, _ slot: inout AnyObject?, _ phase: Phase) throws -> StateBox<S.State> {
+    private func prepare<S: MeasurableSubject>(_ subject: S, _ slot: inout AnyObject?, _ phase: Phase) throws
+        -> StateBox<S.State>
+    {
         if phase == .cold || slot == nil {
             let box = StateBox(try subject.makeState())
             if phase != .cold {
@@ -128,7 +139,9 @@ public struct Runner: Sendable {
             calls =
                 batches
                 ? try withUnsafeMutablePointer(to: &box.value) { state in
-                    try Batching.calibrate(target: configuration.batchTargetNanoseconds) { blackHole(try subject.run(&state.pointee)) }
+                    try Batching.calibrate(target: configuration.batchTargetNanoseconds) {
+                        blackHole(try subject.run(&state.pointee))
+                    }
                 } : 1
         }
         // Running totals are recorded per run: read them before the run too (outside the timed region).
@@ -156,17 +169,22 @@ public struct Runner: Sendable {
     /// The subject's running-total counters now, to subtract after a run.
     private static func runningTotals<S: MeasurableSubject>(_ subject: S, _ state: S.State) -> [Metric: Double] {
         var totals: [Metric: Double] = [:]
-        for reading in subject.counters(state) where reading.accumulation == .runningTotal { totals[reading.metric] = reading.value }
+        for reading in subject.counters(state) where reading.accumulation == .runningTotal {
+            totals[reading.metric] = reading.value
+        }
         return totals
     }
 
     /// Records the subject's counters after a sample of `calls` calls: a running total as its change
     /// since `before`, per call; any other counter as it reads.
     private static func addCounters<S: MeasurableSubject>(
-        _ subject: S, _ state: S.State, since before: [Metric: Double], _ label: SampleLabel, calls: Int, _ collector: inout SeriesCollector
+        _ subject: S, _ state: S.State, since before: [Metric: Double], _ label: SampleLabel, calls: Int,
+        _ collector: inout SeriesCollector
     ) {
         for reading in subject.counters(state) {
-            let value = reading.accumulation == .runningTotal ? (reading.value - (before[reading.metric] ?? 0)) / Double(calls) : reading.value
+            let value =
+                reading.accumulation == .runningTotal
+                ? (reading.value - (before[reading.metric] ?? 0)) / Double(calls) : reading.value
             collector.add(reading.metric, value, label, calls: calls)
         }
     }
@@ -230,7 +248,8 @@ struct SeriesCollector {
             index[key] = slot
             series.append(SampleSeries(metric: metric, arm: label.arm, phase: label.phase))
         }
-        series[slot].append(value, round: label.round, position: label.position, iteration: label.iteration, calls: calls)
+        series[slot].append(
+            value, round: label.round, position: label.position, iteration: label.iteration, calls: calls)
         if let dump { series[slot].callgrindDumps = (series[slot].callgrindDumps ?? []) + [dump] }
     }
 }

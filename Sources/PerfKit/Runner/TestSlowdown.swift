@@ -5,7 +5,8 @@ import Foundation
 /// Zero, and a single comparison per run, in normal use.
 package enum TestSlowdown {
     /// The injected slowdown in percent, from `PERFKIT_TEST_SLOWDOWN_PERCENT`.
-    package static let percent: Double = Double(ProcessInfo.processInfo.environment["PERFKIT_TEST_SLOWDOWN_PERCENT"] ?? "") ?? 0
+    package static let percent: Double =
+        Double(ProcessInfo.processInfo.environment["PERFKIT_TEST_SLOWDOWN_PERCENT"] ?? "") ?? 0
 
     /// The start of the work to stretch: a clock reading when a slowdown is set, otherwise 0
     /// without reading the clock, so the switch costs nothing inside a timed region when off.

@@ -111,6 +111,8 @@ extension HodgesLehmann {
             while k < cumulative.count, cumulative[k] <= tail { k += 1 }
         }
         k = Swift.max(1, Swift.min(k, total / 2 + total % 2))
-        return Estimate(value: Quantile.percentile(sorted: differences, 50), lower: differences[k - 1], upper: differences[total - k])
+        return Estimate(
+            value: Quantile.percentile(sorted: differences, 50), lower: differences[k - 1],
+            upper: differences[total - k])
     }
 }

@@ -72,7 +72,9 @@ public struct MannWhitney: Sendable, Codable, Equatable {
         if small > 0 {
             for i in 1...small {
                 let top = large + i
-                if top <= degree { for s in stride(from: degree, through: top, by: -1) { counts[s] -= counts[s - top] } }
+                if top <= degree {
+                    for s in stride(from: degree, through: top, by: -1) { counts[s] -= counts[s - top] }
+                }
                 if i <= degree { for s in i...degree { counts[s] += counts[s - i] } }
                 total = total * Double(top) / Double(i)
             }

@@ -30,10 +30,14 @@ public struct SampleComparison: Sendable, Codable, Equatable {
         } else {
             statistic = "differenceOfMedians"
             estimate = try TwoSampleEstimate.differenceOfMedians(baseline: first, current: second)
-            notes.append("the first median is zero or negative, so the ratio is undefined; the difference of medians is compared instead")
+            notes.append(
+                "the first median is zero or negative, so the ratio is undefined; the difference of medians is compared instead"
+            )
         }
         if let size = estimate.bootstrapSubsample {
-            notes.append("the CI was bootstrapped from seeded subsamples of \(size) values per side (wider than a full bootstrap)")
+            notes.append(
+                "the CI was bootstrapped from seeded subsamples of \(size) values per side (wider than a full bootstrap)"
+            )
         }
         note = notes.isEmpty ? nil : notes.joined(separator: "; ")
         mannWhitneyP = try MannWhitney(first, second).pValue
@@ -74,10 +78,13 @@ public struct PairedSampleComparison: Sendable, Codable, Equatable {
         try StatisticsError.validate(first)
         try StatisticsError.validate(second)
         guard first.count >= 2 else { throw .tooFew(count: first.count, needed: 2) }
-        if let bad = (first + second).first(where: { $0 <= 0 }) { throw .outOfRange(bad) }  // a log ratio needs positive values
+        // a log ratio needs positive values
+        if let bad = (first + second).first(where: { $0 <= 0 }) { throw .outOfRange(bad) }
         let logs = zip(first, second).map { Foundation.log($1 / $0) }
         let centre = HodgesLehmann.interval(logs)
-        ratio = Estimate(value: Foundation.exp(centre.value), lower: Foundation.exp(centre.lower), upper: Foundation.exp(centre.upper))
+        ratio = Estimate(
+            value: Foundation.exp(centre.value), lower: Foundation.exp(centre.lower),
+            upper: Foundation.exp(centre.upper))
         let test = try Wilcoxon([Double](repeating: 0, count: logs.count), logs)
         wilcoxonP = test.pValue
         method = test.method

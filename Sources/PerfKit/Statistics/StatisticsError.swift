@@ -26,7 +26,9 @@ public enum StatisticsError: Error, Sendable, Equatable, CustomStringConvertible
     /// - Complexity: O(n).
     static func validate(_ values: [Double], minimumCount: Int = 1) throws(StatisticsError) {
         if values.isEmpty { throw .empty }
-        if let index = values.firstIndex(where: { !$0.isFinite }) { throw .notFinite(index: index, value: values[index]) }
+        if let index = values.firstIndex(where: { !$0.isFinite }) {
+            throw .notFinite(index: index, value: values[index])
+        }
         if values.count < minimumCount { throw .tooFew(count: values.count, needed: minimumCount) }
     }
 }

@@ -77,7 +77,9 @@ public enum TwoSampleEstimate {
         try StatisticsError.validate(current)
         let base = try Quantile.median(baseline)
         let point = ratio(try Quantile.median(current), base)
-        return bootstrapMedians(baseline, current, point: point, resamples: resamples, confidence: confidence, seed: seed) { ratio($1, $0) }
+        return bootstrapMedians(
+            baseline, current, point: point, resamples: resamples, confidence: confidence, seed: seed
+        ) { ratio($1, $0) }
     }
 
     /// Difference of medians, current − baseline, with a bootstrap CI: the estimate used when a
@@ -98,7 +100,9 @@ public enum TwoSampleEstimate {
         try StatisticsError.validate(baseline)
         try StatisticsError.validate(current)
         let point = try Quantile.median(current) - Quantile.median(baseline)
-        return bootstrapMedians(baseline, current, point: point, resamples: resamples, confidence: confidence, seed: seed) { $1 - $0 }
+        return bootstrapMedians(
+            baseline, current, point: point, resamples: resamples, confidence: confidence, seed: seed
+        ) { $1 - $0 }
     }
 
     /// The percentile bootstrap of `combine(median of a resample of baseline, median of a
@@ -119,7 +123,9 @@ public enum TwoSampleEstimate {
             estimates[r] = combine(a, b)
         }
         var estimate = interval(point: point, resampled: &estimates, confidence: confidence)
-        if smallBaseline.count < baseline.count || smallCurrent.count < current.count { estimate.bootstrapSubsample = maximumBootstrapSize }
+        if smallBaseline.count < baseline.count || smallCurrent.count < current.count {
+            estimate.bootstrapSubsample = maximumBootstrapSize
+        }
         return estimate
     }
 
@@ -169,7 +175,9 @@ public enum TwoSampleEstimate {
         return numerator / denominator
     }
 
-    private static func resampleMedian(_ values: [Double], into scratch: inout [Double], _ generator: inout SeededGenerator) -> Double {
+    private static func resampleMedian(
+        _ values: [Double], into scratch: inout [Double], _ generator: inout SeededGenerator
+    ) -> Double {
         let n = values.count
         for i in 0..<n { scratch[i] = values[generator.index(below: n)] }
         return scratch.withUnsafeMutableBufferPointer { Quantile.medianBySelection($0) }

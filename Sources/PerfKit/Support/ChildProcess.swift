@@ -25,7 +25,8 @@ package enum ChildProcess {
     /// - Returns: The exit status and the captured standard output (empty unless `output` is `.capture`).
     /// - Throws: When the command cannot be started.
     package static func run(
-        _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:], output: Output = .capture, showErrors: Bool = false,
+        _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+        output: Output = .capture, showErrors: Bool = false,
         replacingEnvironment: Bool = false
     ) throws -> (status: Int32, output: Data) {
         let process = Process()

@@ -22,7 +22,8 @@ public enum InputFile {
         var info = stat()
         if path != "-" {
             guard stat(path, &info) == 0 else {
-                throw FileError(path, errno == ENOENT ? "no such file" : "cannot open: \(String(cString: strerror(errno)))")
+                throw FileError(
+                    path, errno == ENOENT ? "no such file" : "cannot open: \(String(cString: strerror(errno)))")
             }
             if info.st_mode & S_IFMT == S_IFDIR { throw FileError(path, "is a folder, not a file") }
             if info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) > limit {
@@ -42,7 +43,9 @@ public enum InputFile {
             }
             if n == 0 { return data }
             data.append(contentsOf: chunk[0..<n])
-            if data.count > limit { throw FileError(name, "more than \(limit) bytes (a device or an endless stream?); refusing to read on") }
+            if data.count > limit {
+                throw FileError(name, "more than \(limit) bytes (a device or an endless stream?); refusing to read on")
+            }
         }
     }
 
@@ -53,7 +56,13 @@ public enum InputFile {
         var depth = 0, deepest = 0, inString = false, escaped = false
         for byte in data {
             if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
                 continue
             }
             switch byte {

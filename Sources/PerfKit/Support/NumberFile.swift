@@ -33,7 +33,9 @@ public enum NumberFile {
             lineStart = lineEnd + 1
             if from == to { continue }
             let field = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
-            guard let value = Double(field) else { throw FileError(path, "line \(lineNumber): '\(field)' is not a number") }
+            guard let value = Double(field) else {
+                throw FileError(path, "line \(lineNumber): '\(field)' is not a number")
+            }
             guard value.isFinite else { throw FileError(path, "line \(lineNumber): \(field) is not a finite number") }
             values.append(value)
         }
@@ -46,6 +48,8 @@ public enum NumberFile {
     public static func read(_ path: String) throws(FileError) -> [Double] {
         let data = try InputFile.read(path)
         guard String(data: data, encoding: .utf8) != nil else { throw FileError(path, "not UTF-8 text") }
-        return try data.withUnsafeBytes { raw in Result { () throws(FileError) in try parse(raw.bindMemory(to: UInt8.self), path: path) } }.get()
+        return try data.withUnsafeBytes { raw in
+            Result { () throws(FileError) in try parse(raw.bindMemory(to: UInt8.self), path: path) }
+        }.get()
     }
 }

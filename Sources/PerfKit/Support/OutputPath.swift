@@ -41,7 +41,9 @@ public enum OutputPath: Equatable, Sendable {
             case S_IFREG: return .regularFile(current)
             case S_IFDIR: throw FileError(path, "is a folder, not a file")
             case S_IFLNK:
-                guard let target = linkTarget(current) else { throw FileError(path, "cannot read the symbolic link \(current)") }
+                guard let target = linkTarget(current) else {
+                    throw FileError(path, "cannot read the symbolic link \(current)")
+                }
                 current = target
             default: return .special(current)
             }
@@ -56,10 +58,14 @@ public enum OutputPath: Equatable, Sendable {
         switch try resolve(path) {
         case .descriptor: return
         case .special(let target):
-            guard access(target, W_OK) == 0 else { throw FileError(path, "not writable: \(String(cString: strerror(errno)))") }
+            guard access(target, W_OK) == 0 else {
+                throw FileError(path, "not writable: \(String(cString: strerror(errno)))")
+            }
         case .regularFile(let target):
             if access(target, F_OK) == 0 {
-                guard access(target, W_OK) == 0 else { throw FileError(path, "not writable: \(String(cString: strerror(errno)))") }
+                guard access(target, W_OK) == 0 else {
+                    throw FileError(path, "not writable: \(String(cString: strerror(errno)))")
+                }
             }
         }
     }
@@ -112,8 +118,12 @@ public enum OutputPath: Equatable, Sendable {
         while true {
             var info = stat()
             if stat(folder.path, &info) == 0 {
-                guard info.st_mode & S_IFMT == S_IFDIR else { throw FileError(original, "\(folder.path) is not a folder") }
-                guard access(folder.path, W_OK) == 0 else { throw FileError(original, "cannot write in \(folder.path)") }
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    throw FileError(original, "\(folder.path) is not a folder")
+                }
+                guard access(folder.path, W_OK) == 0 else {
+                    throw FileError(original, "cannot write in \(folder.path)")
+                }
                 return
             }
             let parent = folder.deletingLastPathComponent()

@@ -80,18 +80,22 @@ extension StoredFile {
     ///   - files: File names inside the folder and their content.
     ///   - folder: The folder to replace; created if missing.
     /// - Throws: ``FileError`` naming the file or folder that failed; `folder` is then unchanged.
-    public static func writeFolderAtomically(_ files: [(name: String, data: Data)], to folder: String) throws(FileError) {
+    public static func writeFolderAtomically(_ files: [(name: String, data: Data)], to folder: String) throws(FileError)
+    {
         let url = URL(fileURLWithPath: folder)
         let parent = url.deletingLastPathComponent().path
         let prefix = ".\(url.lastPathComponent).staging-"
         try createFolder(parent, for: folder)
-        for stale in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where stale.hasPrefix(prefix) {
+        for stale in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where stale.hasPrefix(prefix)
+        {
             try? FileManager.default.removeItem(atPath: parent + "/" + stale)
         }
         let staging = parent + "/" + prefix + uniqueSuffix()
         try createFolder(staging, for: folder)
         do {
-            for file in files { try writeFlushed(file.data, to: staging + "/" + file.name, for: folder + "/" + file.name) }
+            for file in files {
+                try writeFlushed(file.data, to: staging + "/" + file.name, for: folder + "/" + file.name)
+            }
             syncFolder(staging)
             try swapIntoPlace(staging, folder)
         } catch {
@@ -106,16 +110,21 @@ extension StoredFile {
     /// Puts the folder `staging` at `folder`: one atomic exchange when `folder` exists.
     private static func swapIntoPlace(_ staging: String, _ folder: String) throws(FileError) {
         guard FileManager.default.fileExists(atPath: folder) else {
-            guard rename(staging, folder) == 0 else { throw FileError(folder, "cannot move the new folder into place: \(lastError())") }
+            guard rename(staging, folder) == 0 else {
+                throw FileError(folder, "cannot move the new folder into place: \(lastError())")
+            }
             return
         }
         let exchanged = perfkit_exchange_paths(staging, folder)
         if exchanged == 0 { return }
         guard exchanged == -EINVAL || exchanged == -ENOSYS else {
-            throw FileError(folder, "cannot exchange the new folder with the old: \(String(cString: strerror(-exchanged)))")
+            throw FileError(
+                folder, "cannot exchange the new folder with the old: \(String(cString: strerror(-exchanged)))")
         }
         let aside = staging + ".old"
-        guard rename(folder, aside) == 0 else { throw FileError(folder, "cannot move the old folder aside: \(lastError())") }
+        guard rename(folder, aside) == 0 else {
+            throw FileError(folder, "cannot move the old folder aside: \(lastError())")
+        }
         guard rename(staging, folder) == 0 else {
             let reason = lastError()
             _ = rename(aside, folder)
@@ -132,7 +141,9 @@ extension StoredFile {
     ///   - shared: Whether to take a shared (reader's) lock. A reader that cannot create the lock
     ///     file (a read-only checkout, where no writer can run either) reads without it.
     /// - Throws: ``FileError`` when the lock cannot be taken, or what `body` throws.
-    public static func withLock<R>(_ lockPath: String, shared: Bool = false, _ body: () throws(FileError) -> R) throws(FileError) -> R {
+    public static func withLock<R>(_ lockPath: String, shared: Bool = false, _ body: () throws(FileError) -> R)
+        throws(FileError) -> R
+    {
         let directory = URL(fileURLWithPath: lockPath).deletingLastPathComponent().path
         if !shared { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -141,7 +152,9 @@ extension StoredFile {
             throw FileError(lockPath, "cannot open lock file: \(lastError())")
         }
         defer { close(fd) }
-        guard flock(fd, shared ? LOCK_SH : LOCK_EX) == 0 else { throw FileError(lockPath, "cannot lock: \(lastError())") }
+        guard flock(fd, shared ? LOCK_SH : LOCK_EX) == 0 else {
+            throw FileError(lockPath, "cannot lock: \(lastError())")
+        }
         defer { flock(fd, LOCK_UN) }
         return try body()
     }

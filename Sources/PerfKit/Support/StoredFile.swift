@@ -39,9 +39,11 @@ public enum StoredFile {
     /// Encodes `value` as stable JSON.
     /// - Throws: ``FileError`` naming the file it was meant for.
     public static func encode<T: Encodable>(_ value: T, for path: String) throws(FileError) -> Data {
-        do { return try encoder().encode(value) + Data("\n".utf8) } catch let EncodingError.invalidValue(value, context) {
+        do { return try encoder().encode(value) + Data("\n".utf8) } catch let EncodingError.invalidValue(value, context)
+        {
             let place = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            throw FileError(path, "cannot write \(value) at \(place.isEmpty ? "top level" : place) as JSON (a non-finite number)")
+            throw FileError(
+                path, "cannot write \(value) at \(place.isEmpty ? "top level" : place) as JSON (a non-finite number)")
         } catch { throw FileError(path, "cannot encode: \(error)") }
     }
 
@@ -59,30 +61,45 @@ public enum StoredFile {
     /// - Returns: The decoded value.
     /// - Throws: ``FileError`` for a missing, corrupt, truncated or wrong-schema file, or one whose
     ///   series fail validation (empty, unequal label lengths, non-finite values, unknown units).
-    public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersion: Int) throws(FileError) -> T {
+    public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersion: Int) throws(FileError)
+        -> T
+    {
         try read(type, from: path, supportedVersions: supportedVersion...supportedVersion)
     }
 
     /// Reads a versioned JSON file whose schema version may be any of `supportedVersions` (newer
     /// versions only add optional fields, so older files decode unchanged).
     /// - Throws: ``FileError`` as ``read(_:from:supportedVersion:)``.
-    public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersions: ClosedRange<Int>) throws(FileError) -> T {
+    public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersions: ClosedRange<Int>)
+        throws(FileError) -> T
+    {
         let data = try InputFile.read(path)
         let header: SchemaHeader
         do { header = try decoder().decode(SchemaHeader.self, from: data) } catch {
             let depth = InputFile.jsonDepth(data)
-            if depth > 256 { throw FileError(path, "JSON nested \(depth) levels deep; no PerfKit file nests more than a few, and the reader stops at 512") }
+            if depth > 256 {
+                throw FileError(
+                    path,
+                    "JSON nested \(depth) levels deep; no PerfKit file nests more than a few, and the reader stops at 512"
+                )
+            }
             throw FileError(path, "not a PerfKit file or corrupt JSON (no readable schemaVersion)")
         }
         guard supportedVersions.contains(header.schemaVersion) else {
             let readable =
                 supportedVersions.count == 1
-                ? "version \(supportedVersions.lowerBound)" : "versions \(supportedVersions.lowerBound) to \(supportedVersions.upperBound)"
-            throw FileError(path, "schema version \(header.schemaVersion) is not supported (this perfkit reads \(readable))")
+                ? "version \(supportedVersions.lowerBound)"
+                : "versions \(supportedVersions.lowerBound) to \(supportedVersions.upperBound)"
+            throw FileError(
+                path, "schema version \(header.schemaVersion) is not supported (this perfkit reads \(readable))")
         }
         let value: T
-        do { value = try decoder().decode(T.self, from: data) } catch { throw FileError(path, "corrupt content: \(describe(error))") }
-        if let checked = value as? any ValidatedOnLoad, let problem = checked.validationProblem() { throw FileError(path, problem) }
+        do { value = try decoder().decode(T.self, from: data) } catch {
+            throw FileError(path, "corrupt content: \(describe(error))")
+        }
+        if let checked = value as? any ValidatedOnLoad, let problem = checked.validationProblem() {
+            throw FileError(path, problem)
+        }
         return value
     }
 
@@ -93,9 +110,12 @@ public enum StoredFile {
             context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
         switch error {
-        case .keyNotFound(let key, let context): return "missing field '\(key.stringValue)' at \(path(context).isEmpty ? "top level" : path(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "wrong type at \(path(context)): \(context.debugDescription)"
-        case .dataCorrupted(let context): return "\(context.debugDescription) at \(path(context).isEmpty ? "top level" : path(context))"
+        case .keyNotFound(let key, let context):
+            return "missing field '\(key.stringValue)' at \(path(context).isEmpty ? "top level" : path(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "wrong type at \(path(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            return "\(context.debugDescription) at \(path(context).isEmpty ? "top level" : path(context))"
         @unknown default: return "\(error)"
         }
     }

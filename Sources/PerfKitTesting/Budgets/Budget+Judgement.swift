@@ -26,11 +26,13 @@ extension Budget {
         if SimulatedCounter.isCounting && !metric.isSimulated { return [] }
         if metric.isSimulated && !SimulatedCounter.isCounting {
             // Never a silent pass: a count budget outside a counting run says how to judge it.
-            let detail = "not judged, run with counts (perfkit run --counts): simulated instructions are counted only under valgrind"
+            let detail =
+                "not judged, run with counts (perfkit run --counts): simulated instructions are counted only under valgrind"
             return [
                 Judgement(
                     outcome: BudgetOutcome(
-                        measurement: measurements.map(\.name).joined(separator: ", "), arm: "", phase: .warm, metric: metric.name, budget: text,
+                        measurement: measurements.map(\.name).joined(separator: ", "), arm: "", phase: .warm,
+                        metric: metric.name, budget: text,
                         status: .notJudged, detail: detail),
                     message: "\(metric.name) budget \(text): \(detail)")
             ]
@@ -47,7 +49,8 @@ extension Budget {
                 judgements.append(
                     Judgement(
                         outcome: BudgetOutcome(
-                            measurement: measurement.name, arm: measurement.arms.joined(separator: ", "), phase: .warm, metric: metric.name,
+                            measurement: measurement.name, arm: measurement.arms.joined(separator: ", "), phase: .warm,
+                            metric: metric.name,
                             budget: text, status: .notJudged, detail: detail),
                         message: "\(metric.name) budget \(text) for \(measurement.name): \(detail)"))
             }
@@ -60,7 +63,9 @@ extension Budget {
                 : "never judged: no measurement records \(metric.name); add it to .performance(metrics:) or report it from the subject's counters"
             judgements.append(
                 Judgement(
-                    outcome: BudgetOutcome(measurement: "", arm: "", phase: .warm, metric: metric.name, budget: text, status: .failed, detail: detail),
+                    outcome: BudgetOutcome(
+                        measurement: "", arm: "", phase: .warm, metric: metric.name, budget: text, status: .failed,
+                        detail: detail),
                     message: "\(metric.name) budget \(text): \(detail)"))
         }
         return judgements
@@ -71,7 +76,8 @@ extension Budget {
         func outcome(_ status: BudgetStatus, _ detail: String) -> Judgement {
             Judgement(
                 outcome: BudgetOutcome(
-                    measurement: measurement, arm: series.arm, phase: series.phase, metric: metric.name, budget: text, status: status, detail: detail),
+                    measurement: measurement, arm: series.arm, phase: series.phase, metric: metric.name, budget: text,
+                    status: status, detail: detail),
                 message: "\(metric.name) budget \(text) for \(place): \(detail)")
         }
         if !metric.isDeterministic, let blocker = mode.timeJudgementBlocker {
@@ -87,14 +93,19 @@ extension Budget {
             let value = limit.percentile == 100 ? summary.max : summary.percentile(limit.percentile) ?? summary.max
             observed.append("\(limit.label) = \(Format.value(value, metric.unit))")
             if value > limit.value {
-                let line = "\(limit.label) \(Format.value(value, metric.unit)) exceeds \(Format.value(limit.value, metric.unit))"
+                let line =
+                    "\(limit.label) \(Format.value(value, metric.unit)) exceeds \(Format.value(limit.value, metric.unit))"
                 if limit.isTarget { targetMisses.append(line) } else { misses.append(line) }
             }
         }
         // Exact counts can differ between debug and release builds (inlining, specialisation): say which one judged them.
         let build = metric.isDeterministic ? ", \(mode.buildConfiguration) build" : ""
-        if !misses.isEmpty { return outcome(.failed, misses.joined(separator: "; ") + " (\(summary.count) samples\(build))") }
+        if !misses.isEmpty {
+            return outcome(.failed, misses.joined(separator: "; ") + " (\(summary.count) samples\(build))")
+        }
         if !targetMisses.isEmpty { return outcome(.targetMissed, targetMisses.joined(separator: "; ")) }
-        return outcome(.passed, observed.joined(separator: ", ") + (metric.isDeterministic ? " (\(mode.buildConfiguration) build)" : ""))
+        return outcome(
+            .passed,
+            observed.joined(separator: ", ") + (metric.isDeterministic ? " (\(mode.buildConfiguration) build)" : ""))
     }
 }

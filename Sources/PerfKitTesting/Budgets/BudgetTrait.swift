@@ -10,7 +10,9 @@ public struct BudgetTrait: TestTrait, TestScoping {
     public var budget: Budget
 
     /// Runs the test, then fails it if no performance trait will judge this budget.
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
         try await function()
         if let message = Self.unjudgedMessage(budget, traits: test.traits) {
             Issue.record(Comment(rawValue: message), sourceLocation: budget.sourceLocation)
@@ -20,7 +22,8 @@ public struct BudgetTrait: TestTrait, TestScoping {
     /// Why `budget` would never be judged among `traits`, or nil when a performance trait is there.
     package static func unjudgedMessage(_ budget: Budget, traits: [any Trait]) -> String? {
         guard !traits.contains(where: { $0 is PerformanceTrait }) else { return nil }
-        return "\(budget.metric.name) budget \(budget.text) is never judged: the test has no .performance() trait; add .performance() to the test or its suite"
+        return
+            "\(budget.metric.name) budget \(budget.text) is never judged: the test has no .performance() trait; add .performance() to the test or its suite"
     }
 }
 
@@ -30,14 +33,21 @@ public struct BudgetPreset: Sendable {
     var clock: String
 
     /// Frame work at 120 Hz: p99 of the work within one 8.33 ms frame.
-    public static let frameWork = BudgetPreset(limits: [.init(percentile: 99, value: 8_333_333, isTarget: false)], clock: "frame work, 120 Hz")
+    public static let frameWork = BudgetPreset(
+        limits: [.init(percentile: 99, value: 8_333_333, isTarget: false)], clock: "frame work, 120 Hz")
     /// Direct interaction (a drag, a tap that moves something): p95 under 10 ms, max 20 ms.
     public static let directInteraction = BudgetPreset(
-        limits: [.init(percentile: 95, value: 10_000_000, isTarget: false), .init(percentile: 100, value: 20_000_000, isTarget: false)],
+        limits: [
+            .init(percentile: 95, value: 10_000_000, isTarget: false),
+            .init(percentile: 100, value: 20_000_000, isTarget: false),
+        ],
         clock: "direct interaction")
     /// Other local actions (open a detail, switch view): target p95 within 50 ms, ceiling 100 ms.
     public static let localAction = BudgetPreset(
-        limits: [.init(percentile: 95, value: 50_000_000, isTarget: true), .init(percentile: 100, value: 100_000_000, isTarget: false)],
+        limits: [
+            .init(percentile: 95, value: 50_000_000, isTarget: true),
+            .init(percentile: 100, value: 100_000_000, isTarget: false),
+        ],
         clock: "local action")
 }
 
@@ -64,13 +74,19 @@ extension Trait where Self == BudgetTrait {
     /// - Parameters:
     ///   - metric: The metric.
     ///   - max: The largest allowed value, in the metric's unit.
-    public static func budget(_ metric: Metric, max: Double, sourceLocation: SourceLocation = #_sourceLocation) -> Self {
-        BudgetTrait(budget: Budget(metric: metric, limits: [.init(percentile: 100, value: max, isTarget: false)], clock: nil, sourceLocation: sourceLocation))
+    public static func budget(_ metric: Metric, max: Double, sourceLocation: SourceLocation = #_sourceLocation) -> Self
+    {
+        BudgetTrait(
+            budget: Budget(
+                metric: metric, limits: [.init(percentile: 100, value: max, isTarget: false)], clock: nil,
+                sourceLocation: sourceLocation))
     }
 
     /// One of the three UI clocks on wall-clock time: `.budget(.directInteraction)`.
     /// - Parameter preset: The clock.
     public static func budget(_ preset: BudgetPreset, sourceLocation: SourceLocation = #_sourceLocation) -> Self {
-        BudgetTrait(budget: Budget(metric: .wallClock, limits: preset.limits, clock: preset.clock, sourceLocation: sourceLocation))
+        BudgetTrait(
+            budget: Budget(
+                metric: .wallClock, limits: preset.limits, clock: preset.clock, sourceLocation: sourceLocation))
     }
 }

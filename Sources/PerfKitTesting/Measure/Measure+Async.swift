@@ -27,8 +27,11 @@ public func measure<Output>(_ name: String, async body: () async throws -> Outpu
         let usage1 = ResourceUsage.current()
         blackHole(output)
         wall.append(Double(end - start), round: round, position: 0, iteration: round)
-        user.append(Double(usage1.userCPUNanoseconds - usage0.userCPUNanoseconds), round: round, position: 0, iteration: round)
-        system.append(Double(usage1.systemCPUNanoseconds - usage0.systemCPUNanoseconds), round: round, position: 0, iteration: round)
+        user.append(
+            Double(usage1.userCPUNanoseconds - usage0.userCPUNanoseconds), round: round, position: 0, iteration: round)
+        system.append(
+            Double(usage1.systemCPUNanoseconds - usage0.systemCPUNanoseconds), round: round, position: 0,
+            iteration: round)
     }
     let reason = "the body is async and may resume on another thread; per-thread counters would count the wrong thread"
     let unavailable = configuration.metrics.filter { $0.scope == .thread && $0 != .wallClock }.map(\.name).sorted()

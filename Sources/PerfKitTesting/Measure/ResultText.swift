@@ -12,10 +12,14 @@ public enum ResultText {
                     series.metric.unit == .nanoseconds
                     ? "median \(Format.duration(s.median)), p95 \(Format.duration(s.p95))"
                     : "max \(Format.value(s.max, series.metric.unit))"
-                lines.append("  \(measurement.name) [\(series.arm), \(series.phase)] \(series.metric.name): \(value) (\(s.count) samples)")
+                lines.append(
+                    "  \(measurement.name) [\(series.arm), \(series.phase)] \(series.metric.name): \(value) (\(s.count) samples)"
+                )
             }
         }
-        for budget in result.budgets { lines.append("  budget \(budget.metric) \(budget.budget): \(budget.status) — \(budget.detail)") }
+        for budget in result.budgets {
+            lines.append("  budget \(budget.metric) \(budget.budget): \(budget.status) — \(budget.detail)")
+        }
         return lines.joined(separator: "\n")
     }
 }

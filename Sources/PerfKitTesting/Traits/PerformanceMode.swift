@@ -30,7 +30,8 @@ public struct PerformanceMode: Sendable, Equatable {
 
     /// Creates a mode explicitly (tests and tools; tests normally use ``current``).
     public init(
-        isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?, processes: Int = 1, processIndex: Int = 0,
+        isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?,
+        processes: Int = 1, processIndex: Int = 0,
         exactCountsElsewhere: Bool = false
     ) {
         self.processIndex = max(0, processIndex)
@@ -55,11 +56,13 @@ public struct PerformanceMode: Sendable, Equatable {
             isMeasuring: environment[MeasuredProcessEnvironment.mode] == MeasuredProcessEnvironment.measureMode,
             buildConfiguration: Environment.currentBuildConfiguration,
             resultsDirectory: environment[MeasuredProcessEnvironment.resultsDirectory],
-            iterationOverride: (environment[MeasuredProcessEnvironment.samples] ?? environment[MeasuredProcessEnvironment.deprecatedIterations]).flatMap(
-                Int.init),
+            iterationOverride: (environment[MeasuredProcessEnvironment.samples]
+                ?? environment[MeasuredProcessEnvironment.deprecatedIterations]).flatMap(
+                    Int.init),
             processes: environment[MeasuredProcessEnvironment.processes].flatMap(Int.init) ?? 1,
             processIndex: environment[MeasuredProcessEnvironment.processIndex].flatMap(Int.init) ?? 0,
-            exactCountsElsewhere: environment[MeasuredProcessEnvironment.exactCounts] == MeasuredProcessEnvironment.exactCountsElsewhere)
+            exactCountsElsewhere: environment[MeasuredProcessEnvironment.exactCounts]
+                == MeasuredProcessEnvironment.exactCountsElsewhere)
     }
 
     /// Whether this process skips the exact-count pass because another process of the run takes
@@ -75,7 +78,9 @@ public struct PerformanceMode: Sendable, Equatable {
 
     /// Why time budgets cannot be judged in this mode, or `nil` when they can.
     public var timeJudgementBlocker: String? {
-        if !isMeasuring { return "smoke mode (few iterations under a plain `swift test`); run `perfkit run` to judge it" }
+        if !isMeasuring {
+            return "smoke mode (few iterations under a plain `swift test`); run `perfkit run` to judge it"
+        }
         if buildConfiguration != "release" { return "debug build; timings are judged only in a release measuring run" }
         return nil
     }

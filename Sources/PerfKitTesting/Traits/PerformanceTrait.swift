@@ -22,24 +22,31 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
     /// Runs the test with a measurement context, then judges its budgets and records its results.
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
         guard !test.isSuite else { return try await function() }
         let budgets = test.traits.compactMap { $0 as? BudgetTrait }.map(\.budget)
-        try await measureScope(testID: Self.testID(of: test), suite: Self.suiteName(of: test), budgets: budgets, performing: function)
+        try await measureScope(
+            testID: Self.testID(of: test), suite: Self.suiteName(of: test), budgets: budgets, performing: function)
     }
 
     /// The scope itself, with the test's identity and budgets given: what ``provideScope(for:testCase:performing:)``
     /// does, callable from PerfKit's own tests with budgets that are not traits of the calling test.
-    package func measureScope(testID: String, suite: String, budgets: [Budget], performing function: @Sendable () async throws -> Void) async throws {
+    package func measureScope(
+        testID: String, suite: String, budgets: [Budget], performing function: @Sendable () async throws -> Void
+    ) async throws {
         if PerformanceContext.current?.testID == testID {
             return try await function()  // a suite-level trait already set the context up
         }
         let mode = PerformanceMode.current
-        let context = PerformanceContext(testID: testID, configuration: mode.configuration(from: configuration), mode: mode)
+        let context = PerformanceContext(
+            testID: testID, configuration: mode.configuration(from: configuration), mode: mode)
         try await PerformanceContext.$current.withValue(context) { try await function() }
         let measurements = context.measurements
         if measurements.isEmpty {
-            Issue.record(Comment(rawValue: "\(testID) has .performance() but called no measure(…): nothing was measured"))
+            Issue.record(
+                Comment(rawValue: "\(testID) has .performance() but called no measure(…): nothing was measured"))
         }
         if !mode.isMeasuring, !suite.hasSuffix("Benchmarks") {
             // Runs under `swift test`, but `perfkit run` would pass it by: say so where it runs.
@@ -74,7 +81,9 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
     ///   - record: Records the issue; Swift Testing's `Issue.record` unless a test captures it.
     package static func recordIssue(
         for judgement: Budget.Judgement, at location: SourceLocation,
-        record: (Comment, Issue.Severity, SourceLocation) -> Void = { Issue.record($0, severity: $1, sourceLocation: $2) }
+        record: (Comment, Issue.Severity, SourceLocation) -> Void = {
+            Issue.record($0, severity: $1, sourceLocation: $2)
+        }
     ) {
         switch judgement.outcome.status.recordedIssue {
         case .failure: record(Comment(rawValue: judgement.message), .error, location)
@@ -119,6 +128,8 @@ extension Trait where Self == PerformanceTrait {
         iterations: Int, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured), phases: [Phase]? = nil,
         exactCountRounds: Int = 3, orderSeed: UInt64? = 0xABBA, kind: MetricKind = .componentCost
     ) -> Self {
-        performance(samples: iterations, warmup: warmup, metrics: metrics, phases: phases, exactCountRounds: exactCountRounds, orderSeed: orderSeed, kind: kind)
+        performance(
+            samples: iterations, warmup: warmup, metrics: metrics, phases: phases, exactCountRounds: exactCountRounds,
+            orderSeed: orderSeed, kind: kind)
     }
 }

@@ -9,7 +9,9 @@ enum PackageRoot {
     /// Verbs that build, measure or read the package's `.perfkit/` and `Baselines/`.
     static let verbs: Set<String> = ["run", "baseline", "compare", "abba", "calibrate", "history", "bisect", "merge"]
     /// Options whose values are paths, made absolute before moving to the root.
-    static let pathOptions: Set<String> = ["output", "current", "markdown", "csv", "json", "from", "noise", "root", "store"]
+    static let pathOptions: Set<String> = [
+        "output", "current", "markdown", "csv", "json", "from", "noise", "root", "store",
+    ]
 
     /// Moves to the package root when run from below it, rewriting relative path options so they
     /// still name the files the user meant.
@@ -28,8 +30,12 @@ enum PackageRoot {
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "="),
                 pathOptions.contains(String(argument[argument.index(argument.startIndex, offsetBy: 2)..<equals]))
             {
-                rewritten.append(String(argument[...equals]) + absolute(String(argument[argument.index(after: equals)...]), from: start))
-            } else if argument.hasPrefix("--"), pathOptions.contains(String(argument.dropFirst(2))), index < arguments.count {
+                rewritten.append(
+                    String(argument[...equals])
+                        + absolute(String(argument[argument.index(after: equals)...]), from: start))
+            } else if argument.hasPrefix("--"), pathOptions.contains(String(argument.dropFirst(2))),
+                index < arguments.count
+            {
                 rewritten += [argument, absolute(arguments[index], from: start)]
                 index += 1
             } else {
@@ -42,6 +48,7 @@ enum PackageRoot {
     }
 
     static func absolute(_ path: String, from folder: String) -> String {
-        path.hasPrefix("/") || path == "-" ? path : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder + "/")).standardizedFileURL.path
+        path.hasPrefix("/") || path == "-"
+            ? path : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder + "/")).standardizedFileURL.path
     }
 }

@@ -7,17 +7,20 @@ extension VerbTable {
     /// Every `perfkit` verb.
     package static let perfkit = VerbTable(
         tool: "perfkit",
-        exitStatus: "Exit status: 0 fine, 1 a regression under --fail-on regression, 2 usage or bad input, 3 a build or measured process failed.",
+        exitStatus:
+            "Exit status: 0 fine, 1 a regression under --fail-on regression, 2 usage or bad input, 3 a build or measured process failed.",
         verbs: [
             Verb(
                 name: "doctor", run: DoctorCommand.run, positionals: "",
-                summary: "Machine fingerprint, allocator check, probe availability and the cost of one read of each probe.",
+                summary:
+                    "Machine fingerprint, allocator check, probe availability and the cost of one read of each probe.",
                 options: [
                     .batching
                 ]),
             Verb(
                 name: "stats", run: StatsCommand.run, positionals: "FILE [FILE2]",
-                summary: "ministat-style summaries of number files (one number per line) and, with two, their comparison.",
+                summary:
+                    "ministat-style summaries of number files (one number per line) and, with two, their comparison.",
                 options: [
                     .format,
                     .percentiles,
@@ -25,7 +28,8 @@ extension VerbTable {
                 ]),
             Verb(
                 name: "run", run: RunCommand.run, positionals: "",
-                summary: "Builds the package in release and measures its .performance() tests in fresh processes; writes a run file.",
+                summary:
+                    "Builds the package in release and measures its .performance() tests in fresh processes; writes a run file.",
                 options: [
                     .filter,
                     .samples,
@@ -52,7 +56,8 @@ extension VerbTable {
                 ]),
             Verb(
                 name: "compare", run: CompareCommand.run, positionals: "BASELINE",
-                summary: "Compares a run (or a second baseline) against a stored baseline; prints the answer, writes reports.",
+                summary:
+                    "Compares a run (or a second baseline) against a stored baseline; prints the answer, writes reports.",
                 options: [
                     .current,
                     .with,
@@ -65,7 +70,8 @@ extension VerbTable {
                     .root,
                 ]),
             Verb(
-                name: "export", run: ExportCommand.run, positionals: "RUNFILE", summary: "Exports a run file for github-action-benchmark or Bencher.",
+                name: "export", run: ExportCommand.run, positionals: "RUNFILE",
+                summary: "Exports a run file for github-action-benchmark or Bencher.",
                 options: [
                     .format.value("github-smaller|github-bigger|bencher", help: "export format"),
                     .output.help("where to write (default standard output)"),
@@ -88,11 +94,13 @@ extension VerbTable {
                     .noise.help("noise bands from perfkit calibrate (default ±1%)"),
                     .envA,
                     .envB,
-                    .counts.help("compare simulated instruction counts instead: one counting process per side, no timing rounds"),
+                    .counts.help(
+                        "compare simulated instruction counts instead: one counting process per side, no timing rounds"),
                 ]),
             Verb(
                 name: "history", run: HistoryCommand.run, positionals: "record | show",
-                summary: "Keeps a branch's history (one entry per commit, machine and series) and prints the commits where series changed.",
+                summary:
+                    "Keeps a branch's history (one entry per commit, machine and series) and prints the commits where series changed.",
                 options: [
                     .store,
                     .from.help("record: the run file (default .perfkit/runs/latest.json)"),
@@ -104,14 +112,20 @@ extension VerbTable {
                 ]),
             Verb(
                 name: "bisect", run: BisectCommand.run, positionals: "GOOD BAD",
-                summary: "Finds the first commit between GOOD and BAD at which a count series changed: git bisect with a counting run per step, in a worktree.",
+                summary:
+                    "Finds the first commit between GOOD and BAD at which a count series changed: git bisect with a counting run per step, in a worktree.",
                 options: [
-                    .series.value("NAME", help: "the test (Suite/test()) when it has one count series, else the series' name from perfkit history show"),
+                    .series.value(
+                        "NAME",
+                        help:
+                            "the test (Suite/test()) when it has one count series, else the series' name from perfkit history show"
+                    ),
                     .samples.help("samples per counting run (default: the test's own)"),
                 ]),
             Verb(
                 name: "calibrate", run: CalibrateCommand.run, positionals: "",
-                summary: "Builds HEAD twice in separate worktrees, measures their paired A/A noise per series, stores it as noise bands.",
+                summary:
+                    "Builds HEAD twice in separate worktrees, measures their paired A/A noise per series, stores it as noise bands.",
                 options: [
                     .rounds.help("ABBA rounds per A/A comparison (default 24)"),
                     .repeats,

@@ -16,26 +16,35 @@ enum AbbaCommand {
         let seed = UInt64(try parsed.integer(.seed, default: 0xABBA, range: 0...Int.max))
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
         let envA = try environment(parsed[.envA]), envB = try environment(parsed[.envB])
-        for path in [parsed[.markdown], parsed[.csv], parsed[.json]].compactMap({ $0 }) { try OutputPath.validate(path) }
+        for path in [parsed[.markdown], parsed[.csv], parsed[.json]].compactMap({ $0 }) {
+            try OutputPath.validate(path)
+        }
         let started = Date()
         if parsed.has(.counts) {
-            return try counted(parsed, arguments: arguments, filter: filter, iterations: iterations, environments: (envA, envB), started: started)
+            return try counted(
+                parsed, arguments: arguments, filter: filter, iterations: iterations, environments: (envA, envB),
+                started: started)
         }
-        let arms = try AbbaSession.Arm.build(parsed.positionals[0], parsed.positionals[1], environments: (envA, envB), progress: Output.progress)
+        let arms = try AbbaSession.Arm.build(
+            parsed.positionals[0], parsed.positionals[1], environments: (envA, envB), progress: Output.progress)
         let (a, b) = (arms.a.revision, arms.b.revision)
         let machine = EnvironmentReader.machine()
         var session = try AbbaSession.run(
             a: arms.a, b: arms.b, plan: plan,
             timeBudget: parsed[.rounds] == nil ? Double(timeBudget) : nil,
-            bands: try NoiseBandsFile.load(parsed[.noise], machine: machine, default: NoiseBandsFile.pairedDefault), filter: filter,
+            bands: try NoiseBandsFile.load(parsed[.noise], machine: machine, default: NoiseBandsFile.pairedDefault),
+            filter: filter,
             iterations: iterations, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
         session.comparison.baselineEnvironment = a.environment(machine: machine)
         session.comparison.currentEnvironment = b.environment(machine: machine)
         let elapsed = Int(Date().timeIntervalSince(started))
-        let report = try session.report(a: a, b: b, command: MarkdownReport.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
+        let report = try session.report(
+            a: a, b: b, command: MarkdownReport.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
         let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
             .write(report, rawTests: session.rawTests)
-        for line in ReportHeadline(session.comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines { Output.line(line) }
+        for line in ReportHeadline(session.comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines {
+            Output.line(line)
+        }
         Output.line(
             "\(session.order.rounds.count) rounds, stopped at \(session.stopReason), \(elapsed) s"
                 + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
@@ -47,7 +56,8 @@ enum AbbaCommand {
     /// counts compared (identical, or against the count tolerance). Counts need no rounds: they do
     /// not drift with the machine.
     static func counted(
-        _ parsed: Arguments, arguments: [String], filter: String, iterations: Int?, environments: (a: [String: String], b: [String: String]), started: Date
+        _ parsed: Arguments, arguments: [String], filter: String, iterations: Int?,
+        environments: (a: [String: String], b: [String: String]), started: Date
     ) throws -> Int32 {
         let arms = try AbbaSession.Arm.build(parsed.positionals[0], parsed.positionals[1], progress: Output.progress)
         // The shim does not depend on the measured code: built once, from the working tree.
@@ -56,9 +66,11 @@ enum AbbaCommand {
         var sides: [(tests: [TestResult], environment: Environment)] = []
         for (arm, environment) in [(arms.a, environments.a), (arms.b, environments.b)] {
             let counted = try CountingRun.measure(
-                bundle: arm.bundle, directory: arm.revision.directory, filter: filter, samples: iterations, setup: setup, environment: environment,
+                bundle: arm.bundle, directory: arm.revision.directory, filter: filter, samples: iterations,
+                setup: setup, environment: environment,
                 progress: Output.progress)
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
+            try? FileManager.default.removeItem(
+                atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
             var recorded = arm.revision.environment(machine: machine)
             recorded.valgrind = setup.version
             recorded.valgrindCPU = setup.cpu
@@ -66,20 +78,27 @@ enum AbbaCommand {
         }
         let (a, b) = (arms.a.revision, arms.b.revision)
         let comparison = try Comparison(
-            baseline: sides[0].tests, current: sides[1].tests, baselineEnvironment: sides[0].environment, currentEnvironment: sides[1].environment)
+            baseline: sides[0].tests, current: sides[1].tests, baselineEnvironment: sides[0].environment,
+            currentEnvironment: sides[1].environment)
         let whereItWent = WhereItWent(comparison, baseline: sides[0].tests, current: sides[1].tests)
         let report = MarkdownReport(
-            title: "PerfKit counts: \(b.name) against \(a.name)", command: MarkdownReport.commandLine(["perfkit", "abba"] + arguments),
+            title: "PerfKit counts: \(b.name) against \(a.name)",
+            command: MarkdownReport.commandLine(["perfkit", "abba"] + arguments),
             comparison: comparison, extraSections: whereItWent.markdown.map { [$0] } ?? [],
             sides: MarkdownReport.Sides(
                 heading: "B against A (simulated counts)", against: "B against A", first: "A", second: "B",
-                lead: "One counting process per side under callgrind; counts do not drift with the machine, so no rounds are needed."))
+                lead:
+                    "One counting process per side under callgrind; counts do not drift with the machine, so no rounds are needed."
+            ))
         let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
             .write(report, rawTests: [("A", sides[0].tests), ("B", sides[1].tests)])
-        for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines { Output.line(line) }
+        for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines {
+            Output.line(line)
+        }
         for line in whereItWent.plainLines { Output.line(line) }
         Output.line(
-            "counted both sides in \(Int(Date().timeIntervalSince(started))) s" + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
+            "counted both sides in \(Int(Date().timeIntervalSince(started))) s"
+                + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
         return ExitStatus.of(comparison, failOnRegression: parsed[.failOn] != nil)
     }
 
@@ -87,7 +106,9 @@ enum AbbaCommand {
     static func plan(_ parsed: Arguments) throws -> SequentialPlan {
         if parsed[.rounds] != nil {
             guard parsed[.maxRounds] == nil, parsed[.timeBudget] == nil else {
-                throw UsageError("--rounds fixes the number of rounds; --max-rounds and --time-budget belong to adaptive rounds: give one or the other")
+                throw UsageError(
+                    "--rounds fixes the number of rounds; --max-rounds and --time-budget belong to adaptive rounds: give one or the other"
+                )
             }
             let rounds = try parsed.integer(.rounds, default: 0, range: 2...1_000)
             if let problem = AbbaSession.roundsProblem(rounds) { throw UsageError(problem) }

@@ -11,7 +11,9 @@ enum BaselineCommand {
         switch action {
         case "save":
             try parsed.requirePositionals(2...2)
-            let policy = BaselineStore.UpdatePolicy(rawValue: try parsed.choice(.policy, BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
+            let policy = BaselineStore.UpdatePolicy(
+                rawValue: try parsed.choice(
+                    .policy, BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
             let run = try RunFile.read(orLatest: parsed[.from])
             let name = parsed.positionals[1]
             let previous = store.list().contains(name) ? try store.load(name) : nil
@@ -32,7 +34,10 @@ enum BaselineCommand {
                 "\(baseline.name): \(baseline.tests.count) tests, saved \(baseline.savedAt), \(baseline.environment.buildConfiguration) build at \(baseline.environment.commit.prefix(12)), \(baseline.environment.machine.summary)"
             )
             for test in baseline.tests {
-                Output.line("  \(test.id): " + test.measurements.map { "\($0.name) [\($0.arms.joined(separator: ", "))]" }.joined(separator: "; "))
+                Output.line(
+                    "  \(test.id): "
+                        + test.measurements.map { "\($0.name) [\($0.arms.joined(separator: ", "))]" }.joined(
+                            separator: "; "))
             }
         case "delete":
             try parsed.requirePositionals(2...2)

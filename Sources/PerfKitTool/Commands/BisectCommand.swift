@@ -11,7 +11,8 @@ enum BisectCommand {
         let samples = try parsed.integer(.samples)
         let started = Date()
         let outcome = try Bisection.run(
-            good: parsed.positionals[0], bad: parsed.positionals[1], selector: selector, samples: samples, progress: Output.progress)
+            good: parsed.positionals[0], bad: parsed.positionals[1], selector: selector, samples: samples,
+            progress: Output.progress)
         let unit = Metric.instructions.unit
         let runs = outcome.steps.count
         guard let culprit = outcome.culprit, let step = outcome.culpritStep else {
@@ -22,12 +23,14 @@ enum BisectCommand {
             return 0
         }
         let before = outcome.parent?.value ?? outcome.steps[0].value
-        Output.line("first commit where \(outcome.series.description) changed: \(culprit.prefix(12)) \"\(outcome.subject)\"")
+        Output.line(
+            "first commit where \(outcome.series.description) changed: \(culprit.prefix(12)) \"\(outcome.subject)\"")
         Output.line(
             "  \(Format.value(before, unit)) → \(Format.value(step.value, unit)) per call (\(MarkdownReport.percent(step.value / before))); \(runs) counting runs in \(Int(Date().timeIntervalSince(started))) s"
         )
         for s in outcome.steps {
-            Output.line("  counted \(s.commit.prefix(12)): \(Format.value(s.value, unit))\(s.changed ? " (changed)" : "")")
+            Output.line(
+                "  counted \(s.commit.prefix(12)): \(Format.value(s.value, unit))\(s.changed ? " (changed)" : "")")
         }
         if let parent = outcome.parent {
             let comparison = try Comparison(baseline: parent.tests, current: step.tests)
@@ -36,7 +39,8 @@ enum BisectCommand {
             for line in whereItWent.plainLines { Output.line(line) }
         } else {
             Output.line(
-                "  (the culprit's parent was not counted, so where it went is not shown: perfkit abba \(culprit.prefix(12))^ \(culprit.prefix(12)) --counts)")
+                "  (the culprit's parent was not counted, so where it went is not shown: perfkit abba \(culprit.prefix(12))^ \(culprit.prefix(12)) --counts)"
+            )
         }
         return 0
     }

@@ -21,21 +21,25 @@ enum CalibrateCommand {
         // moves (code layout), not only what one binary measured twice does.
         let builds = try ["calibrate-1", "calibrate-2"].map { name in
             let revision = try Revision.prepare("HEAD", worktree: name, progress: Output.progress)
-            return AbbaSession.Arm(revision: revision, bundle: try revision.build(pinnedLayout: true, progress: Output.progress))
+            return AbbaSession.Arm(
+                revision: revision, bundle: try revision.build(pinnedLayout: true, progress: Output.progress))
         }
         let machine = EnvironmentReader.machine()
         var comparisons: [Comparison] = []
         for k in 0..<repeats {
             Output.progress("perfkit calibrate: A/A repeat \(k + 1)/\(repeats) between two builds of HEAD")
             let session = try AbbaSession.run(
-                a: builds[0], b: builds[1], plan: .fixed(rounds: rounds), bands: NoiseBandsFile.pairedDefault, filter: filter, iterations: iterations,
+                a: builds[0], b: builds[1], plan: .fixed(rounds: rounds), bands: NoiseBandsFile.pairedDefault,
+                filter: filter, iterations: iterations,
                 seed: 0xCA1B + UInt64(k), launcher: TestBundleLauncher(), progress: Output.progress)
             comparisons.append(session.comparison)
         }
         let calibration = NoiseCalibration(comparisons: comparisons, machine: machine, rounds: rounds)
         let path = parsed[.output] ?? NoiseBandsFile.defaultPath(machine)
         try StoredFile.write(calibration, to: path)
-        Output.line(NoiseCalibration.summary(calibration, comparisons: comparisons, seconds: Int(Date().timeIntervalSince(started))))
+        Output.line(
+            NoiseCalibration.summary(
+                calibration, comparisons: comparisons, seconds: Int(Date().timeIntervalSince(started))))
         Output.line("noise bands: \(path)")
         return 0
     }

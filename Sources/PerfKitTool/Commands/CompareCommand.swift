@@ -9,7 +9,9 @@ enum CompareCommand {
         let parsed = try Arguments(arguments, verb: "compare")
         try parsed.requirePositionals(1...1)
         if parsed[.failOn] != nil { _ = try parsed.choice(.failOn, ["regression"], default: "regression") }
-        guard parsed[.current] == nil || parsed[.with] == nil else { throw UsageError("give --current or --with, not both") }
+        guard parsed[.current] == nil || parsed[.with] == nil else {
+            throw UsageError("give --current or --with, not both")
+        }
         let outputs = [parsed[.markdown], parsed[.csv], parsed[.json]].compactMap { $0 }
         for output in outputs {
             try OutputPath.refuseOverwriting(output, inputs: [parsed[.current] ?? RunFile.latestPath])
@@ -47,12 +49,15 @@ enum CompareCommand {
         var report = MarkdownReport(
             title: "PerfKit comparison against \(baseline.name)", command: command, comparison: comparison,
             armComparison: try ArmComparison.compare(currentTests).map {
-                MarkdownReport.ArmSection(title: "Arms of the current run: each against its first arm", comparison: $0, first: "first arm", second: "arm")
+                MarkdownReport.ArmSection(
+                    title: "Arms of the current run: each against its first arm", comparison: $0, first: "first arm",
+                    second: "arm")
             },
             extraSections: whereItWent.markdown.map { [$0] } ?? [],
             limitations: [MarkdownReport.allocatorLimitation(currentEnvironment)],
             budgets: MarkdownReport.budgets(of: currentTests))
-        let day = ISO8601DateFormatter.string(from: baseline.savedAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let day = ISO8601DateFormatter.string(
+            from: baseline.savedAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
         report.sidesNamed =
             "\(currentSource) (\(currentEnvironment.commit.prefix(12))) against baseline \(baseline.name) "
             + "(\(baseline.environment.commit.prefix(12)), saved \(day))"
@@ -66,7 +71,9 @@ enum CompareCommand {
         let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
             .write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
         // The answer always goes to standard output, whatever files are written too.
-        for line in ReportHeadline(comparison, direction: "current against \(baseline.name)", sides: report.sidesNamed).plainLines { Output.line(line) }
+        for line in ReportHeadline(comparison, direction: "current against \(baseline.name)", sides: report.sidesNamed)
+            .plainLines
+        { Output.line(line) }
         for notice in report.notices { Output.line("warning: " + notice) }
         for line in whereItWent.plainLines { Output.line(line) }
         for path in written where path.hasSuffix(".md") { Output.line("report: \(path)") }

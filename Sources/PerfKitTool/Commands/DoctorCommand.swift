@@ -9,7 +9,9 @@ enum DoctorCommand {
         try parsed.requirePositionals(0...0)
         for line in try DoctorReport.lines() { Output.line(line) }
         if parsed.has(.batching) {
-            for line in try DoctorReport.batchingLines(build: Environment.currentBuildConfiguration) { Output.line(line) }
+            for line in try DoctorReport.batchingLines(build: Environment.currentBuildConfiguration) {
+                Output.line(line)
+            }
         }
         return 0
     }

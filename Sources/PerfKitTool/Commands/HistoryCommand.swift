@@ -9,18 +9,25 @@ enum HistoryCommand {
         let parsed = try Arguments(arguments, verb: "history")
         guard let action = parsed.positionals.first else { throw UsageError("usage: \(parsed.verb.usage)") }
         try parsed.requirePositionals(1...1)
-        let location = parsed[.store] ?? ProcessInfo.processInfo.environment["PERFKIT_HISTORY"] ?? HistoryStore.defaultLocation
+        let location =
+            parsed[.store] ?? ProcessInfo.processInfo.environment["PERFKIT_HISTORY"] ?? HistoryStore.defaultLocation
         switch action {
         case "record":
             let path = parsed[.from] ?? RunFile.latestPath
             let run = try RunFile.read(from: path)
             guard !run.environment.dirty, !run.environment.commit.hasSuffix("+dirty") else {
-                throw UsageError("\(path): measured a working tree with uncommitted changes; history records commits (commit, then perfkit run)")
+                throw UsageError(
+                    "\(path): measured a working tree with uncommitted changes; history records commits (commit, then perfkit run)"
+                )
             }
             let revision = parsed[.commit] ?? run.environment.commit
             let commit = try CommitInfo.read(revision)
-            if parsed[.commit] == nil, !run.environment.commit.hasPrefix(commit.hash), run.environment.commit != "unknown" {
-                throw UsageError("\(path): measured commit \(run.environment.commit.prefix(12)), which git here resolves differently")
+            if parsed[.commit] == nil, !run.environment.commit.hasPrefix(commit.hash),
+                run.environment.commit != "unknown"
+            {
+                throw UsageError(
+                    "\(path): measured commit \(run.environment.commit.prefix(12)), which git here resolves differently"
+                )
             }
             let entries = HistoryEntry.entries(of: run, commit: commit, recorded: Date())
             guard !entries.isEmpty else { throw UsageError("\(path): no series to record") }
@@ -33,7 +40,9 @@ enum HistoryCommand {
             let store = try HistoryStore(location, create: false)
             var histories = ChangePointDetector().histories(try store.entries(machine: parsed[.machine]))
             if let pattern = parsed[.series] {
-                guard let regex = try? NSRegularExpression(pattern: pattern) else { throw UsageError("--series '\(pattern)' is not a regular expression") }
+                guard let regex = try? NSRegularExpression(pattern: pattern) else {
+                    throw UsageError("--series '\(pattern)' is not a regular expression")
+                }
                 histories = histories.filter { h in
                     let name = HistoryReport.name(h.series)
                     return regex.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
@@ -48,9 +57,11 @@ enum HistoryCommand {
                 for (n, history) in histories.filter({ !$0.changes.isEmpty }).enumerated() {
                     let file = "\(stem)-trend-\(n + 1).svg"
                     try StoredFile.writeAtomically(Data(TrendChart.svg(history).utf8), to: file)
-                    charts[history.machine + "|" + history.series.storageKey] = URL(fileURLWithPath: file).lastPathComponent
+                    charts[history.machine + "|" + history.series.storageKey] =
+                        URL(fileURLWithPath: file).lastPathComponent
                 }
-                try StoredFile.writeAtomically(Data(HistoryReport.markdown(histories, charts: charts).utf8), to: markdown)
+                try StoredFile.writeAtomically(
+                    Data(HistoryReport.markdown(histories, charts: charts).utf8), to: markdown)
                 Output.line("report: \(markdown) (\(charts.count) trend charts beside it)")
             }
             let changed = histories.contains { !$0.changes.isEmpty }

@@ -11,7 +11,9 @@ enum MergeCommand {
         let output = parsed[.output] ?? RunFile.latestPath
         try OutputPath.refuseOverwriting(output, inputs: parsed.positionals)
         try OutputPath.validate(output)
-        let shards = try parsed.positionals.map { path throws(FileError) in (path: path, run: try RunFile.read(from: path)) }
+        let shards = try parsed.positionals.map { path throws(FileError) in
+            (path: path, run: try RunFile.read(from: path))
+        }
         let merge = try RunFile.merging(shards)
         let folder = CountingRun.dumpFolder(besides: output)
         if merge.dumpOffsets.contains(where: { $0.highest > 0 }) {
@@ -20,7 +22,8 @@ enum MergeCommand {
             for ((path, _), dumps) in zip(shards, merge.dumpOffsets) where dumps.highest > 0 {
                 let source = CountingRun.dumpFolder(besides: path)
                 for n in 1...dumps.highest {
-                    try? FileManager.default.copyItem(atPath: "\(source)/callgrind.out.\(n)", toPath: "\(folder)/callgrind.out.\(n + dumps.offset)")
+                    try? FileManager.default.copyItem(
+                        atPath: "\(source)/callgrind.out.\(n)", toPath: "\(folder)/callgrind.out.\(n + dumps.offset)")
                 }
             }
         }

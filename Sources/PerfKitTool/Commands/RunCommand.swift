@@ -18,11 +18,14 @@ enum RunCommand {
         let countsOnly = parsed.has(.countsOnly)
         let passes: MeasuredRun.Passes = countsOnly ? .counts : parsed.has(.counts) ? .timingAndCounts : .timing
         let shard = try parsed[.shard].map { text in
-            guard let shard = Shard(parsing: text) else { throw UsageError("--shard must be I/N with 1 ≤ I ≤ N, not '\(text)'") }
+            guard let shard = Shard(parsing: text) else {
+                throw UsageError("--shard must be I/N with 1 ≤ I ≤ N, not '\(text)'")
+            }
             return shard
         }
         var (run, status, dumps) = try MeasuredRun.measurePackage(
-            filter: filter, iterations: iterations, processes: processes, passes: passes, shard: shard, progress: Output.progress)
+            filter: filter, iterations: iterations, processes: processes, passes: passes, shard: shard,
+            progress: Output.progress)
         if parsed[.filter] != nil, shard == nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)
         try run.write(to: output)
@@ -34,12 +37,16 @@ enum RunCommand {
             try? FileManager.default.removeItem(atPath: folder)
             try FileManager.default.copyItem(atPath: dumps, toPath: folder)  // /tmp may be another file system
             try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
-            Output.line("callgrind files: \(CountingRun.dumpFolder(besides: output))/callgrind.out.N (the series' dump numbers are in the run file)")
+            Output.line(
+                "callgrind files: \(CountingRun.dumpFolder(besides: output))/callgrind.out.N (the series' dump numbers are in the run file)"
+            )
         }
         Output.line(RunSummary.text(run))
         if let arms = try ArmComparison.compare(run.tests) {
             Output.line("arms (each against the first declared arm of its measurement):")
-            for line in ReportHeadline(arms, direction: "arm against first arm", limit: 20).plainLines { Output.line("  " + line) }
+            for line in ReportHeadline(arms, direction: "arm against first arm", limit: 20).plainLines {
+                Output.line("  " + line)
+            }
         }
         if parsed[.filter] == nil {
             Output.line(

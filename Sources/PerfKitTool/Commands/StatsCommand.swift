@@ -12,7 +12,9 @@ enum StatsCommand {
         if let list = parsed[.percentiles] {
             for item in list.split(separator: ",") {
                 let key = item.trimmingCharacters(in: .whitespaces)
-                guard let p = Double(key), (0...100).contains(p) else { throw UsageError("--percentiles: '\(key)' is not a percentile in 0...100") }
+                guard let p = Double(key), (0...100).contains(p) else {
+                    throw UsageError("--percentiles: '\(key)' is not a percentile in 0...100")
+                }
                 extra.append((key, p))
             }
         }
