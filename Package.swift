@@ -13,7 +13,6 @@ let package = Package(
         .library(name: "PerfKit", targets: ["PerfKit"]),
         .library(name: "PerfKitTesting", targets: ["PerfKitTesting"]),
         .library(name: "PerfKitHistory", targets: ["PerfKitHistory"]),
-        .library(name: "CalendarSubjects", targets: ["CalendarSubjects"]),
         .executable(name: "perfkit", targets: ["PerfKitTool"]),
         .executable(name: "calendar-demo", targets: ["CalendarDemoTool"]),
         .plugin(name: "PerfKitPlugin", targets: ["PerfKitPlugin"]),

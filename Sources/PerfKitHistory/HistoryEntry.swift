@@ -132,7 +132,7 @@ public struct CommitInfo: Sendable, Codable, Equatable, Hashable {
     ///   - directory: The repository.
     /// - Returns: The commit.
     /// - Throws: ``OrchestrationError/unknownRevision(_:)``.
-    public static func read(_ revision: String, in directory: String = ".") throws(OrchestrationError) -> CommitInfo {
+    package static func read(_ revision: String, in directory: String = ".") throws(OrchestrationError) -> CommitInfo {
         guard
             let line = ChildProcess.output([
                 "git", "-C", directory, "log", "-1", "--format=%H%x09%P%x09%ct%x09%s", "\(revision)^{commit}", "--",

@@ -3,18 +3,18 @@ import PerfKit
 import Synchronization
 
 /// Runs preparation jobs off the calling thread. Injectable so tests can hold jobs back.
-public protocol ArtworkExecutor: Sendable {
+package protocol ArtworkExecutor: Sendable {
     /// Submits a job; it must run later, on another thread or when the owner drains it.
     func submit(_ job: @escaping @Sendable () -> Void)
 }
 
 /// The default executor: a concurrent dispatch queue.
-public struct DispatchArtworkExecutor: ArtworkExecutor {
+package struct DispatchArtworkExecutor: ArtworkExecutor {
     let queue = DispatchQueue(label: "perfkit.artwork", qos: .userInitiated, attributes: .concurrent)
     /// An executor on a concurrent global queue.
-    public init() {}
+    package init() {}
     /// Runs `job` asynchronously on the queue.
-    public func submit(_ job: @escaping @Sendable () -> Void) { queue.async(execute: job) }
+    package func submit(_ job: @escaping @Sendable () -> Void) { queue.async(execute: job) }
 }
 
 /// A bounded, least-recently-used cache of rasterized event artwork, keyed by the whole paint description.
@@ -25,17 +25,17 @@ public struct DispatchArtworkExecutor: ArtworkExecutor {
 /// ``ArtworkLease``s, and the bytes they own return to zero when every lease is released.
 ///
 /// A class with a `Mutex`: the cache is shared between the consumer's thread and preparation threads.
-public final class ArtworkCache: Sendable {
+package final class ArtworkCache: Sendable {
     /// Bounds; the cache never grows past them.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// Most bytes the cache holds.
-        public var maxBytes: Int
+        package var maxBytes: Int
         /// Most images the cache holds.
-        public var maxCount: Int
+        package var maxCount: Int
         /// Larger images are delivered but not kept.
-        public var maxEntryBytes: Int
+        package var maxEntryBytes: Int
         /// Limits; an image larger than `maxEntryBytes` is handed out but never cached.
-        public init(maxBytes: Int = 32 << 20, maxCount: Int = 512, maxEntryBytes: Int = 4 << 20) {
+        package init(maxBytes: Int = 32 << 20, maxCount: Int = 512, maxEntryBytes: Int = 4 << 20) {
             self.maxBytes = maxBytes
             self.maxCount = maxCount
             self.maxEntryBytes = maxEntryBytes
@@ -43,29 +43,29 @@ public final class ArtworkCache: Sendable {
     }
 
     /// What the cache has done and holds.
-    public struct Counters: Sendable, Equatable {
+    package struct Counters: Sendable, Equatable {
         /// Bytes of the images the cache holds.
-        public var bytesCached = 0
+        package var bytesCached = 0
         /// Images the cache holds.
-        public var entries = 0
+        package var entries = 0
         /// Bytes of the images held by live leases.
-        public var bytesOwnedByConsumers = 0
+        package var bytesOwnedByConsumers = 0
         /// Images rasterized since the cache was made (a running total).
-        public var imagesPrepared = 0
+        package var imagesPrepared = 0
         /// Requests answered from the cache.
-        public var hits = 0
+        package var hits = 0
         /// Requests that started a rasterization.
-        public var misses = 0
+        package var misses = 0
         /// Requests that joined a rasterization already running.
-        public var coalesced = 0
+        package var coalesced = 0
         /// Images evicted to stay within the limits.
-        public var evictions = 0
+        package var evictions = 0
         /// Requests cancelled before delivery.
-        public var cancellations = 0
+        package var cancellations = 0
         /// Sum of per-job rasterize times: a total of queued jobs, not one stall.
-        public var rasterizeTotalNanoseconds: UInt64 = 0
+        package var rasterizeTotalNanoseconds: UInt64 = 0
         /// The longest single job: the worst stall one image can cause.
-        public var rasterizeMaxNanoseconds: UInt64 = 0
+        package var rasterizeMaxNanoseconds: UInt64 = 0
     }
 
     struct Job {
@@ -79,27 +79,27 @@ public final class ArtworkCache: Sendable {
     }
 
     /// The cache's limits.
-    public let limits: Limits
+    package let limits: Limits
     private let executor: any ArtworkExecutor
     private let state = Mutex(State())
 
     /// Creates a cache.
-    public init(limits: Limits = Limits(), executor: any ArtworkExecutor = DispatchArtworkExecutor()) {
+    package init(limits: Limits = Limits(), executor: any ArtworkExecutor = DispatchArtworkExecutor()) {
         self.limits = limits
         self.executor = executor
     }
 
     /// A snapshot of the counters.
-    public var counters: Counters { state.withLock { $0.counters } }
+    package var counters: Counters { state.withLock { $0.counters } }
 
     /// The cached descriptions from least to most recently used.
-    public var lruOrder: [PaintDescription] {
+    package var lruOrder: [PaintDescription] {
         state.withLock { $0.entries.keysOldestFirst }
     }
 
     /// Looks an image up without preparing it.
     /// - Returns: A lease on the image, or `nil` on a miss.
-    public func lookup(_ description: PaintDescription) -> ArtworkLease? {
+    package func lookup(_ description: PaintDescription) -> ArtworkLease? {
         state.withLock { state in
             guard let artwork = state.entries.touch(description) else {
                 state.counters.misses += 1
@@ -112,7 +112,7 @@ public final class ArtworkCache: Sendable {
     }
 
     /// Returns the image, rasterizing it on the calling thread on a miss (for synchronous paths and benchmarks).
-    public func image(_ description: PaintDescription) -> ArtworkLease {
+    package func image(_ description: PaintDescription) -> ArtworkLease {
         if let lease = lookup(description) { return lease }
         let (artwork, elapsed) = rasterize(description)
         return state.withLock { state in
@@ -129,7 +129,7 @@ public final class ArtworkCache: Sendable {
     ///   - deliver: Receives a lease, exactly once, unless the request is cancelled first.
     /// - Returns: The request, for cancelling.
     @discardableResult
-    public func request(_ description: PaintDescription, deliver: @escaping @Sendable (ArtworkLease) -> Void)
+    package func request(_ description: PaintDescription, deliver: @escaping @Sendable (ArtworkLease) -> Void)
         -> ArtworkRequest
     {
         let request = ArtworkRequest(description: description, deliver: deliver)
@@ -151,7 +151,7 @@ public final class ArtworkCache: Sendable {
     }
 
     /// Detaches one requester; the shared job is cancelled when no requester is left.
-    public func cancel(_ request: ArtworkRequest) {
+    package func cancel(_ request: ArtworkRequest) {
         guard request.cancel() else { return }
         state.withLock { state in
             state.counters.cancellations += 1
@@ -162,13 +162,13 @@ public final class ArtworkCache: Sendable {
     }
 
     /// Whether a job for `description` is in flight.
-    public func hasJob(for description: PaintDescription) -> Bool { state.withLock { $0.jobs[description] != nil } }
+    package func hasJob(for description: PaintDescription) -> Bool { state.withLock { $0.jobs[description] != nil } }
 
     /// Evicts least recently used images until at most `bytes` are cached.
-    public func trim(toBytes bytes: Int) { state.withLock { evict(toBytes: bytes, count: Int.max, &$0) } }
+    package func trim(toBytes bytes: Int) { state.withLock { evict(toBytes: bytes, count: Int.max, &$0) } }
 
     /// Empties the cache (leases already handed out stay valid).
-    public func removeAll() { trim(toBytes: 0) }
+    package func removeAll() { trim(toBytes: 0) }
 
     func leaseReleased(_ bytes: Int) { state.withLock { $0.counters.bytesOwnedByConsumers -= bytes } }
 
@@ -220,9 +220,9 @@ public final class ArtworkCache: Sendable {
 }
 
 /// One requester's claim on a prepared image.
-public final class ArtworkRequest: Sendable {
+package final class ArtworkRequest: Sendable {
     /// What the request asks to be painted.
-    public let description: PaintDescription
+    package let description: PaintDescription
     private let deliver: @Sendable (ArtworkLease) -> Void
     private enum Status { case pending, delivered, cancelled }
     private let status = Mutex(Status.pending)
@@ -255,9 +255,9 @@ public final class ArtworkRequest: Sendable {
 }
 
 /// A consumer's hold on an image; the bytes count as owned by consumers until released.
-public final class ArtworkLease: Sendable {
+package final class ArtworkLease: Sendable {
     /// The image the lease keeps alive.
-    public let artwork: Artwork
+    package let artwork: Artwork
     private let cache: ArtworkCache
     private let released = Mutex(false)
 
@@ -267,7 +267,7 @@ public final class ArtworkLease: Sendable {
     }
 
     /// Releases the lease; later calls do nothing.
-    public func release() {
+    package func release() {
         let first = released.withLock { done -> Bool in
             defer { done = true }
             return !done

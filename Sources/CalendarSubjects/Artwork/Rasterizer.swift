@@ -2,10 +2,10 @@ import Foundation
 
 /// A software rasterizer: pale tinted fill, a 2 pt edge bar in the calendar colour, title and
 /// time in a built-in 3×5 bitmap font, and state styling. Cost grows with the pixel area.
-public enum Rasterizer {
+package enum Rasterizer {
     /// Rasterizes a description into an RGBA bitmap.
     /// - Complexity: O(pixel area).
-    public static func rasterize(_ d: PaintDescription) -> Artwork {
+    package static func rasterize(_ d: PaintDescription) -> Artwork {
         let w = max(1, d.width * d.scale), h = max(1, d.height * d.scale)
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
         let r = UInt8((d.color >> 16) & 0xFF), g = UInt8((d.color >> 8) & 0xFF), b = UInt8(d.color & 0xFF)

@@ -14,7 +14,7 @@ extension CalendarDemo {
     ///   - command: The command line the report names.
     ///   - whereItWent: Where changed simulated counts went, if any changed.
     /// - Returns: The report, for ``ReportWriter``.
-    public static func report(
+    package static func report(
         run: RunFile, baseline: BaselineStore.Baseline, comparison: Comparison, policies: Comparison,
         historySection: String, command: String,
         whereItWent: WhereItWent? = nil

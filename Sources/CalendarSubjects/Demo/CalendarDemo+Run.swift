@@ -3,21 +3,21 @@ import PerfKit
 
 extension CalendarDemo {
     /// What one demo produced: the run, the comparisons and the report, not yet written.
-    public struct Outcome {
+    package struct Outcome {
         /// This run, process memory included (also written to `.perfkit/runs/demo-latest.json`).
-        public var run: RunFile
+        package var run: RunFile
         /// 0, or 1 when a measured test failed (its results stay in the run).
-        public var status: Int32
+        package var status: Int32
         /// The stored baseline the run was compared against.
-        public var baseline: BaselineStore.Baseline
+        package var baseline: BaselineStore.Baseline
         /// Whether this run was saved as that baseline (there was none, or it was asked for).
-        public var savedBaseline: Bool
+        package var savedBaseline: Bool
         /// The run against the baseline.
-        public var comparison: Comparison
+        package var comparison: Comparison
         /// Native against reference inside the run (same binary).
-        public var policies: Comparison
+        package var policies: Comparison
         /// The report, for ``ReportWriter``.
-        public var report: MarkdownReport
+        package var report: MarkdownReport
     }
 
     /// Runs the demo: measures the package's benchmark suites in release over `processes` fresh
@@ -37,7 +37,7 @@ extension CalendarDemo {
     /// - Returns: The outcome.
     /// - Throws: ``OrchestrationError`` for a failed build or child; ``FileError`` for a corrupt
     ///   baseline or a write that failed.
-    public static func run(
+    package static func run(
         iterations: Int?, processes: Int, memoryRounds: Int, baselineName: String, saveBaseline: Bool,
         executable: String, command: String,
         counts: Bool = true, progress: (String) -> Void = { _ in }

@@ -4,7 +4,7 @@ import PerfKit
 /// The parts of the calendar demo measured outside test processes: resident memory per policy and
 /// the retained-history stress fixture, each in fresh child processes of the `perfkit` executable
 /// (`calendar-demo calendar memory`, `calendar-demo calendar history`).
-public enum CalendarDemo {
+package enum CalendarDemo {
     /// Resident memory of each policy, each sample in a fresh child process, alternated in ABBA order.
     /// - Parameters:
     ///   - rounds: ABBA rounds (one process per policy a round).
@@ -12,7 +12,7 @@ public enum CalendarDemo {
     ///   - progress: Receives one line per process.
     /// - Returns: A test result with one series per memory metric and policy; every sample is its own process.
     /// - Throws: ``OrchestrationError/childFailed(_:)`` when a child fails or prints bad output.
-    public static func measureMemory(rounds: Int, executable: String, progress: (String) -> Void = { _ in }) throws
+    package static func measureMemory(rounds: Int, executable: String, progress: (String) -> Void = { _ in }) throws
         -> TestResult
     {
         let arms = ["reference", "native"]
@@ -57,7 +57,7 @@ public enum CalendarDemo {
     ///   - executable: The `perfkit` executable.
     /// - Returns: A Markdown section.
     /// - Throws: ``OrchestrationError/childFailed(_:)``; ``StatisticsError`` for non-finite figures.
-    public static func retainedHistorySection(days: Int, executable: String) throws -> String {
+    package static func retainedHistorySection(days: Int, executable: String) throws -> String {
         let keys = ["generationNanoseconds", "residentAfter", "residentBefore", "items", "calendarEvents"]
         var samples: [[String: Double]] = []
         for _ in 0..<3 {
@@ -84,7 +84,7 @@ public enum CalendarDemo {
     ///   - days: Days of history.
     ///   - seed: The generator's seed.
     /// - Returns: `days`, `items`, `calendarEvents`, `generationNanoseconds`, `residentBefore`, `residentAfter`.
-    public static func historyFigures(days: Int, seed: UInt64) -> [String: Double] {
+    package static func historyFigures(days: Int, seed: UInt64) -> [String: Double] {
         let before = ResidentMemory.currentBytes() ?? 0
         let start = SystemClock.monotonicNanoseconds()
         let history = RetainedHistory(days: days, seed: seed)
@@ -103,7 +103,7 @@ public enum CalendarDemo {
     ///   - policy: The viewport policy.
     ///   - days: Days of the scene and the history.
     /// - Returns: `residentMemory`, `peakResidentMemory`, `allocatorResident`, `retainedItems` and the scroll subject's counters.
-    public static func policyMemoryFigures(policy: ViewportPolicy, days: Int) -> [String: Double] {
+    package static func policyMemoryFigures(policy: ViewportPolicy, days: Int) -> [String: Double] {
         let history = RetainedHistory(days: days, seed: 42)
         let subject = ViewportScrollSubject(scene: CalendarScene(days: days), policy: policy)
         var state = subject.makeState()

@@ -8,9 +8,9 @@ import PerfKit
 #endif
 
 /// One record of the edit journal.
-public struct JournalRecord: Sendable, Codable, Equatable {
+package struct JournalRecord: Sendable, Codable, Equatable {
     /// What happened to an operation.
-    public enum Status: String, Sendable, Codable {
+    package enum Status: String, Sendable, Codable {
         /// Written before the move is shown; the provider has not answered.
         case pending
         /// The provider accepted the move.
@@ -19,17 +19,17 @@ public struct JournalRecord: Sendable, Codable, Equatable {
         case rejected
     }
     /// The operation this record is about.
-    public var operation: Int
+    package var operation: Int
     /// Pending, confirmed or rejected.
-    public var status: Status
+    package var status: Status
     /// The event moved.
-    public var eventID: String
+    package var eventID: String
     /// Original and requested start, seconds since 1970.
-    public var from: Double
+    package var from: Double
     /// Its new start (seconds since 1970).
-    public var to: Double
+    package var to: Double
     /// A record.
-    public init(operation: Int, status: Status, eventID: String, from: Double, to: Double) {
+    package init(operation: Int, status: Status, eventID: String, from: Double, to: Double) {
         self.operation = operation
         self.status = status
         self.eventID = eventID
@@ -51,13 +51,13 @@ public struct JournalRecord: Sendable, Codable, Equatable {
 /// reading and writing is an error, never an empty journal.
 ///
 /// A class: it owns a file descriptor.
-public final class EditJournal {
+package final class EditJournal {
     /// The journal file.
-    public let path: String
+    package let path: String
     /// Records read at open plus those appended since, in order.
-    public private(set) var records: [JournalRecord] = []
+    package private(set) var records: [JournalRecord] = []
     /// Warnings from opening (for example a skipped torn record).
-    public private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
     private let descriptor: Int32
     private let lockKey: JournalLock.Key
     /// Length of the file up to the end of the last acknowledged record.
@@ -66,7 +66,7 @@ public final class EditJournal {
     /// Opens (or creates) the journal at `path`.
     /// - Parameter path: The journal file; created with mode 0644 when missing.
     /// - Throws: ``FileError`` for a file that cannot be opened or read, or a damaged record.
-    public init(path: String) throws(FileError) {
+    package init(path: String) throws(FileError) {
         self.path = path
         let isNew = !FileManager.default.fileExists(atPath: path)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -148,7 +148,7 @@ public final class EditJournal {
     }
 
     /// The largest journal opened (64 MiB, about 500,000 records): a journal is read whole into memory.
-    public static let maximumBytes: off_t = 64 << 20
+    package static let maximumBytes: off_t = 64 << 20
 
     /// Appends a record durably: one positioned write at the verified end, then `fsync`.
     ///
@@ -156,7 +156,7 @@ public final class EditJournal {
     /// never glues its fragment to the next record.
     /// - Parameter record: The record to append.
     /// - Throws: ``FileError`` with the real cause when the write or flush fails; the journal is then unchanged.
-    public func append(_ record: JournalRecord) throws(FileError) {
+    package func append(_ record: JournalRecord) throws(FileError) {
         let line = Self.encode(record)
         let written = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, verifiedLength) }
         let writeError = errno

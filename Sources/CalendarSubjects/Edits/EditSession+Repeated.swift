@@ -3,11 +3,11 @@ import PerfKit
 
 extension EditSession {
     /// A provider that accepts every move (the journal's kill test needs no rejections).
-    public struct AcceptingProvider: EditProvider {
+    package struct AcceptingProvider: EditProvider {
         /// A provider.
-        public init() {}
+        package init() {}
         /// Accepts the move.
-        public mutating func submit(_ move: PendingMove) -> Bool { true }
+        package mutating func submit(_ move: PendingMove) -> Bool { true }
     }
 
     /// Moves one event `moves` times through a session over the journal at `path`, with a provider
@@ -17,7 +17,7 @@ extension EditSession {
     ///   - moves: How many moves.
     ///   - durable: Receives each operation number after its confirmation is durable.
     /// - Throws: ``FileError`` when the journal cannot be read or written.
-    public static func moveRepeatedly(journal path: String, moves: Int, durable: (Int) -> Void) throws {
+    package static func moveRepeatedly(journal path: String, moves: Int, durable: (Int) -> Void) throws {
         let event = CalendarEvent(
             sourceID: "event", calendarID: "journal", title: "Event", start: Workloads.epoch,
             end: Workloads.epoch.addingTimeInterval(1_800))

@@ -2,23 +2,23 @@ import Foundation
 import PerfKit
 
 /// Where edits go: accepts or rejects a move.
-public protocol EditProvider {
+package protocol EditProvider {
     /// Submits a move; returns whether the provider accepted it.
     mutating func submit(_ move: PendingMove) -> Bool
 }
 
 /// A move of an event that has not been confirmed.
-public struct PendingMove: Sendable, Equatable {
+package struct PendingMove: Sendable, Equatable {
     /// The operation's number in the journal.
-    public var operation: Int
+    package var operation: Int
     /// The event moved.
-    public var eventID: String
+    package var eventID: String
     /// Its start the provider last accepted.
-    public var from: Double
+    package var from: Double
     /// The start asked for.
-    public var to: Double
+    package var to: Double
     /// A move.
-    public init(operation: Int, eventID: String, from: Double, to: Double) {
+    package init(operation: Int, eventID: String, from: Double, to: Double) {
         self.operation = operation
         self.eventID = eventID
         self.from = from
@@ -33,13 +33,13 @@ public struct PendingMove: Sendable, Equatable {
 /// event goes back to what it should show without that move: the latest move of the same event
 /// still waiting for an answer, or else the last time the provider accepted. A move's `from` is
 /// always an accepted time, never a time only shown while a move was in flight.
-public struct EditSession {
+package struct EditSession {
     /// The journal every move is written to before it is shown.
-    public let journal: EditJournal
+    package let journal: EditJournal
     /// Displayed start of each event, seconds since 1970.
-    public private(set) var displayed: [String: Double]
+    package private(set) var displayed: [String: Double]
     /// Start of each event as the provider last accepted it (or as loaded), seconds since 1970.
-    public private(set) var accepted: [String: Double]
+    package private(set) var accepted: [String: Double]
     /// Shown moves that have no answer yet, in the order they were shown.
     private var inFlight: [PendingMove] = []
     private var nextOperation: Int
@@ -49,7 +49,7 @@ public struct EditSession {
     /// - Parameters:
     ///   - events: The events as loaded from the provider.
     ///   - journal: The open journal to replay and append to.
-    public init(events: [CalendarEvent], journal: EditJournal) {
+    package init(events: [CalendarEvent], journal: EditJournal) {
         self.journal = journal
         accepted = Dictionary(
             events.map { ($0.sourceID, $0.start.timeIntervalSince1970) }, uniquingKeysWith: { a, _ in a })
@@ -59,7 +59,7 @@ public struct EditSession {
     }
 
     /// Moves waiting for a retry: their latest record is pending or rejected, and they are not in flight.
-    public var pendingRetries: [PendingMove] {
+    package var pendingRetries: [PendingMove] {
         var latest: [Int: JournalRecord] = [:]
         for record in journal.records { latest[record.operation] = record }
         let flying = Set(inFlight.map(\.operation))
@@ -76,7 +76,7 @@ public struct EditSession {
     /// - Returns: The pending move, to hand to ``submit(_:to:)``.
     /// - Throws: ``FileError`` when the journal cannot be written; then nothing is shown.
     @discardableResult
-    public mutating func move(_ eventID: String, to start: Double) throws(FileError) -> PendingMove {
+    package mutating func move(_ eventID: String, to start: Double) throws(FileError) -> PendingMove {
         let move = PendingMove(operation: nextOperation, eventID: eventID, from: accepted[eventID] ?? start, to: start)
         try journal.append(
             JournalRecord(operation: move.operation, status: .pending, eventID: eventID, from: move.from, to: move.to))
@@ -93,7 +93,7 @@ public struct EditSession {
     /// - Returns: Whether the provider accepted.
     /// - Throws: ``FileError`` when the answer cannot be journalled.
     @discardableResult
-    public mutating func submit(_ move: PendingMove, to provider: inout some EditProvider) throws(FileError) -> Bool {
+    package mutating func submit(_ move: PendingMove, to provider: inout some EditProvider) throws(FileError) -> Bool {
         let ok = provider.submit(move)
         let status: JournalRecord.Status = ok ? .confirmed : .rejected
         try journal.append(
@@ -111,7 +111,7 @@ public struct EditSession {
     /// - Returns: How many were accepted.
     /// - Throws: ``FileError`` when the journal cannot be written.
     @discardableResult
-    public mutating func retryPending(with provider: inout some EditProvider) throws(FileError) -> Int {
+    package mutating func retryPending(with provider: inout some EditProvider) throws(FileError) -> Int {
         var accepted = 0
         for move in pendingRetries {
             try journal.append(

@@ -5,7 +5,7 @@ import PerfKit
 /// A time without an offset is local to the time zone; one with `Z` or an offset is absolute.
 /// A local time repeated by a daylight-saving change is the later instant; one skipped by a change
 /// is read with the offset before it, so it moves forward by the gap (RFC 5545 §3.3.5).
-public enum CalendarEventFile {
+package enum CalendarEventFile {
     struct Item: Codable {
         var id: String?
         var calendar: String?
@@ -25,7 +25,7 @@ public enum CalendarEventFile {
     ///   - timeZone: The file's time zone.
     /// - Returns: The file's JSON.
     /// - Throws: An encoding error.
-    public static func encode(_ events: [CalendarEvent], timeZone: TimeZone) throws -> Data {
+    package static func encode(_ events: [CalendarEvent], timeZone: TimeZone) throws -> Data {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
         formatter.timeZone = timeZone
@@ -130,7 +130,7 @@ public enum CalendarEventFile {
     ///   - text: The date.
     ///   - zone: The zone a local time is in.
     /// - Returns: The date, or nil when it cannot be parsed.
-    public static func parseDate(_ text: String, zone: TimeZone) -> Date? { DateParser(zone: zone).date(text) }
+    package static func parseDate(_ text: String, zone: TimeZone) -> Date? { DateParser(zone: zone).date(text) }
 
     /// Reads and validates an events file; errors name the file and the event.
     /// - Parameters:
@@ -138,7 +138,7 @@ public enum CalendarEventFile {
     ///   - timeZoneOverride: A zone that replaces the file's own.
     /// - Returns: The zone and the events.
     /// - Throws: ``FileError`` naming the file and the event.
-    public static func read(_ path: String, timeZoneOverride: String?) throws -> (
+    package static func read(_ path: String, timeZoneOverride: String?) throws -> (
         timeZone: TimeZone, events: [CalendarEvent]
     ) {
         let data = try InputFile.read(path)

@@ -2,7 +2,7 @@ import Foundation
 import PerfKit
 
 /// JSON and SVG renderings of a calendar layout.
-public enum LayoutRendering {
+package enum LayoutRendering {
     struct JSONSegment: Encodable {
         var id: String, event: String
         var startMinute, endMinute: Double
@@ -31,7 +31,7 @@ public enum LayoutRendering {
     ///   - layout: The layout.
     ///   - events: The events it was made from.
     /// - Returns: Pretty-printed JSON with sorted keys.
-    public static func json(_ layout: CalendarLayout, events: [CalendarEvent]) -> String {
+    package static func json(_ layout: CalendarLayout, events: [CalendarEvent]) -> String {
         func segment(_ p: PlacedSegment) -> JSONSegment {
             JSONSegment(
                 id: p.segment.id.description, event: events[p.segment.eventIndex].sourceID,
@@ -73,7 +73,7 @@ public enum LayoutRendering {
     ///   - events: The events it was made from.
     ///   - now: A time to mark with a line, if any.
     /// - Returns: The SVG document.
-    public static func svg(_ layout: CalendarLayout, events: [CalendarEvent], now: Date? = nil) -> String {
+    package static func svg(_ layout: CalendarLayout, events: [CalendarEvent], now: Date? = nil) -> String {
         let accent = "#E8710A"
         let label = 80.0, width = layout.axis.totalWidth + label + 10, height = layout.contentHeight + 30
         var out = [

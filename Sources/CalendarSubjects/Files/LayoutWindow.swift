@@ -3,14 +3,14 @@ import PerfKit
 
 /// The days a `calendar-demo calendar layout` lays out: from a first day (or the first event's day)
 /// for a number of days (or to the last event's end), at most ``maximumDays``.
-public enum LayoutWindow {
+package enum LayoutWindow {
     /// The longest window: ten years of days.
-    public static let maximumDays = 3_650
+    package static let maximumDays = 3_650
 
     /// Why a window cannot be laid out: a one-line reason naming the option or file.
-    public struct Problem: Error, CustomStringConvertible {
+    package struct Problem: Error, CustomStringConvertible {
         /// The reason.
-        public var description: String
+        package var description: String
     }
 
     /// The time of the layout's current-time line.
@@ -19,7 +19,7 @@ public enum LayoutWindow {
     ///   - timeZone: The zone of the local time.
     /// - Returns: The moment, or nil when `text` is nil.
     /// - Throws: ``Problem`` naming `--now` when `text` is not a date-time.
-    public static func now(_ text: String?, timeZone: TimeZone) throws(Problem) -> Date? {
+    package static func now(_ text: String?, timeZone: TimeZone) throws(Problem) -> Date? {
         guard let text else { return nil }
         guard let date = CalendarEventFile.parseDate(text, zone: timeZone) else {
             throw Problem(description: "--now: '\(text)' is not a date-time (yyyy-MM-ddTHH:mm)")
@@ -36,7 +36,7 @@ public enum LayoutWindow {
     ///   - path: The events file, named in a problem about the events themselves.
     /// - Returns: The grid.
     /// - Throws: ``Problem`` for a first day that is not a date, or events spanning more than ``maximumDays``.
-    public static func grid(events: [CalendarEvent], timeZone: TimeZone, firstDay: String?, days: Int?, path: String)
+    package static func grid(events: [CalendarEvent], timeZone: TimeZone, firstDay: String?, days: Int?, path: String)
         throws(Problem) -> DayGrid
     {
         let first: Date

@@ -1,52 +1,52 @@
 import Foundation
 
 /// A rectangle in points.
-public struct Rect: Sendable, Hashable, Codable {
+package struct Rect: Sendable, Hashable, Codable {
     /// Origin and size, in points.
-    public var x, y, width, height: Double
+    package var x, y, width, height: Double
     /// A rectangle.
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
     /// The right edge.
-    public var maxX: Double { x + width }
+    package var maxX: Double { x + width }
     /// The bottom edge.
-    public var maxY: Double { y + height }
+    package var maxY: Double { y + height }
     /// Whether the interiors of the two rectangles meet (touching edges do not).
-    public func intersects(_ other: Rect) -> Bool {
+    package func intersects(_ other: Rect) -> Bool {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
     }
 }
 
 /// A laid-out segment: where it is packed and where it is drawn.
-public struct PlacedSegment: Sendable, Hashable {
+package struct PlacedSegment: Sendable, Hashable {
     /// The day's part of the event.
-    public var segment: Segment
+    package var segment: Segment
     /// Its lane and span.
-    public var placement: LanePacker.Placement
+    package var placement: LanePacker.Placement
     /// The day's index in the grid.
-    public var dayIndex: Int
+    package var dayIndex: Int
     /// Its frame in content coordinates.
-    public var frame: Rect
+    package var frame: Rect
     /// Whether it sits in the all-day lanes.
-    public var isAllDay: Bool
+    package var isAllDay: Bool
 }
 
 /// A "+N" chip standing for segments hidden by a lane limit.
-public struct OverflowChip: Sendable, Hashable {
+package struct OverflowChip: Sendable, Hashable {
     /// The events the chip stands for.
-    public var group: LanePacker.OverflowGroup
+    package var group: LanePacker.OverflowGroup
     /// The day's index in the grid.
-    public var dayIndex: Int
+    package var dayIndex: Int
     /// The chip's frame in content coordinates.
-    public var frame: Rect
+    package var frame: Rect
 }
 
 /// The two presentations of the same segments and lane packing.
-public enum Presentation: String, Sendable, Codable, CaseIterable {
+package enum Presentation: String, Sendable, Codable, CaseIterable {
     /// Day rows stacked vertically; each a horizontal 24-hour track on the compressed axis.
     case timeline
     /// Seven day columns with vertical time at a uniform hour height.
@@ -54,51 +54,51 @@ public enum Presentation: String, Sendable, Codable, CaseIterable {
 }
 
 /// Geometry of the presentations.
-public struct LayoutMetrics: Sendable, Equatable {
+package struct LayoutMetrics: Sendable, Equatable {
     /// Width of a day's timeline track, in points.
-    public var trackWidth: Double = 1_000
+    package var trackWidth: Double = 1_000
     /// Width of an hour with no event (compressed axis).
-    public var collapsedHourWidth: Double = 12
+    package var collapsedHourWidth: Double = 12
     /// Height of a timed lane.
-    public var laneHeight: Double = 22
+    package var laneHeight: Double = 22
     /// Height of an all-day lane.
-    public var allDayLaneHeight: Double = 18
+    package var allDayLaneHeight: Double = 18
     /// Smallest height of a day's row.
-    public var minimumRowHeight: Double = 44
+    package var minimumRowHeight: Double = 44
     /// Width of a day's column in the week presentation.
-    public var weekColumnWidth: Double = 140
+    package var weekColumnWidth: Double = 140
     /// Height of an hour in the week presentation.
-    public var hourHeight: Double = 48
+    package var hourHeight: Double = 48
     /// The most lanes a cluster may use; beyond it the last lane holds "+N" chips. `nil`: no limit.
-    public var maxLanes: Int? = nil
+    package var maxLanes: Int? = nil
     /// The default metrics.
-    public init() {}
+    package init() {}
 }
 
 /// The layout of a window of days: split, packed, on the compressed axis, framed.
-public struct CalendarLayout: Sendable {
+package struct CalendarLayout: Sendable {
     /// The days laid out.
-    public let grid: DayGrid
+    package let grid: DayGrid
     /// The compressed hour axis (busy hours wide, empty ones narrow).
-    public let axis: CompressedTimeAxis
+    package let axis: CompressedTimeAxis
     /// Timeline or week.
-    public let presentation: Presentation
+    package let presentation: Presentation
     /// Timed segments per day with their frames.
-    public let days: [[PlacedSegment]]
+    package let days: [[PlacedSegment]]
     /// All-day segments per day.
-    public let allDay: [[PlacedSegment]]
+    package let allDay: [[PlacedSegment]]
     /// "+N" chips per day with a lane limit; an empty list (no days at all) without one.
-    public let overflow: [[OverflowChip]]
+    package let overflow: [[OverflowChip]]
     /// Whether the layout was made with a lane limit.
-    public let hasLaneLimit: Bool
+    package let hasLaneLimit: Bool
     /// y of each day row's top (timeline) and total content height.
-    public let rowTops: [Double]
+    package let rowTops: [Double]
     /// Height of the whole content, in points.
-    public let contentHeight: Double
+    package let contentHeight: Double
 
     /// Lays out `events` over `grid`.
     /// - Complexity: O(n log n) for n segments (plus O(k²) per cluster of k lanes when expanding).
-    public init(
+    package init(
         events: [CalendarEvent], grid: DayGrid, presentation: Presentation = .timeline,
         metrics: LayoutMetrics = LayoutMetrics()
     ) {
@@ -195,7 +195,7 @@ public struct CalendarLayout: Sendable {
     fileprivate static func snap(_ value: Double) -> Double { (value * 2).rounded() / 2 }
 
     /// Every placed segment, timed and all-day.
-    public var allPlaced: [PlacedSegment] { Array(days.joined()) + Array(allDay.joined()) }
+    package var allPlaced: [PlacedSegment] { Array(days.joined()) + Array(allDay.joined()) }
 }
 
 /// Where timed items of one day go: a value, so laying out a day allocates nothing for it.

@@ -2,22 +2,22 @@
 /// collapse to a thin strip and busy hours share the rest of the width equally.
 ///
 /// Invariants: x(0) = 0, x(1440) = total width, strictly increasing, continuous at every hour.
-public struct CompressedTimeAxis: Sendable, Equatable {
+package struct CompressedTimeAxis: Sendable, Equatable {
     /// Total track width in points.
-    public let totalWidth: Double
+    package let totalWidth: Double
     /// Width of a collapsed hour.
-    public let collapsedHourWidth: Double
+    package let collapsedHourWidth: Double
     /// Whether each hour is busy.
-    public let busyHours: [Bool]
+    package let busyHours: [Bool]
     /// x of each hour start, 25 values (the last is the total width).
-    public let hourStarts: [Double]
+    package let hourStarts: [Double]
 
     /// Builds the axis from the busy hours of a window.
     /// - Parameters:
     ///   - busyHours: 24 flags; if none is busy, hours are uniform.
     ///   - totalWidth: Track width in points.
     ///   - collapsedHourWidth: Width of an empty hour (clamped so busy hours stay wider).
-    public init(busyHours: [Bool], totalWidth: Double, collapsedHourWidth: Double) {
+    package init(busyHours: [Bool], totalWidth: Double, collapsedHourWidth: Double) {
         precondition(busyHours.count == 24 && totalWidth > 0)
         self.totalWidth = totalWidth
         self.busyHours = busyHours
@@ -37,7 +37,7 @@ public struct CompressedTimeAxis: Sendable, Equatable {
 
     /// Busy hours of segments: an hour is busy when some segment's [start, end) meets it.
     /// - Complexity: O(s).
-    public static func busyHours(of segments: some Sequence<Segment>) -> [Bool] {
+    package static func busyHours(of segments: some Sequence<Segment>) -> [Bool] {
         var busy = [Bool](repeating: false, count: 24)
         for segment in segments {
             let first = Int(segment.startMinute / 60)
@@ -49,7 +49,7 @@ public struct CompressedTimeAxis: Sendable, Equatable {
 
     /// x of a wall-clock minute, piecewise linear per hour.
     /// - Complexity: O(1).
-    public func x(minute: Double) -> Double {
+    package func x(minute: Double) -> Double {
         let m = min(max(minute, 0), 1440)
         let hour = min(Int(m / 60), 23)
         return hourStarts[hour] + (m - Double(hour) * 60) / 60 * (hourStarts[hour + 1] - hourStarts[hour])
@@ -57,7 +57,7 @@ public struct CompressedTimeAxis: Sendable, Equatable {
 
     /// The minute at x; the inverse of ``x(minute:)``.
     /// - Complexity: O(log 24).
-    public func minute(x: Double) -> Double {
+    package func minute(x: Double) -> Double {
         let v = min(max(x, 0), totalWidth)
         var hour = 0
         while hour < 23 && hourStarts[hour + 1] <= v { hour += 1 }

@@ -1,23 +1,23 @@
 import Foundation
 
 /// Splits events into per-day segments of a ``DayGrid``.
-public enum DaySplitter {
+package enum DaySplitter {
     /// Minimum visual duration of a zero-length or very short event, in minutes.
-    public static let minimumMinutes: Double = 15
+    package static let minimumMinutes: Double = 15
 
     /// Timed segments per day and all-day events per day.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Timed segments, indexed by day.
-        public var timed: [[Segment]]
+        package var timed: [[Segment]]
         /// All-day segments (whole days), indexed by day.
-        public var allDay: [[Segment]]
+        package var allDay: [[Segment]]
     }
 
     /// Splits every event over the grid's days. Intervals are half-open: an event ending at
     /// midnight has no segment on the next day; a zero-length event keeps one segment of
     /// ``minimumMinutes``.
     /// - Complexity: O(n log d + s), n events, d days, s segments.
-    public static func split(_ events: [CalendarEvent], grid: DayGrid) -> Result {
+    package static func split(_ events: [CalendarEvent], grid: DayGrid) -> Result {
         var timed = [[Segment]](repeating: [], count: grid.days.count)
         var allDay = [[Segment]](repeating: [], count: grid.days.count)
         guard let windowStart = grid.days.first?.start, let windowEnd = grid.days.last?.end else {

@@ -4,31 +4,31 @@
 /// sets of transitively overlapping segments; first-fit lanes give each cluster exactly its
 /// maximum concurrency, reusing a lane once its event has ended. Optionally a segment expands
 /// to the right into lanes that hold nothing overlapping it.
-public enum LanePacker {
+package enum LanePacker {
     /// Where a segment goes.
-    public struct Placement: Sendable, Hashable {
+    package struct Placement: Sendable, Hashable {
         /// The first lane, from 0.
-        public var lane: Int
+        package var lane: Int
         /// Lanes covered (1 unless expanded).
-        public var span: Int
+        package var span: Int
         /// Lanes of the segment's cluster.
-        public var laneCount: Int
+        package var laneCount: Int
     }
 
     /// Segments that did not fit under a lane limit, shown as one "+N" chip.
-    public struct OverflowGroup: Sendable, Hashable {
+    package struct OverflowGroup: Sendable, Hashable {
         /// The hidden segments, transitively overlapping.
-        public var segments: [Segment]
+        package var segments: [Segment]
         /// Start, in minutes since the day's start.
-        public var startMinute: Double
+        package var startMinute: Double
         /// Exclusive end, in minutes since the day's start.
-        public var endMinute: Double
+        package var endMinute: Double
         /// The lane the chip occupies (the last lane allowed).
-        public var lane: Int
+        package var lane: Int
         /// Lanes of the cluster after limiting.
-        public var laneCount: Int
+        package var laneCount: Int
         /// How many segments the chip stands for: the N of "+N".
-        public var count: Int { segments.count }
+        package var count: Int { segments.count }
     }
 
     /// Packs segments; the result is in the deterministic order, paired with placements.
@@ -37,7 +37,7 @@ public enum LanePacker {
     ///   - expand: Whether segments expand to the right into free lanes.
     /// - Returns: Segments sorted deterministically and their placements.
     /// - Complexity: O(n log n + n·k) where k is the largest cluster's lane count (expansion adds O(k²) per cluster).
-    public static func pack(_ segments: [Segment], expand: Bool = true) -> [(Segment, Placement)] {
+    package static func pack(_ segments: [Segment], expand: Bool = true) -> [(Segment, Placement)] {
         let sorted = segments.sorted { a, b in
             if a.startMinute != b.startMinute { return a.startMinute < b.startMinute }
             let la = a.endMinute - a.startMinute, lb = b.endMinute - b.startMinute
@@ -97,7 +97,7 @@ public enum LanePacker {
     ///   - maxLanes: The most lanes a cluster may use, at least 2.
     /// - Returns: The visible segments and the overflow chips.
     /// - Complexity: O(n log n).
-    public static func limit(_ packed: [(Segment, Placement)], maxLanes: Int) -> (
+    package static func limit(_ packed: [(Segment, Placement)], maxLanes: Int) -> (
         visible: [(Segment, Placement)], overflow: [OverflowGroup]
     ) {
         precondition(maxLanes >= 2, "a lane limit keeps one lane for +N chips, so it must be at least 2")

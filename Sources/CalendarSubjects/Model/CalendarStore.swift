@@ -4,25 +4,25 @@ import Foundation
 ///
 /// The compressed axis belongs to the loaded window: it does not shift while scrolling inside
 /// it and is recomputed only when the window grows.
-public struct CalendarStore: Sendable {
+package struct CalendarStore: Sendable {
     /// Every loaded event.
-    public let events: [CalendarEvent]
+    package let events: [CalendarEvent]
     /// The zone days are split in.
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
     /// Days added on each side when the window must grow.
-    public let chunkDays: Int
+    package let chunkDays: Int
     /// Timeline or week.
-    public let presentation: Presentation
+    package let presentation: Presentation
     /// Sizes the layout uses.
-    public let metrics: LayoutMetrics
+    package let metrics: LayoutMetrics
     /// The current layout of the loaded window.
-    public private(set) var layout: CalendarLayout
+    package private(set) var layout: CalendarLayout
     /// How many times the window was (re)computed.
-    public private(set) var layoutGeneration = 1
+    package private(set) var layoutGeneration = 1
     private var firstDay: Date
 
     /// Creates a store whose window is `chunkDays` days on each side of `date`.
-    public init(
+    package init(
         events: [CalendarEvent], timeZone: TimeZone, around date: Date, chunkDays: Int = 7,
         presentation: Presentation = .timeline, metrics: LayoutMetrics = LayoutMetrics()
     ) {
@@ -40,12 +40,12 @@ public struct CalendarStore: Sendable {
     }
 
     /// The loaded days.
-    public var loadedDays: [DayKey] { layout.grid.days.map(\.key) }
+    package var loadedDays: [DayKey] { layout.grid.days.map(\.key) }
 
     /// Makes sure the day containing `date` is loaded, growing the window by whole chunks.
     /// - Returns: `true` when the window grew (and the axis was recomputed).
     @discardableResult
-    public mutating func ensureLoaded(around date: Date) -> Bool {
+    package mutating func ensureLoaded(around date: Date) -> Bool {
         let t = date.timeIntervalSince1970
         let grid = layout.grid
         guard let first = grid.days.first, let last = grid.days.last else { return false }
@@ -71,7 +71,7 @@ public struct CalendarStore: Sendable {
 
     /// Month-bar coverage: the months loaded, and the month of the top visible day.
     /// - Parameter topVisibleDay: Index of the day row at the top of the viewport.
-    public func monthCoverage(topVisibleDay: Int) -> (loaded: [String], current: String) {
+    package func monthCoverage(topVisibleDay: Int) -> (loaded: [String], current: String) {
         var months: [String] = []
         for key in loadedDays where months.last != key.monthKey { months.append(key.monthKey) }
         let index = min(max(topVisibleDay, 0), loadedDays.count - 1)

@@ -4,28 +4,28 @@ import Foundation
 /// day and a wall-clock minute without calling `Calendar` per event.
 ///
 /// Days around daylight-saving changes have 23 or 25 hours; wall-clock minutes stay in 0...1440.
-public struct DayGrid: Sendable {
+package struct DayGrid: Sendable {
     /// One day of the window.
-    public struct Day: Sendable {
+    package struct Day: Sendable {
         /// The day.
-        public var key: DayKey
+        package var key: DayKey
         /// Midnight, seconds since 1970.
-        public var start: Double
+        package var start: Double
         /// The next midnight.
-        public var end: Double
+        package var end: Double
         /// A UTC-offset change inside the day: the instant and the change in minutes.
-        public var transition: (at: Double, minutes: Double)?
+        package var transition: (at: Double, minutes: Double)?
         /// Length of the day in hours (23, 24 or 25).
-        public var hours: Double { (end - start) / 3600 }
+        package var hours: Double { (end - start) / 3600 }
     }
 
     /// The zone the days are in.
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
     /// The days, in order.
-    public let days: [Day]
+    package let days: [Day]
 
     /// Builds the grid of `count` days starting on the day that contains `first`.
-    public init(timeZone: TimeZone, from first: Date, count: Int) {
+    package init(timeZone: TimeZone, from first: Date, count: Int) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.timeZone = timeZone
@@ -50,7 +50,7 @@ public struct DayGrid: Sendable {
 
     /// The index of the day containing instant `t`, or `nil` outside the window.
     /// - Complexity: O(log days).
-    public func dayIndex(containing t: Double) -> Int? {
+    package func dayIndex(containing t: Double) -> Int? {
         guard let first = days.first, let last = days.last, t >= first.start, t < last.end else { return nil }
         var low = 0, high = days.count - 1
         while low < high {
@@ -61,7 +61,7 @@ public struct DayGrid: Sendable {
     }
 
     /// The wall-clock minute of instant `t` within day `index` (1440 at the next midnight).
-    public func wallMinute(_ t: Double, day index: Int) -> Double {
+    package func wallMinute(_ t: Double, day index: Int) -> Double {
         let day = days[index]
         if t >= day.end { return 1440 }
         var minutes = (t - day.start) / 60

@@ -4,46 +4,46 @@ import Observation
 ///
 /// A class because Observation tracks reference types; it belongs to one thread (the screen's).
 @Observable
-public final class CalendarScreenModel {
+package final class CalendarScreenModel {
     /// The media playback position in seconds, updated by the playback clock (10 Hz).
-    public var playbackPosition: Double = 0
+    package var playbackPosition: Double = 0
     /// The events the screen shows, one row per event view.
-    public var events: [EventRow]
+    package var events: [EventRow]
     /// The day shown in the header.
-    public var selectedDay: DayKey
+    package var selectedDay: DayKey
 
     /// One event view's state.
-    public struct EventRow: Sendable, Hashable {
+    package struct EventRow: Sendable, Hashable {
         /// The row's title.
-        public var title: String
+        package var title: String
         /// The row's time text.
-        public var timeText: String
+        package var timeText: String
         /// A row.
-        public init(title: String, timeText: String) {
+        package init(title: String, timeText: String) {
             self.title = title
             self.timeText = timeText
         }
     }
 
     /// A screen showing `events` on `selectedDay`.
-    public init(events: [EventRow], selectedDay: DayKey) {
+    package init(events: [EventRow], selectedDay: DayKey) {
         self.events = events
         self.selectedDay = selectedDay
     }
 }
 
 /// Waits for the playback clock's next tick. Injectable, so tests need not wait ten seconds.
-public protocol PlaybackTicker {
+package protocol PlaybackTicker {
     /// Returns when the next tick is due.
     mutating func waitForNextTick(interval: Duration)
 }
 
 /// Real time: sleeps until the tick.
-public struct SleepingTicker: PlaybackTicker {
+package struct SleepingTicker: PlaybackTicker {
     /// A ticker that sleeps for real.
-    public init() {}
+    package init() {}
     /// Sleeps for `interval`.
-    public mutating func waitForNextTick(interval: Duration) {
+    package mutating func waitForNextTick(interval: Duration) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: interval)
         while clock.now < deadline {}  // a spin of 100 ms is precise and harmless in a probe
@@ -51,11 +51,11 @@ public struct SleepingTicker: PlaybackTicker {
 }
 
 /// Test time: returns at once and counts the ticks.
-public struct ImmediateTicker: PlaybackTicker {
+package struct ImmediateTicker: PlaybackTicker {
     /// Ticks so far.
-    public private(set) var ticks = 0
+    package private(set) var ticks = 0
     /// A ticker that never waits.
-    public init() {}
+    package init() {}
     /// Counts the tick and returns at once.
-    public mutating func waitForNextTick(interval: Duration) { ticks += 1 }
+    package mutating func waitForNextTick(interval: Duration) { ticks += 1 }
 }

@@ -7,20 +7,20 @@ import Synchronization
 /// something it read changes. 100 playback-clock updates must recompute the playback bar 100
 /// times and calendar event views zero times; any recomputation of a kind that does not depend
 /// on the playback position is reported as unrelated.
-public struct RedrawProbe {
+package struct RedrawProbe {
     /// The kinds of views on the screen.
-    public enum ViewKind: String, Sendable, CaseIterable, Hashable {
+    package enum ViewKind: String, Sendable, CaseIterable, Hashable {
         case eventView, playbackBar, dayHeader
     }
 
     /// What a run of the probe observed.
-    public struct Report: Sendable, Equatable {
+    package struct Report: Sendable, Equatable {
         /// Recomputations per view kind after the initial render.
-        public var recomputations: [ViewKind: Int]
+        package var recomputations: [ViewKind: Int]
         /// Recomputations of kinds that do not depend on the playback position.
-        public var unrelated: [ViewKind: Int]
+        package var unrelated: [ViewKind: Int]
         /// Total unrelated recomputations.
-        public var unrelatedTotal: Int { unrelated.values.reduce(0, +) }
+        package var unrelatedTotal: Int { unrelated.values.reduce(0, +) }
     }
 
     /// One view on the screen: its kind and, for event views, its row.
@@ -30,14 +30,14 @@ public struct RedrawProbe {
     }
 
     /// Kinds that legitimately depend on the playback position.
-    public static let playbackDependents: Set<ViewKind> = [.playbackBar]
+    package static let playbackDependents: Set<ViewKind> = [.playbackBar]
 
     let model: CalendarScreenModel
     /// When `true`, event views also read the playback position: a deliberately wrong dependency.
     let wrongDependency: Bool
 
     /// Creates a probe over `model`.
-    public init(model: CalendarScreenModel, wrongDependency: Bool = false) {
+    package init(model: CalendarScreenModel, wrongDependency: Bool = false) {
         self.model = model
         self.wrongDependency = wrongDependency
     }
@@ -45,7 +45,7 @@ public struct RedrawProbe {
     /// Renders every view once, then applies `updates` playback-clock updates at `interval`,
     /// recomputing exactly the views Observation invalidated after each.
     /// - Returns: Recomputations per view kind, and the unrelated ones.
-    public func run(updates: Int = 100, interval: Duration = .milliseconds(100), ticker: inout some PlaybackTicker)
+    package func run(updates: Int = 100, interval: Duration = .milliseconds(100), ticker: inout some PlaybackTicker)
         -> Report
     {
         var views: [View] = [View(kind: .playbackBar, row: 0), View(kind: .dayHeader, row: 0)]

@@ -6,15 +6,15 @@ import PerfKit
 /// - cold: a fresh cache, every image rasterized;
 /// - warm: the same set again, all hits;
 /// - eviction: the cache is emptied first, so every image is rasterized again.
-public struct ArtworkPreparationSubject: MeasurableSubject {
+package struct ArtworkPreparationSubject: MeasurableSubject {
     /// The scene whose artwork is prepared.
-    public let scene: CalendarScene
+    package let scene: CalendarScene
     /// Which artwork the policy needs.
-    public let policy: ViewportPolicy
+    package let policy: ViewportPolicy
     let needed: [Int]
 
     /// The artwork `policy` needs for `scene`; the native policy's visible rect grows by `overscan` points each way.
-    public init(scene: CalendarScene, policy: ViewportPolicy, overscan: Double = 200) {
+    package init(scene: CalendarScene, policy: ViewportPolicy, overscan: Double = 200) {
         self.scene = scene
         self.policy = policy
         switch policy {
@@ -28,18 +28,18 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
     }
 
     /// A cache and the leases of the last run.
-    public struct State {
+    package struct State {
         let cache = ArtworkCache(limits: .init(maxBytes: 512 << 20, maxCount: 50_000))
         var leases: [ArtworkLease] = []
     }
 
     /// Cold, warm and eviction.
-    public var phases: [Phase] { Phase.allPhases }
+    package var phases: [Phase] { Phase.allPhases }
     /// An empty cache.
-    public func makeState() -> State { State() }
+    package func makeState() -> State { State() }
 
     /// Releases the last run's leases and leases every needed image; returns their bytes.
-    public func run(_ state: inout State) -> Int {
+    package func run(_ state: inout State) -> Int {
         let start = TestSlowdown.start()
         defer { TestSlowdown.stretch(since: start) }  // test-only; a no-op unless PERFKIT_TEST_SLOWDOWN_PERCENT is set
         for lease in state.leases { lease.release() }
@@ -54,10 +54,10 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
     }
 
     /// Empties the cache.
-    public func evict(_ state: inout State) { state.cache.removeAll() }
+    package func evict(_ state: inout State) { state.cache.removeAll() }
 
     /// Images prepared (a running total) and bytes cached and owned (levels).
-    public func counters(_ state: State) -> [CounterReading] {
+    package func counters(_ state: State) -> [CounterReading] {
         let c = state.cache.counters
         return [
             CounterReading(CalendarMetrics.consumerArtworkBytes, Double(c.bytesOwnedByConsumers)),
@@ -68,25 +68,25 @@ public struct ArtworkPreparationSubject: MeasurableSubject {
 }
 
 /// Laying out a window of events (split, pack, axis, frames).
-public struct LayoutSubject: MeasurableSubject {
+package struct LayoutSubject: MeasurableSubject {
     /// The events laid out.
-    public let events: [CalendarEvent]
+    package let events: [CalendarEvent]
     /// The days.
-    public let grid: DayGrid
+    package let grid: DayGrid
     /// Timeline or week.
-    public let presentation: Presentation
+    package let presentation: Presentation
 
     /// Lays `events` out over `grid`.
-    public init(events: [CalendarEvent], grid: DayGrid, presentation: Presentation) {
+    package init(events: [CalendarEvent], grid: DayGrid, presentation: Presentation) {
         self.events = events
         self.grid = grid
         self.presentation = presentation
     }
 
     /// Segments laid out by the last run.
-    public func makeState() -> Int { 0 }
+    package func makeState() -> Int { 0 }
     /// One layout; returns the segments laid out.
-    public func run(_ state: inout Int) -> Int {
+    package func run(_ state: inout Int) -> Int {
         let start = TestSlowdown.start()
         defer { TestSlowdown.stretch(since: start) }  // test-only; a no-op unless PERFKIT_TEST_SLOWDOWN_PERCENT is set
         let layout = CalendarLayout(events: events, grid: grid, presentation: presentation)
@@ -94,7 +94,7 @@ public struct LayoutSubject: MeasurableSubject {
         return state
     }
     /// Segments laid out (a level).
-    public func counters(_ state: Int) -> [CounterReading] {
+    package func counters(_ state: Int) -> [CounterReading] {
         [CounterReading(CalendarMetrics.segmentsLaidOut, Double(state))]
     }
 }

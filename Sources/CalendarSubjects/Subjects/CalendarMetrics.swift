@@ -2,43 +2,43 @@ import Foundation
 import PerfKit
 
 /// The calendar subjects' own counters, with unit, polarity, kind and determinism.
-public enum CalendarMetrics {
+package enum CalendarMetrics {
     /// Views alive after a run (memory).
-    public static let liveViews = Metric("liveViews", unit: .count, kind: .memory, isDeterministic: true)
+    package static let liveViews = Metric("liveViews", unit: .count, kind: .memory, isDeterministic: true)
     /// Views created by a run.
-    public static let viewsCreated = Metric("viewsCreated", unit: .count, isDeterministic: true)
+    package static let viewsCreated = Metric("viewsCreated", unit: .count, isDeterministic: true)
     /// Views reused by a run (larger is better).
-    public static let viewsReused = Metric(
+    package static let viewsReused = Metric(
         "viewsReused", unit: .count, polarity: .largerIsBetter, isDeterministic: true)
     /// Content closures evaluated by a run.
-    public static let contentEvaluations = Metric("contentEvaluations", unit: .count, isDeterministic: true)
+    package static let contentEvaluations = Metric("contentEvaluations", unit: .count, isDeterministic: true)
     /// Artwork bytes held by live leases after a run (memory).
-    public static let consumerArtworkBytes = Metric(
+    package static let consumerArtworkBytes = Metric(
         "consumerArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
     /// Artwork bytes the cache holds after a run (memory).
-    public static let cachedArtworkBytes = Metric(
+    package static let cachedArtworkBytes = Metric(
         "cachedArtworkBytes", unit: .bytes, kind: .memory, isDeterministic: true)
     /// Images rasterized by a run.
-    public static let imagesPrepared = Metric("imagesPrepared", unit: .count, isDeterministic: true)
+    package static let imagesPrepared = Metric("imagesPrepared", unit: .count, isDeterministic: true)
     /// Segments a layout placed (correctness).
-    public static let segmentsLaidOut = Metric(
+    package static let segmentsLaidOut = Metric(
         "segmentsLaidOut", unit: .count, kind: .correctness, isDeterministic: true)
 }
 
 /// A prepared calendar workload: events, layout and descriptors, shared by the subjects' arms.
-public struct CalendarScene: Sendable {
+package struct CalendarScene: Sendable {
     /// The scene's events.
-    public let events: [CalendarEvent]
+    package let events: [CalendarEvent]
     /// Their layout.
-    public let layout: CalendarLayout
+    package let layout: CalendarLayout
     /// The viewport index built from the layout.
-    public let index: ViewportIndex
+    package let index: ViewportIndex
     /// A phone-sized viewport (390 × 844 pt) over the zoomed timeline (a 1,000 pt track), so part
     /// of each day is off screen horizontally as well as most days vertically.
-    public let viewportSize: (width: Double, height: Double)
+    package let viewportSize: (width: Double, height: Double)
 
     /// Lays out `days` days of the retained-history calendar events.
-    public init(days: Int, seed: UInt64 = 42, presentation: Presentation = .timeline) {
+    package init(days: Int, seed: UInt64 = 42, presentation: Presentation = .timeline) {
         events = Workloads.historyEvents(days: days, seed: seed)
         layout = CalendarLayout(
             events: events, grid: DayGrid(timeZone: TimeZone(identifier: "UTC")!, from: Workloads.epoch, count: days),
@@ -48,12 +48,12 @@ public struct CalendarScene: Sendable {
     }
 
     /// The paint description for a descriptor (evaluates its content closure).
-    public func paint(_ descriptor: ViewDescriptor) -> PaintDescription {
+    package func paint(_ descriptor: ViewDescriptor) -> PaintDescription {
         paint(descriptor.content(), frame: descriptor.frame)
     }
 
     /// The paint description for content already evaluated, for example a bound cell's.
-    public func paint(_ content: ViewContent, frame: Rect) -> PaintDescription {
+    package func paint(_ content: ViewContent, frame: Rect) -> PaintDescription {
         let color = Workloads.color(ofCalendar: content.calendarID)
         return PaintDescription(
             title: content.title, timeText: content.timeText, color: color,

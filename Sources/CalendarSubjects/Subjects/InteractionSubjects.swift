@@ -3,61 +3,61 @@ import PerfKit
 
 /// Random viewport queries over a scene: a 390 × 200 pt rect at a seeded random position inside
 /// the content, so a query over one day and one over ninety see the same amount of content.
-public struct ViewportQuerySubject: MeasurableSubject {
+package struct ViewportQuerySubject: MeasurableSubject {
     /// The scene queried.
-    public let scene: CalendarScene
+    package let scene: CalendarScene
     /// Seed of the query positions.
-    public let seed: UInt64
+    package let seed: UInt64
     /// Queries over `scene` at positions drawn from `seed`.
-    public init(scene: CalendarScene, seed: UInt64 = 7) {
+    package init(scene: CalendarScene, seed: UInt64 = 7) {
         self.scene = scene
         self.seed = seed
     }
     /// Rows the last query examined: bounded by the rows a 200 pt band can meet, whatever the loaded days.
-    public static let rowsExamined = Metric("rowsExamined", unit: .count, isDeterministic: true)
+    package static let rowsExamined = Metric("rowsExamined", unit: .count, isDeterministic: true)
     /// The query positions' generator and a reused result buffer.
-    public struct State {
+    package struct State {
         var generator: SeededGenerator
         var buffer: [Int] = []
         var rowsExamined = 0
     }
     /// A fresh generator and an empty buffer.
-    public func makeState() -> State { State(generator: SeededGenerator(seed: seed)) }
+    package func makeState() -> State { State(generator: SeededGenerator(seed: seed)) }
     /// One query; returns the descriptors found.
-    public func run(_ state: inout State) -> Int {
+    package func run(_ state: inout State) -> Int {
         let y = Double(state.generator.index(below: max(1, Int(scene.layout.contentHeight) - 200)))
         state.rowsExamined = scene.index.query(Rect(x: 0, y: y, width: 390, height: 200), into: &state.buffer)
         return state.buffer.count
     }
     /// Rows the last query examined (a level).
-    public func counters(_ state: State) -> [CounterReading] {
+    package func counters(_ state: State) -> [CounterReading] {
         [CounterReading(Self.rowsExamined, Double(state.rowsExamined))]
     }
 }
 
 /// 100 playback-clock updates at 10 Hz on an injectable ticker, counting view recomputations.
-public struct RedrawSubject: MeasurableSubject {
+package struct RedrawSubject: MeasurableSubject {
     /// Recomputations of views the playback clock does not feed (0 when dependencies are right).
-    public static let unrelatedRecomputations = Metric(
+    package static let unrelatedRecomputations = Metric(
         "unrelatedRecomputations", unit: .count, kind: .correctness, isDeterministic: true)
     /// Recomputations of the playback bar (one an update).
-    public static let playbackRecomputations = Metric(
+    package static let playbackRecomputations = Metric(
         "playbackRecomputations", unit: .count, kind: .correctness, isDeterministic: true)
     /// Event rows on the screen.
-    public let eventCount: Int
+    package let eventCount: Int
     /// Whether event rows wrongly read the playback clock (the bug the probe catches).
-    public let wrongDependency: Bool
+    package let wrongDependency: Bool
     /// A screen of `eventCount` rows.
-    public init(eventCount: Int = 100, wrongDependency: Bool = false) {
+    package init(eventCount: Int = 100, wrongDependency: Bool = false) {
         self.eventCount = eventCount
         self.wrongDependency = wrongDependency
     }
     /// The last run's report.
-    public struct State { var report: RedrawProbe.Report? }
+    package struct State { var report: RedrawProbe.Report? }
     /// No report yet.
-    public func makeState() -> State { State() }
+    package func makeState() -> State { State() }
     /// 100 updates; returns the unrelated recomputations.
-    public func run(_ state: inout State) -> Int {
+    package func run(_ state: inout State) -> Int {
         let model = CalendarScreenModel(
             events: (0..<eventCount).map { .init(title: "Event \($0)", timeText: "10:00") },
             selectedDay: DayKey(year: 2015, month: 3, day: 2))
@@ -66,7 +66,7 @@ public struct RedrawSubject: MeasurableSubject {
         return state.report!.unrelatedTotal
     }
     /// The last run's recomputations (levels).
-    public func counters(_ state: State) -> [CounterReading] {
+    package func counters(_ state: State) -> [CounterReading] {
         [
             CounterReading(Self.unrelatedRecomputations, Double(state.report?.unrelatedTotal ?? -1)),
             CounterReading(Self.playbackRecomputations, Double(state.report?.recomputations[.playbackBar] ?? 0)),
@@ -75,19 +75,19 @@ public struct RedrawSubject: MeasurableSubject {
 }
 
 /// One durable journal append (a dragged event's pending move, flushed to disk).
-public struct JournalAppendSubject: MeasurableSubject {
+package struct JournalAppendSubject: MeasurableSubject {
     /// Where the journal file is made.
-    public let directory: String
+    package let directory: String
     /// Appends to a fresh journal in `directory`.
-    public init(directory: String = NSTemporaryDirectory()) { self.directory = directory }
+    package init(directory: String = NSTemporaryDirectory()) { self.directory = directory }
     /// Records appended so far, and records read back from disk by reopening the journal: equal
     /// unless an acknowledged edit was lost.
-    public static let recordsAppended = Metric(
+    package static let recordsAppended = Metric(
         "recordsAppended", unit: .count, kind: .correctness, isDeterministic: true)
     /// Records read back from the file: equal to the appends acknowledged.
-    public static let recordsOnDisk = Metric("recordsOnDisk", unit: .count, kind: .correctness, isDeterministic: true)
+    package static let recordsOnDisk = Metric("recordsOnDisk", unit: .count, kind: .correctness, isDeterministic: true)
     /// Appends acknowledged and records on disk (levels).
-    public func counters(_ state: State) -> [CounterReading] {
+    package func counters(_ state: State) -> [CounterReading] {
         let onDisk = (try? EditJournal(path: state.path).records.count) ?? -1
         return [
             CounterReading(Self.recordsAppended, Double(state.operation)),
@@ -95,7 +95,7 @@ public struct JournalAppendSubject: MeasurableSubject {
         ]
     }
     /// The journal and the operations appended.
-    public final class State {
+    package final class State {
         let path: String
         let journal: EditJournal
         var operation = 0
@@ -106,9 +106,11 @@ public struct JournalAppendSubject: MeasurableSubject {
         deinit { try? FileManager.default.removeItem(atPath: path) }
     }
     /// A fresh journal file.
-    public func makeState() throws -> State { try State(path: directory + "/perfkit-journal-\(UUID().uuidString).log") }
+    package func makeState() throws -> State {
+        try State(path: directory + "/perfkit-journal-\(UUID().uuidString).log")
+    }
     /// One durable append; returns the operation's number.
-    public func run(_ state: inout State) throws -> Int {
+    package func run(_ state: inout State) throws -> Int {
         state.operation += 1
         try state.journal.append(
             JournalRecord(
@@ -119,31 +121,33 @@ public struct JournalAppendSubject: MeasurableSubject {
 }
 
 /// Local actions: switching between Timeline and Week over the loaded window, and opening an event's detail.
-public struct LocalActionSubject: MeasurableSubject {
+package struct LocalActionSubject: MeasurableSubject {
     /// The action measured.
-    public enum Action: String, Sendable { case switchView, openDetail }
+    package enum Action: String, Sendable { case switchView, openDetail }
     /// The scene acted on.
-    public let scene: CalendarScene
+    package let scene: CalendarScene
     /// Switch view or open detail.
-    public let action: Action
+    package let action: Action
     /// The action on `scene`.
-    public init(scene: CalendarScene, action: Action) {
+    package init(scene: CalendarScene, action: Action) {
         self.scene = scene
         self.action = action
     }
     /// What the last run produced: descriptors built (switch view) or detail bytes (open detail).
-    public static let produced = Metric("produced", unit: .count, kind: .correctness, isDeterministic: true)
+    package static let produced = Metric("produced", unit: .count, kind: .correctness, isDeterministic: true)
     /// The next target and what the last run produced.
-    public struct State {
+    package struct State {
         var next = 0
         var produced = 0
     }
     /// Starts at the first target.
-    public func makeState() -> State { State() }
+    package func makeState() -> State { State() }
     /// What the last run produced (a level).
-    public func counters(_ state: State) -> [CounterReading] { [CounterReading(Self.produced, Double(state.produced))] }
+    package func counters(_ state: State) -> [CounterReading] {
+        [CounterReading(Self.produced, Double(state.produced))]
+    }
     /// One action; returns what it produced.
-    public func run(_ state: inout State) -> Int {
+    package func run(_ state: inout State) -> Int {
         state.produced = perform(&state)
         return state.produced
     }

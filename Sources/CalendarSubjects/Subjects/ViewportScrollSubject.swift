@@ -7,23 +7,23 @@ import PerfKit
 /// - warm: after one scroll pass through the whole content (so artwork lookups hit), one scroll
 ///   step down: query, diff, reuse, warm artwork lookups; wrapping at the end;
 /// - eviction: the artwork cache is emptied before the step.
-public struct ViewportScrollSubject: MeasurableSubject {
+package struct ViewportScrollSubject: MeasurableSubject {
     /// The scene scrolled.
-    public let scene: CalendarScene
+    package let scene: CalendarScene
     /// Reference or native.
-    public let policy: ViewportPolicy
+    package let policy: ViewportPolicy
     /// Points scrolled per step.
-    public let step: Double
+    package let step: Double
 
     /// Scrolls `scene` under `policy`, `step` points a run.
-    public init(scene: CalendarScene, policy: ViewportPolicy, step: Double = 120) {
+    package init(scene: CalendarScene, policy: ViewportPolicy, step: Double = 120) {
         self.scene = scene
         self.policy = policy
         self.step = step
     }
 
     /// The viewport, its artwork cache and the scroll offset.
-    public final class State {
+    package final class State {
         var viewport: Viewport?
         let cache = ArtworkCache(limits: .init(maxBytes: 256 << 20, maxCount: 20_000))
         var offset = 0.0
@@ -31,12 +31,12 @@ public struct ViewportScrollSubject: MeasurableSubject {
     }
 
     /// Cold, warm and eviction.
-    public var phases: [Phase] { Phase.allPhases }
+    package var phases: [Phase] { Phase.allPhases }
     /// No viewport yet, an empty cache, offset 0.
-    public func makeState() -> State { State() }
+    package func makeState() -> State { State() }
 
     /// Populates the viewport (first run) or scrolls one step; returns the live views.
-    public func run(_ state: inout State) -> Int {
+    package func run(_ state: inout State) -> Int {
         if state.viewport == nil {
             var viewport = Viewport(index: scene.index, policy: policy)
             let bound = viewport.scroll(to: visible(state.offset))
@@ -53,17 +53,17 @@ public struct ViewportScrollSubject: MeasurableSubject {
     }
 
     /// Empties the artwork cache.
-    public func evict(_ state: inout State) { state.cache.removeAll() }
+    package func evict(_ state: inout State) { state.cache.removeAll() }
 
     /// Scrolls once through the whole content, so every image a step can need is cached.
-    public func warmUp(_ state: inout State) {
+    package func warmUp(_ state: inout State) {
         if state.viewport == nil { blackHole(run(&state)) }
         let start = state.offset
         repeat { blackHole(run(&state)) } while state.offset != start
     }
 
     /// Live views and consumer bytes (levels); views created and reused and content evaluations (running totals).
-    public func counters(_ state: State) -> [CounterReading] {
+    package func counters(_ state: State) -> [CounterReading] {
         let c = state.viewport?.counters ?? ViewportCounters()
         let cache = state.cache.counters
         return [

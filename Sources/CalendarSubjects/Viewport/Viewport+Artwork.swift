@@ -22,7 +22,7 @@ extension Viewport {
     /// and applied by ``applyArtworkDeliveries()`` on the viewport's thread.
     /// - Returns: The cache request, for cancelling.
     @discardableResult
-    public func requestArtwork(for cell: EventCell, _ description: PaintDescription, cache: ArtworkCache)
+    package func requestArtwork(for cell: EventCell, _ description: PaintDescription, cache: ArtworkCache)
         -> ArtworkRequest
     {
         let serial = cell.serial, generation = cell.generation, inbox = inbox
@@ -36,7 +36,7 @@ extension Viewport {
     /// with the wrong event.
     /// - Returns: How many results were applied.
     @discardableResult
-    public mutating func applyArtworkDeliveries() -> Int {
+    package mutating func applyArtworkDeliveries() -> Int {
         var applied = 0
         for delivery in inbox.take() {
             let cell = cellsBySerial[delivery.serial]

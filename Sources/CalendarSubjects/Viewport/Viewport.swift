@@ -2,21 +2,21 @@
 ///
 /// A reference type because a cell's identity is what reuse is about: the same cell object is
 /// unbound from one event and bound to another. Cells belong to the viewport's thread.
-public final class EventCell {
+package final class EventCell {
     /// Distinct per cell, for reuse checks.
-    public let serial: Int
+    package let serial: Int
     /// The view kind (reuse pools are per kind).
-    public let kind: String
+    package let kind: String
     /// The piece it currently shows.
-    public private(set) var boundID: SegmentID?
+    package private(set) var boundID: SegmentID?
     /// Index of the bound descriptor in the viewport's index.
-    public private(set) var descriptorIndex: Int?
+    package private(set) var descriptorIndex: Int?
     /// What the cell shows now; nil while unbound.
-    public private(set) var content: ViewContent?
+    package private(set) var content: ViewContent?
     /// Bumped on every bind and unbind: a late artwork result carrying an older generation is dropped.
-    public private(set) var generation = 0
+    package private(set) var generation = 0
     /// The artwork lease the cell holds, released on rebind.
-    public var artwork: ArtworkLease?
+    package var artwork: ArtworkLease?
 
     init(serial: Int, kind: String) {
         self.serial = serial
@@ -41,7 +41,7 @@ public final class EventCell {
 }
 
 /// Which views a viewport keeps alive.
-public enum ViewportPolicy: String, Sendable, CaseIterable, Codable {
+package enum ViewportPolicy: String, Sendable, CaseIterable, Codable {
     /// Every event view of the loaded range is built and stays alive (the old scroll view holding the whole tree).
     case reference
     /// Views exist only for the visible rect plus overscan, from per-kind reuse pools.
@@ -49,19 +49,19 @@ public enum ViewportPolicy: String, Sendable, CaseIterable, Codable {
 }
 
 /// Counters a viewport keeps; all deterministic for a given workload and scroll path.
-public struct ViewportCounters: Sendable, Equatable {
+package struct ViewportCounters: Sendable, Equatable {
     /// Views alive now (bound or pooled).
-    public var liveViews = 0
+    package var liveViews = 0
     /// Views created so far (a running total).
-    public var viewsCreated = 0
+    package var viewsCreated = 0
     /// Views taken from a reuse pool so far (a running total).
-    public var viewsReused = 0
+    package var viewsReused = 0
     /// Content closures evaluated so far (a running total).
-    public var contentEvaluations = 0
+    package var contentEvaluations = 0
     /// Artwork results dropped because their cell had been rebound since the request.
-    public var lateResultsRejected = 0
+    package var lateResultsRejected = 0
     /// Counters.
-    public init(
+    package init(
         liveViews: Int = 0, viewsCreated: Int = 0, viewsReused: Int = 0, contentEvaluations: Int = 0,
         lateResultsRejected: Int = 0
     ) {
@@ -74,15 +74,15 @@ public struct ViewportCounters: Sendable, Equatable {
 }
 
 /// A scrolling viewport over indexed descriptors, under one policy.
-public struct Viewport {
+package struct Viewport {
     /// The index queried for the visible rect.
-    public let index: ViewportIndex
+    package let index: ViewportIndex
     /// Reference (every view up front) or native (visible plus overscan, reused).
-    public let policy: ViewportPolicy
+    package let policy: ViewportPolicy
     /// Margin added above and below the visible rect (native policy).
-    public let overscan: Double
+    package let overscan: Double
     /// What the viewport has done so far.
-    public internal(set) var counters = ViewportCounters()
+    package internal(set) var counters = ViewportCounters()
     /// Cells by descriptor index; `nil` where no view exists.
     private(set) var cells: [EventCell?]
     /// Descriptor indices with a live view, ascending.
@@ -95,10 +95,10 @@ public struct Viewport {
     var cellsBySerial: [EventCell] = []
     let inbox = ArtworkInbox()
     /// The piece being dragged: its view is never replaced or recycled.
-    public var dragging: SegmentID?
+    package var dragging: SegmentID?
 
     /// Creates a viewport; the reference policy builds every view at once.
-    public init(index: ViewportIndex, policy: ViewportPolicy, overscan: Double = 200) {
+    package init(index: ViewportIndex, policy: ViewportPolicy, overscan: Double = 200) {
         self.index = index
         self.policy = policy
         self.overscan = overscan
@@ -110,12 +110,12 @@ public struct Viewport {
     }
 
     /// The live cell showing `id`, if any.
-    public func cell(for id: SegmentID) -> EventCell? {
+    package func cell(for id: SegmentID) -> EventCell? {
         liveIndices.lazy.compactMap { cells[$0] }.first { $0.boundID == id }
     }
 
     /// Every live cell, in descriptor order.
-    public var liveCells: [EventCell] { liveIndices.compactMap { cells[$0] } }
+    package var liveCells: [EventCell] { liveIndices.compactMap { cells[$0] } }
 
     private mutating func insert(at position: Int) -> EventCell {
         let descriptor = index.descriptors[position]
@@ -150,7 +150,7 @@ public struct Viewport {
     /// - Returns: The cells bound in this step (they need artwork).
     /// - Complexity: O(log n + m + r) for m frames in the rect's band and r live views.
     @discardableResult
-    public mutating func scroll(to visible: Rect) -> [EventCell] {
+    package mutating func scroll(to visible: Rect) -> [EventCell] {
         guard policy == .native else { return [] }
         let expanded = Rect(
             x: visible.x, y: visible.y - overscan, width: visible.width, height: visible.height + 2 * overscan)

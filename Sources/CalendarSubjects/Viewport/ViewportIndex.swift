@@ -2,18 +2,18 @@ import Foundation
 
 /// A descriptor of something the viewport can show: an id, a frame and a content closure.
 /// Describing an event does not build its view; the closure runs only when a view is bound.
-public struct ViewDescriptor: Sendable {
+package struct ViewDescriptor: Sendable {
     /// The piece's identity (a segment id: an overnight occurrence has one per day column).
-    public var id: SegmentID
+    package var id: SegmentID
     /// The view's frame in content coordinates.
-    public var frame: Rect
+    package var frame: Rect
     /// The kind of view, for per-kind reuse pools.
-    public var kind: String
+    package var kind: String
     /// Builds the view's content.
-    public var content: @Sendable () -> ViewContent
+    package var content: @Sendable () -> ViewContent
 
     /// A descriptor; `content` is evaluated only when a cell is bound.
-    public init(id: SegmentID, frame: Rect, kind: String = "event", content: @escaping @Sendable () -> ViewContent) {
+    package init(id: SegmentID, frame: Rect, kind: String = "event", content: @escaping @Sendable () -> ViewContent) {
         self.id = id
         self.frame = frame
         self.kind = kind
@@ -22,17 +22,17 @@ public struct ViewDescriptor: Sendable {
 }
 
 /// What an event view shows.
-public struct ViewContent: Sendable, Hashable {
+package struct ViewContent: Sendable, Hashable {
     /// The title shown.
-    public var title: String
+    package var title: String
     /// The time text shown.
-    public var timeText: String
+    package var timeText: String
     /// The event's calendar.
-    public var calendarID: String
+    package var calendarID: String
     /// The occurrence shown: a late result for another occurrence must not repaint the cell.
-    public var occurrence: OccurrenceID
+    package var occurrence: OccurrenceID
     /// Content.
-    public init(title: String, timeText: String, calendarID: String, occurrence: OccurrenceID) {
+    package init(title: String, timeText: String, calendarID: String, occurrence: OccurrenceID) {
         self.title = title
         self.timeText = timeText
         self.calendarID = calendarID
@@ -48,9 +48,9 @@ public struct ViewContent: Sendable, Hashable {
 /// can reach the rect, and in each row that meets the rect's band binary-searches the first
 /// frame that can reach its left edge. Frames live in their own contiguous array, so a query
 /// never touches descriptors' closures. The answer always equals a brute-force filter.
-public struct ViewportIndex: Sendable {
+package struct ViewportIndex: Sendable {
     /// Descriptors sorted by top edge, then x, then id: each row is a contiguous run.
-    public let descriptors: [ViewDescriptor]
+    package let descriptors: [ViewDescriptor]
     private let frames: [Rect]
     private let rows: [Row]
     /// reach[r] = the largest bottom edge among rows[0...r].
@@ -65,11 +65,11 @@ public struct ViewportIndex: Sendable {
     }
 
     /// Number of index rows (runs of frames sharing a top edge).
-    public var rowCount: Int { rows.count }
+    package var rowCount: Int { rows.count }
 
     /// Indexes descriptors.
     /// - Complexity: O(n log n).
-    public init(_ descriptors: [ViewDescriptor]) {
+    package init(_ descriptors: [ViewDescriptor]) {
         self.descriptors = descriptors.sorted { a, b in
             if a.frame.y != b.frame.y { return a.frame.y < b.frame.y }
             if a.frame.x != b.frame.x { return a.frame.x < b.frame.x }
@@ -97,7 +97,7 @@ public struct ViewportIndex: Sendable {
 
     /// Indices (into ``descriptors``) of descriptors whose frames intersect `rect`, ascending.
     /// - Complexity: O(log n + r·log w + k) for r rows meeting the rect's band, w frames per row, k results.
-    public func query(_ rect: Rect) -> [Int] {
+    package func query(_ rect: Rect) -> [Int] {
         var result: [Int] = []
         query(rect, into: &result)
         return result
@@ -109,7 +109,7 @@ public struct ViewportIndex: Sendable {
     ///   - result: Receives the indices, ascending; emptied first.
     /// - Returns: How many rows the query examined: those meeting the rect's band, never all rows.
     @discardableResult
-    public func query(_ rect: Rect, into result: inout [Int]) -> Int {
+    package func query(_ rect: Rect, into result: inout [Int]) -> Int {
         result.removeAll(keepingCapacity: true)
         return frames.withUnsafeBufferPointer { frames in
             rows.withUnsafeBufferPointer { rows in
@@ -143,14 +143,14 @@ public struct ViewportIndex: Sendable {
     }
 
     /// The brute-force answer, for checking.
-    public func bruteForce(_ rect: Rect) -> [Int] {
+    package func bruteForce(_ rect: Rect) -> [Int] {
         descriptors.indices.filter { descriptors[$0].frame.intersects(rect) }
     }
 }
 
 extension CalendarLayout {
     /// Descriptors for every placed segment; content closures capture only plain values.
-    public func descriptors(events: [CalendarEvent]) -> [ViewDescriptor] {
+    package func descriptors(events: [CalendarEvent]) -> [ViewDescriptor] {
         allPlaced.map { placed in
             let event = events[placed.segment.eventIndex]
             let start = Int(placed.segment.startMinute), end = Int(placed.segment.endMinute)

@@ -4,27 +4,27 @@ import PerfKit
 /// A retained history of `days` days: daily loads of 2,000 emails, 100 calendar events,
 /// 1,000 notes and 10,000 podcast episodes, held in memory the way an app retains its history,
 /// so they weigh on process memory.
-public struct RetainedHistory: Sendable {
+package struct RetainedHistory: Sendable {
     /// A retained email of the history.
-    public struct Email: Sendable { var id: Int; var subject: String; var sender: String; var preview: String }
+    package struct Email: Sendable { var id: Int; var subject: String; var sender: String; var preview: String }
     /// A retained note of the history.
-    public struct Note: Sendable { var id: Int; var title: String; var body: String }
+    package struct Note: Sendable { var id: Int; var title: String; var body: String }
     /// A retained podcast episode of the history.
-    public struct Episode: Sendable { var id: Int; var show: String; var title: String; var duration: Int }
+    package struct Episode: Sendable { var id: Int; var show: String; var title: String; var duration: Int }
 
     /// Days of history held.
-    public let days: Int
+    package let days: Int
     /// The calendar events of those days.
-    public let events: [CalendarEvent]
+    package let events: [CalendarEvent]
     /// The emails of those days.
-    public let emails: [Email]
+    package let emails: [Email]
     /// The notes of those days.
-    public let notes: [Note]
+    package let notes: [Note]
     /// The episodes of those days.
-    public let episodes: [Episode]
+    package let episodes: [Episode]
 
     /// Generates the history deterministically from `seed`.
-    public init(days: Int, seed: UInt64) {
+    package init(days: Int, seed: UInt64) {
         self.days = days
         events = Workloads.historyEvents(days: days, seed: seed)
         var generator = SeededGenerator(seed: seed ^ 0xE3A1)
@@ -62,5 +62,5 @@ public struct RetainedHistory: Sendable {
     }
 
     /// Items held (events, emails, notes, episodes).
-    public var itemCount: Int { events.count + emails.count + notes.count + episodes.count }
+    package var itemCount: Int { events.count + emails.count + notes.count + episodes.count }
 }

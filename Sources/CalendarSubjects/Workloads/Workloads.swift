@@ -2,9 +2,9 @@ import Foundation
 import PerfKit
 
 /// Seeded, deterministic calendar workloads: stress fixtures rather than typical usage.
-public enum Workloads {
+package enum Workloads {
     /// The fixture's calendars and their colours (RGB).
-    public static let calendars: [(id: String, color: UInt32)] = [
+    package static let calendars: [(id: String, color: UInt32)] = [
         ("work", 0x1F6FEB), ("home", 0x2DA44E), ("family", 0xBF3989), ("gym", 0xD1242F), ("travel", 0x8250DF),
         ("school", 0x0969DA),
         ("team", 0x1A7F37), ("oncall", 0xCF222E), ("birthdays", 0xBC4C00), ("holidays", 0x9A6700), ("music", 0x6639BA),
@@ -13,12 +13,12 @@ public enum Workloads {
 
     /// The colour of a calendar (0xRRGGBB); grey for a calendar the fixture does not know.
     /// - Complexity: O(1); it is looked up for every bound cell in a scroll step.
-    public static func color(ofCalendar id: String) -> UInt32 { colors[id] ?? 0x888888 }
+    package static func color(ofCalendar id: String) -> UInt32 { colors[id] ?? 0x888888 }
 
     private static let colors: [String: UInt32] = Dictionary(uniqueKeysWithValues: calendars.map { ($0.id, $0.color) })
 
     /// The reference start of every fixture: Monday 2015-03-02, 00:00 UTC (a month with a DST change in many zones).
-    public static let epoch = Date(timeIntervalSince1970: 1_425_254_400)
+    package static let epoch = Date(timeIntervalSince1970: 1_425_254_400)
 
     static let titles = [
         "Standup", "Design review", "1:1", "Lunch", "Focus", "Planning", "Retro", "Gym", "School run", "Dentist",
@@ -26,7 +26,7 @@ public enum Workloads {
     ]
 
     /// 100 calendar events per day for `days` days (the retained-history workload's calendar part).
-    public static func historyEvents(days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "UTC")!)
+    package static func historyEvents(days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "UTC")!)
         -> [CalendarEvent]
     {
         var generator = SeededGenerator(seed: seed)
@@ -52,7 +52,7 @@ public enum Workloads {
     /// A varied fixture cycling through 30 daily patterns: dense overlaps, long, overnight and
     /// all-day events, events clipped at the day edge, empty days, touching and zero-length events.
     /// Use a time zone with daylight saving (for example `Europe/Berlin`) to include DST days.
-    public static func variedEvents(
+    package static func variedEvents(
         days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "Europe/Berlin")!
     ) -> [CalendarEvent] {
         var generator = SeededGenerator(seed: seed)

@@ -5,17 +5,17 @@ import Foundation
 /// Each round runs each arm's measured tests in one fresh process, in the round's order (A B or
 /// B A, counterbalanced in blocks with a seeded phase); the round's figure of a series is the
 /// median of that process's samples, paired with the other arm's process of the same round.
-public struct AbbaSession {
+package struct AbbaSession {
     /// One side of the comparison: a built revision, and extra environment for its processes.
-    public struct Arm: Sendable {
+    package struct Arm: Sendable {
         /// The revision.
-        public var revision: Revision
+        package var revision: Revision
         /// Its test bundle.
-        public var bundle: String
+        package var bundle: String
         /// Variables added to its processes' environment (test-only: an injected slowdown).
-        public var environment: [String: String]
+        package var environment: [String: String]
         /// An arm.
-        public init(revision: Revision, bundle: String, environment: [String: String] = [:]) {
+        package init(revision: Revision, bundle: String, environment: [String: String] = [:]) {
             self.revision = revision
             self.bundle = bundle
             self.environment = environment
@@ -31,7 +31,7 @@ public struct AbbaSession {
         ///   - progress: Receives one line per step.
         /// - Returns: Arms A and B.
         /// - Throws: ``OrchestrationError`` for an unknown revision, a failed checkout or build.
-        public static func build(
+        package static func build(
             _ a: String, _ b: String, environments: (a: [String: String], b: [String: String]) = ([:], [:]),
             progress: (String) -> Void = { _ in }
         ) throws -> (a: Arm, b: Arm) {
@@ -50,37 +50,37 @@ public struct AbbaSession {
     }
 
     /// One look of the sequential plan, as it happened.
-    public struct Look: Sendable, Equatable, Codable {
+    package struct Look: Sendable, Equatable, Codable {
         /// Rounds completed at the look.
-        public var rounds: Int
+        package var rounds: Int
         /// Statistical series decided so far (within noise, regressed or improved).
-        public var decided: Int
+        package var decided: Int
         /// Statistical series still open after the look.
-        public var open: Int
+        package var open: Int
         /// Seconds since the first round started.
-        public var seconds: Double
+        package var seconds: Double
     }
 
     /// The run order (arm indices per round) of the rounds that ran.
-    public var order: RunOrder
+    package var order: RunOrder
     /// Every round's results, A and B.
-    public var rounds: [PairedSeries.Round]
+    package var rounds: [PairedSeries.Round]
     /// The series paired across rounds, and those that could not be.
-    public var pairing: Pairing
+    package var pairing: Pairing
     /// Raw results per side (`A`, `B`), every sample labelled with its process round and position.
-    public var rawTests: [(side: String, tests: [TestResult])]
+    package var rawTests: [(side: String, tests: [TestResult])]
     /// One line per measured process that exited 1 (a test failed in it: a budget, an expectation);
     /// its results are kept, and the failure is in them.
-    public var failedProcesses: [String]
+    package var failedProcesses: [String]
     /// The plan the session followed.
-    public var plan: SequentialPlan
+    package var plan: SequentialPlan
     /// The looks taken, in order.
-    public var looks: [Look]
+    package var looks: [Look]
     /// Why the session stopped adding rounds.
-    public var stopReason: String
+    package var stopReason: String
     /// The comparison, B against A: each series as judged at the look that decided it, the open
     /// ones as at the last look. Its environments are left for the caller to fill in.
-    public var comparison: Comparison
+    package var comparison: Comparison
 
     /// Runs rounds look by look until every statistical series is decided (CI inside the band, or
     /// outside it and significant), the plan's last look, or the time budget.
@@ -101,7 +101,7 @@ public struct AbbaSession {
     ///   - progress: Receives one line per process and per look.
     /// - Returns: The session.
     /// - Throws: ``OrchestrationError`` when a process fails or matches no test; ``StatisticsError`` for non-finite samples.
-    public static func run(
+    package static func run(
         a: Arm, b: Arm, plan: SequentialPlan, timeBudget: Double? = nil, bands: NoiseBands, filter: String,
         iterations: Int?, seed: UInt64,
         launcher: some MeasuredProcessLauncher, clock: () -> Double = { ProcessInfo.processInfo.systemUptime },
@@ -200,7 +200,7 @@ public struct AbbaSession {
     /// counts are the same in every process, and the pass, slow and cache-less, took about 40% of a
     /// calendar-suite process at `--samples 3` (README); later rounds skip it and buy more
     /// timing rounds with the time.
-    public static let exactCountRounds = 2
+    package static let exactCountRounds = 2
 
     /// Labels every sample with the process round and position instead of the in-process ones.
     static func relabel(_ tests: [TestResult], round: Int, position: Int) -> [TestResult] {
@@ -222,7 +222,7 @@ public struct AbbaSession {
     ///   - a: Arm A's revision.
     ///   - b: Arm B's revision.
     /// - Returns: `round 1: A (main), B (.)`, …
-    public func runOrderLines(a: Revision, b: Revision) -> [String] {
+    package func runOrderLines(a: Revision, b: Revision) -> [String] {
         order.rounds.enumerated().map { round, arms in
             "round \(round + 1): " + arms.map { $0 == 0 ? "A (\(a.name))" : "B (\(b.name))" }.joined(separator: ", ")
         }
@@ -234,7 +234,7 @@ public struct AbbaSession {
     ///   - b: Arm B's revision.
     ///   - elapsedSeconds: Wall time of the whole comparison.
     /// - Returns: Markdown.
-    public func designSection(a: Revision, b: Revision, elapsedSeconds: Int) -> String {
+    package func designSection(a: Revision, b: Revision, elapsedSeconds: Int) -> String {
         let lookText = looks.map {
             "\($0.rounds) rounds (\($0.decided) decided, \($0.open) open, \(Int($0.seconds)) s)"
         }.joined(separator: "; ")
@@ -263,7 +263,7 @@ public struct AbbaSession {
     /// - Parameter paired: The paired series.
     /// - Returns: Markdown.
     /// - Throws: ``StatisticsError`` for non-finite values.
-    public static func diagnosticsSection(_ paired: [PairedSeries]) throws -> String {
+    package static func diagnosticsSection(_ paired: [PairedSeries]) throws -> String {
         var lines = [
             "## Diagnostics (wall clock)", "",
             "| test / measurement [arm, phase] | order effect (2nd vs 1st) | p | paired drift / round | machine drift / round | warnings |",
@@ -281,7 +281,7 @@ public struct AbbaSession {
 
     /// The fewest rounds of a fixed plan that can ever reach significance: with n pairs the
     /// smallest two-sided Wilcoxon p is 2 / 2ⁿ, 0.031 at 6.
-    public static let minimumRounds = 6
+    package static let minimumRounds = 6
 
     /// Why a plan of `rounds` rounds (fixed) or at most `rounds` (adaptive) can never give a
     /// verdict, or nil when it can.
@@ -289,7 +289,7 @@ public struct AbbaSession {
     ///   - rounds: Requested rounds.
     ///   - adaptive: Whether they are the maximum of an adaptive plan.
     /// - Returns: One line saying why and what to use instead.
-    public static func roundsProblem(_ rounds: Int, adaptive: Bool = false) -> String? {
+    package static func roundsProblem(_ rounds: Int, adaptive: Bool = false) -> String? {
         if adaptive {
             guard rounds < SequentialPlan.firstLook else { return nil }
             return
@@ -303,7 +303,7 @@ public struct AbbaSession {
     /// A warning when the rounds that ran could not flag a change in one series alone among this
     /// comparison's decisions (the significance floor), naming the rounds that could and what
     /// stopped the session short of them; nil otherwise.
-    public var floorWarning: String? {
+    package var floorWarning: String? {
         let decisions = comparison.rows.filter { $0.pValue != nil && $0.qValue != nil }.count
         let needed = plan.roundsForALoneChange(decisions: decisions)
         let ran = order.rounds.count
@@ -325,7 +325,7 @@ public struct AbbaSession {
     ///   - elapsedSeconds: Wall time of the whole comparison.
     /// - Returns: The report, for ``ReportWriter``.
     /// - Throws: ``StatisticsError`` for non-finite values.
-    public func report(a: Revision, b: Revision, command: String, elapsedSeconds: Int) throws -> MarkdownReport {
+    package func report(a: Revision, b: Revision, command: String, elapsedSeconds: Int) throws -> MarkdownReport {
         MarkdownReport(
             title: "ABBA comparison: \(b.name) (B) against \(a.name) (A)", command: command, comparison: comparison,
             extraSections: [
@@ -342,7 +342,7 @@ public struct AbbaSession {
     /// diagnostics' warnings (order effect, drift), at most `limit` of each.
     /// - Parameter limit: Lines of each kind.
     /// - Returns: The lines.
-    public func warnings(limit: Int = 5) -> [String] {
+    package func warnings(limit: Int = 5) -> [String] {
         let diagnostics = Set(
             pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(
                 \.warnings))

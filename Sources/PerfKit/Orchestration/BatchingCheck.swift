@@ -7,30 +7,30 @@ import Foundation
 /// The body is a chain of dependent 64-bit xor-shift-multiply steps (the finaliser of SplitMix64),
 /// which the optimizer cannot fold or reassociate, so its cost is linear in its step count:
 /// `steps` = 33 costs a few tens of nanoseconds here, and 34 steps (+3.0%) is the injected change. Run by `perfkit doctor --batching`; `Scripts/Evidence/batching-evidence.sh` repeats it.
-public enum BatchingCheck {
+package enum BatchingCheck {
     /// What one check found.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Multiply-add steps of the base body and of the changed one.
-        public var steps: Int
+        package var steps: Int
         /// Steps of the changed body.
-        public var changedSteps: Int
+        package var changedSteps: Int
         /// Calls per sample the runner calibrated for the base body.
-        public var callsPerSample: Int
+        package var callsPerSample: Int
         /// The base body's per-call median through the runner, in nanoseconds.
-        public var measuredPerCall: Double
+        package var measuredPerCall: Double
         /// The base body's per-call time in a plain loop (median of several loops), in nanoseconds.
-        public var loopPerCall: Double
+        package var loopPerCall: Double
         /// The changed body's per-call time in the same loops, in nanoseconds.
-        public var changedLoopPerCall: Double
+        package var changedLoopPerCall: Double
         /// The paired comparison of the changed body against the base (wall clock, warm).
-        public var row: ComparisonRow
+        package var row: ComparisonRow
 
         /// Relative error of the runner's per-call median against the loop: measured / loop − 1.
-        public var measuredError: Double { measuredPerCall / loopPerCall - 1 }
+        package var measuredError: Double { measuredPerCall / loopPerCall - 1 }
         /// The injected change as the plain loops see it: changed / base − 1.
-        public var loopChange: Double { changedLoopPerCall / loopPerCall - 1 }
+        package var loopChange: Double { changedLoopPerCall / loopPerCall - 1 }
         /// Whether the comparison flagged the changed body as a regression.
-        public var detected: Bool { row.verdict == .regressed }
+        package var detected: Bool { row.verdict == .regressed }
     }
 
     /// A body of `steps` dependent xor-shift-multiply steps; its state is the previous call's output.
@@ -59,7 +59,7 @@ public enum BatchingCheck {
     ///   - batchTarget: The sample duration the runner batches calls up to, in nanoseconds.
     /// - Returns: What the check found.
     /// - Throws: ``StatisticsError`` when a statistic cannot be computed.
-    public static func run(
+    package static func run(
         steps: Int = 33, changedSteps: Int = 34, rounds: Int = 30, loopCalls: Int = 1_000_000, loops: Int = 5,
         batchTarget: Double = Batching.targetSampleNanoseconds
     ) throws -> Outcome {

@@ -8,37 +8,37 @@ import Foundation
 /// call against GOOD's, beyond the count tolerance (``Comparison/countsDiffer(_:_:tolerance:floor:)``).
 /// GOOD is counted once and BAD only when git names it as the culprit without having tested it,
 /// so a range of n commits takes about ⌈log2 n⌉ + 1 counting runs.
-public struct Bisection: Sendable {
+package struct Bisection: Sendable {
     /// One counted commit.
-    public struct Step: Sendable {
+    package struct Step: Sendable {
         /// The commit.
-        public var commit: String
+        package var commit: String
         /// The series' median per call there.
-        public var value: Double
+        package var value: Double
         /// Whether it differs from GOOD's.
-        public var changed: Bool
+        package var changed: Bool
         /// The test's results (with the profile "where it went" reads).
-        public var tests: [TestResult]
+        package var tests: [TestResult]
     }
 
     /// The outcome.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The series bisected.
-        public var series: SeriesID
+        package var series: SeriesID
         /// GOOD's step and every later one, in the order counted.
-        public var steps: [Step]
+        package var steps: [Step]
         /// The first commit whose count differs from GOOD's; nil when BAD does not differ.
-        public var culprit: String?
+        package var culprit: String?
         /// The culprit's subject line.
-        public var subject: String
+        package var subject: String
         /// The counted step of the culprit's parent (GOOD's when the parent is GOOD).
-        public var parent: Step?
+        package var parent: Step?
         /// The culprit's step.
-        public var culpritStep: Step?
+        package var culpritStep: Step?
     }
 
     /// The worktree folder name under ``Revision/worktreeRoot``.
-    public static let worktree = "bisect"
+    package static let worktree = "bisect"
 
     /// Bisects.
     /// - Parameters:
@@ -50,7 +50,7 @@ public struct Bisection: Sendable {
     ///   - progress: Receives one line per step.
     /// - Returns: The outcome.
     /// - Throws: ``OrchestrationError``: unknown revisions, GOOD not an ancestor, no such series, a timing series, a failed build or count.
-    public static func run(
+    package static func run(
         good: String, bad: String, selector: String, samples: Int? = nil, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
         let goodCommit = try Revision.resolve(good), badCommit = try Revision.resolve(bad)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A helper child process that prints one JSON object of numbers (for example a fresh process
 /// measuring its own resident memory), run and decoded with one-line errors, never a crash.
-public enum ChildNumbers {
+package enum ChildNumbers {
     /// Runs `executable` with `arguments` and decodes what it prints.
     /// - Parameters:
     ///   - executable: The program (this executable, for `calendar-demo calendar …` helpers).
@@ -11,7 +11,7 @@ public enum ChildNumbers {
     /// - Returns: The numbers by key.
     /// - Throws: ``OrchestrationError/childFailed(_:)`` when the child fails, prints something
     ///   other than a JSON object of numbers, or leaves out one of `keys`.
-    public static func run(_ executable: String, _ arguments: [String], requiring keys: [String] = []) throws
+    package static func run(_ executable: String, _ arguments: [String], requiring keys: [String] = []) throws
         -> [String: Double]
     {
         let (status, output) = try ChildProcess.run([executable] + arguments)
@@ -28,7 +28,7 @@ public enum ChildNumbers {
     ///   - keys: Keys the object must hold.
     /// - Returns: The numbers by key.
     /// - Throws: ``OrchestrationError/childFailed(_:)`` naming the child and the problem.
-    public static func decode(_ output: Data, from name: String, requiring keys: [String] = []) throws -> [String:
+    package static func decode(_ output: Data, from name: String, requiring keys: [String] = []) throws -> [String:
         Double]
     {
         guard let values = try? JSONDecoder().decode([String: Double].self, from: output) else {

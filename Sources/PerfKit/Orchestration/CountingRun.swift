@@ -9,19 +9,19 @@ import Foundation
 /// only, and every path it is given (the bundle, the preloaded shim, the results and dump folders)
 /// of one fixed length under one temporary folder. The working directory is the package's, so its
 /// length is the checkout's (a limit: code that reads it may count differently in another folder).
-public enum CountingRun {
+package enum CountingRun {
     /// valgrind's facts for the environment record, and the shim to preload.
-    public struct Setup: Sendable, Equatable {
+    package struct Setup: Sendable, Equatable {
         /// `valgrind --version`.
-        public var version: String
+        package var version: String
         /// valgrind's "Arch and hwcaps" line for this CPU.
-        public var cpu: String
+        package var cpu: String
         /// The built `libPerfKitValgrindShim.so`.
-        public var shim: String
+        package var shim: String
         /// The valgrind executable, resolved through `PATH` once (the counting process runs with a fixed `PATH`).
-        public var valgrind: String
+        package var valgrind: String
         /// A setup (``prepare(directory:scratch:progress:)`` makes the real one).
-        public init(version: String, cpu: String, shim: String, valgrind: String = "/usr/bin/valgrind") {
+        package init(version: String, cpu: String, shim: String, valgrind: String = "/usr/bin/valgrind") {
             self.version = version
             self.cpu = cpu
             self.shim = shim
@@ -36,7 +36,7 @@ public enum CountingRun {
     ///   - progress: Receives one line per step.
     /// - Returns: The setup.
     /// - Throws: ``OrchestrationError/countingUnavailable(_:)`` with one line saying what is missing.
-    public static func prepare(directory: String, scratch: String, progress: (String) -> Void = { _ in }) throws
+    package static func prepare(directory: String, scratch: String, progress: (String) -> Void = { _ in }) throws
         -> Setup
     {
         let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -83,7 +83,7 @@ public enum CountingRun {
     ///   profile, and the folder holding the raw dumps (`callgrind.out.N`), for the caller to keep
     ///   beside the run file.
     /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
-    public static func measure(
+    package static func measure(
         bundle: String, directory: String, filter: String, samples: Int?, setup: Setup,
         environment extra: [String: String] = [:],
         progress: (String) -> Void = { _ in }
@@ -236,7 +236,7 @@ public enum CountingRun {
     /// Where a run file's callgrind dumps are kept: `<run file without .json>.callgrind/`.
     /// - Parameter runFile: The run file's path.
     /// - Returns: The folder's path.
-    public static func dumpFolder(besides runFile: String) -> String {
+    package static func dumpFolder(besides runFile: String) -> String {
         (runFile.hasSuffix(".json") ? String(runFile.dropLast(5)) : runFile) + ".callgrind"
     }
 
@@ -295,7 +295,7 @@ extension [TestResult] {
     /// matching measurements, and its count budgets replacing the "not judged, run with counts" ones.
     /// - Parameter counted: The counting run's results.
     /// - Returns: The merged results; a test only the counting run has is added as it is.
-    public func addingCounts(_ counted: [TestResult]) -> [TestResult] {
+    package func addingCounts(_ counted: [TestResult]) -> [TestResult] {
         var merged = self
         for test in counted {
             guard let index = merged.firstIndex(where: { $0.id == test.id }) else {

@@ -2,11 +2,11 @@ import Foundation
 
 /// What `perfkit doctor` reports: the machine, whether jemalloc really is the allocator, which
 /// probes work and what one read of each costs, and optionally a check of batched timing.
-public enum DoctorReport {
+package enum DoctorReport {
     /// The report's lines (it measures probe costs and a summary of 1,000,000 values: about a second).
     /// - Returns: The lines, in order.
     /// - Throws: ``StatisticsError`` if a timing cannot be summarised.
-    public static func lines() throws -> [String] {
+    package static func lines() throws -> [String] {
         var lines: [String] = []
         let environment = EnvironmentReader.current(buildConfiguration: Environment.currentBuildConfiguration)
         let machine = environment.machine
@@ -63,7 +63,7 @@ public enum DoctorReport {
     /// - Parameter build: The build configuration, named in the heading.
     /// - Returns: The lines.
     /// - Throws: ``StatisticsError`` if the check cannot be summarised.
-    public static func batchingLines(build: String) throws -> [String] {
+    package static func batchingLines(build: String) throws -> [String] {
         let check = try BatchingCheck.run()
         let row = check.row
         let change =

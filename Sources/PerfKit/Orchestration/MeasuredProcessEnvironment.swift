@@ -3,23 +3,23 @@ import Foundation
 /// The environment variables through which `perfkit` tells a measured test process what to do,
 /// named once for the side that sets them (``TestBundleLauncher``, ``MeasuredRun``,
 /// ``AbbaSession``) and the side that reads them (`PerformanceMode` in PerfKitTesting).
-public enum MeasuredProcessEnvironment {
+package enum MeasuredProcessEnvironment {
     /// `measure` selects measure mode; anything else is smoke mode.
-    public static let mode = "PERFKIT_MODE"
+    package static let mode = "PERFKIT_MODE"
     /// The value of ``mode`` for measure mode.
-    public static let measureMode = "measure"
+    package static let measureMode = "measure"
     /// The folder measured tests write their result fragments to.
-    public static let resultsDirectory = "PERFKIT_RESULTS_DIR"
+    package static let resultsDirectory = "PERFKIT_RESULTS_DIR"
     /// Samples forced on every measured test.
-    public static let samples = "PERFKIT_SAMPLES"
+    package static let samples = "PERFKIT_SAMPLES"
     /// The older spelling of ``samples``, still read when ``samples`` is not set (deprecated).
-    public static let deprecatedIterations = "PERFKIT_ITERATIONS"
+    package static let deprecatedIterations = "PERFKIT_ITERATIONS"
     /// Fresh processes a run is split over (`perfkit run --processes N`).
-    public static let processes = "PERFKIT_PROCESSES"
+    package static let processes = "PERFKIT_PROCESSES"
     /// This process's index among them, from 0.
-    public static let processIndex = "PERFKIT_PROCESS_INDEX"
+    package static let processIndex = "PERFKIT_PROCESS_INDEX"
     /// Set to ``exactCountsElsewhere`` when another process of the session takes the exact counts.
-    public static let exactCounts = "PERFKIT_EXACT_COUNTS"
+    package static let exactCounts = "PERFKIT_EXACT_COUNTS"
     /// The value of ``exactCounts`` that skips the exact-count pass.
-    public static let exactCountsElsewhere = "elsewhere"
+    package static let exactCountsElsewhere = "elsewhere"
 }

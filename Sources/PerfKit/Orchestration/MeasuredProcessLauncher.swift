@@ -1,22 +1,22 @@
 import Foundation
 
 /// One fresh process of measured tests: which bundle, where, which tests, how many rounds.
-public struct MeasuredProcessRequest: Sendable, Equatable {
+package struct MeasuredProcessRequest: Sendable, Equatable {
     /// The test bundle (absolute, or relative to the current directory).
-    public var bundle: String
+    package var bundle: String
     /// The package directory the process runs in.
-    public var directory: String
+    package var directory: String
     /// The test filter (a regular expression over test IDs).
-    public var filter: String
+    package var filter: String
     /// Rounds forced on every measured test, if any.
-    public var iterations: Int?
+    package var iterations: Int?
     /// Variables added to the process's environment (for example `PERFKIT_PROCESSES`).
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// Whether the process's output is shown (on standard error).
-    public var forwardOutput: Bool
+    package var forwardOutput: Bool
 
     /// A request.
-    public init(
+    package init(
         bundle: String, directory: String, filter: String, iterations: Int?, environment: [String: String] = [:],
         forwardOutput: Bool = false
     ) {
@@ -30,14 +30,14 @@ public struct MeasuredProcessRequest: Sendable, Equatable {
 }
 
 /// What one measured process produced.
-public struct MeasuredProcessOutcome: Sendable, Equatable {
+package struct MeasuredProcessOutcome: Sendable, Equatable {
     /// The results of its measured tests, test cases merged by test ID.
-    public var tests: [TestResult]
+    package var tests: [TestResult]
     /// Its exit status: 0, or 1 when a test failed (a budget, an expectation); results are kept either way.
-    public var status: Int32
+    package var status: Int32
 
     /// An outcome.
-    public init(tests: [TestResult], status: Int32) {
+    package init(tests: [TestResult], status: Int32) {
         self.tests = tests
         self.status = status
     }
@@ -46,7 +46,7 @@ public struct MeasuredProcessOutcome: Sendable, Equatable {
 /// Launches measured processes. ``TestBundleLauncher`` runs real test bundles; tests pass a fake
 /// that returns prepared results, so run ordering, pairing and failure handling are tested
 /// without building anything.
-public protocol MeasuredProcessLauncher {
+package protocol MeasuredProcessLauncher {
     /// Runs one fresh process and collects its results.
     /// - Parameter request: What to run.
     /// - Returns: Its results and exit status.
@@ -55,15 +55,15 @@ public protocol MeasuredProcessLauncher {
 }
 
 /// Runs a release test bundle in measure mode and reads the result fragments its tests write.
-public struct TestBundleLauncher: MeasuredProcessLauncher {
+package struct TestBundleLauncher: MeasuredProcessLauncher {
     /// A launcher.
-    public init() {}
+    package init() {}
 
     /// Runs `request.bundle` with Swift Testing, one test at a time, in measure mode.
     /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no fragment
     ///   was written; ``OrchestrationError/measuredProcessFailed(description:status:)`` when the
     ///   process was killed or exited with a status other than 0 or 1; ``FileError`` for a corrupt fragment.
-    public func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome {
+    package func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent(
             "perfkit-measured-\(UUID().uuidString)"
         ).path

@@ -2,16 +2,16 @@ import Foundation
 
 /// A `perfkit run`: the measured tests of one build, in several fresh processes that split the
 /// rounds between them, merged into one run file with every value labelled by its process.
-public enum MeasuredRun {
+package enum MeasuredRun {
     /// The default test-ID filter: measured tests live in suites whose names end in `Benchmarks`.
-    public static let defaultFilter = "Benchmarks/"
+    package static let defaultFilter = "Benchmarks/"
 
     /// Fresh processes per run by default. Each runs its share of the rounds (30 rounds: 4 a
     /// process), so a stored comparison sees 8 per-process medians a side: Mann–Whitney can then
     /// reach p = 0.0002, enough to survive Benjamini–Hochberg across a suite's decisions, and
     /// drift between processes is inside the noise estimate. Measured cost on the calendar suite
     /// is in README ("Baselines and comparison").
-    public static let defaultProcesses = 8
+    package static let defaultProcesses = 8
 
     /// The environment of process `index` of `processes`: how the measured tests split their rounds
     /// and which process takes the exact-count pass (the first).
@@ -19,7 +19,7 @@ public enum MeasuredRun {
     ///   - index: The process, from 0.
     ///   - processes: How many.
     /// - Returns: Variables for the process (none for a single process).
-    public static func environment(process index: Int, of processes: Int) -> [String: String] {
+    package static func environment(process index: Int, of processes: Int) -> [String: String] {
         processes > 1
             ? [
                 MeasuredProcessEnvironment.processes: String(processes),
@@ -38,7 +38,7 @@ public enum MeasuredRun {
     ///   - progress: Receives one line per process.
     /// - Returns: The merged results and the worst exit status (1 when a test failed in some process).
     /// - Throws: ``OrchestrationError`` when a process fails or matches no test.
-    public static func measure(
+    package static func measure(
         bundle: String, directory: String = ".", filter: String, iterations: Int?, processes: Int,
         launcher: some MeasuredProcessLauncher,
         progress: (String) -> Void = { _ in }
@@ -61,17 +61,17 @@ public enum MeasuredRun {
 
     /// Which passes a run makes: timing (native processes), simulated counts (one process under
     /// callgrind), or both.
-    public struct Passes: Sendable, Equatable {
+    package struct Passes: Sendable, Equatable {
         /// Native processes: time, CPU, exact allocation counts, memory, subject counters.
-        public var timing: Bool
+        package var timing: Bool
         /// One counting process: simulated instructions per call.
-        public var counts: Bool
+        package var counts: Bool
         /// Timing only (the default).
-        public static let timing = Passes(timing: true, counts: false)
+        package static let timing = Passes(timing: true, counts: false)
         /// Timing, then counts.
-        public static let timingAndCounts = Passes(timing: true, counts: true)
+        package static let timingAndCounts = Passes(timing: true, counts: true)
         /// Counts only.
-        public static let counts = Passes(timing: false, counts: true)
+        package static let counts = Passes(timing: false, counts: true)
     }
 
     /// Builds the package in the current directory in release and measures its tests matching
@@ -87,7 +87,7 @@ public enum MeasuredRun {
     /// - Returns: The run file (every value labelled with its process), the worst exit status, and
     ///   the folder of raw callgrind dumps when counts were taken.
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
-    public static func measurePackage(
+    package static func measurePackage(
         filter requested: String, iterations: Int?, processes: Int, passes: Passes = .timing, shard: Shard? = nil,
         progress: (String) -> Void = { _ in }
     ) throws -> (run: RunFile, status: Int32, dumps: String?) {

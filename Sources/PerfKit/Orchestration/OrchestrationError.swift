@@ -1,7 +1,7 @@
 /// What can go wrong checking out, building and running revisions: one line each, and whether it
 /// is the user's input (a bad revision, a filter that matches nothing) or a child process that
 /// failed (a build, a measured process), which the command line reports with different exit codes.
-public enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Git cannot resolve the revision.
     case unknownRevision(String)
     /// The working tree has no `Package.swift` here or in a folder above: nothing to build.
@@ -24,7 +24,7 @@ public enum OrchestrationError: Error, Sendable, Equatable, CustomStringConverti
     case countingFailed(status: Int32, detail: String)
 
     /// Whether a child process failed (a build or a measured process), as opposed to bad input.
-    public var isChildFailure: Bool {
+    package var isChildFailure: Bool {
         switch self {
         case .buildFailed, .noTestBundle, .measuredProcessFailed, .childFailed, .countingFailed: true
         case .unknownRevision, .notAPackage, .checkoutFailed, .noMeasuredTests, .countingUnavailable: false
@@ -32,7 +32,7 @@ public enum OrchestrationError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// One line naming the revision, folder or process and the problem.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownRevision(let revision): "unknown revision '\(revision)' (git rev-parse could not resolve it)"
         case .notAPackage(let folder):

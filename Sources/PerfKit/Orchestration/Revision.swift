@@ -1,16 +1,16 @@
 import Foundation
 
 /// A revision checked out and ready to build: `.` (the working tree) or a git worktree of a commit.
-public struct Revision: Sendable, Equatable {
+package struct Revision: Sendable, Equatable {
     /// As given on the command line.
-    public var name: String
+    package var name: String
     /// The package directory (`.` for the working tree).
-    public var directory: String
+    package var directory: String
     /// The resolved commit, with `+dirty` for a working tree with changes.
-    public var commit: String
+    package var commit: String
 
     /// A revision.
-    public init(name: String, directory: String, commit: String) {
+    package init(name: String, directory: String, commit: String) {
         self.name = name
         self.directory = directory
         self.commit = commit
@@ -19,7 +19,7 @@ public struct Revision: Sendable, Equatable {
     /// The environment record of this revision's release build on this machine.
     /// - Parameter machine: The machine's fingerprint (read once per comparison).
     /// - Returns: The environment, with this revision's commit.
-    public func environment(machine: MachineFingerprint) -> Environment {
+    package func environment(machine: MachineFingerprint) -> Environment {
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: directory)
         environment.commit = commit
         environment.machine = machine
@@ -27,14 +27,14 @@ public struct Revision: Sendable, Equatable {
     }
 
     /// Where worktrees live, kept between invocations so rebuilds are incremental.
-    public static let worktreeRoot = ".perfkit/worktrees"
+    package static let worktreeRoot = ".perfkit/worktrees"
 
     /// Resolves a revision to its commit without creating anything, so both revisions of an
     /// `abba` can be checked before either worktree exists.
     /// - Parameter revision: A git revision, or `.` for the working tree.
     /// - Returns: The commit.
     /// - Throws: ``OrchestrationError/unknownRevision(_:)``.
-    public static func resolve(_ revision: String) throws(OrchestrationError) -> String {
+    package static func resolve(_ revision: String) throws(OrchestrationError) -> String {
         if revision == "." { return ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown" }
         guard let commit = ChildProcess.output(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]),
             !commit.isEmpty
@@ -48,7 +48,7 @@ public struct Revision: Sendable, Equatable {
     /// `Package.swift`.
     /// - Parameter folder: Where to start (an absolute path).
     /// - Returns: The package's folder, or nil outside any package.
-    public static func packageRoot(containing folder: String) -> String? {
+    package static func packageRoot(containing folder: String) -> String? {
         var url = URL(fileURLWithPath: folder)
         while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
             let parent = url.deletingLastPathComponent()
@@ -69,7 +69,7 @@ public struct Revision: Sendable, Equatable {
     /// - Throws: ``OrchestrationError`` for a working tree that is not a package, a revision git
     ///   does not know (no worktree is left behind) or a failed checkout; ``FileError`` when the
     ///   manifest cannot be rewritten.
-    public static func prepare(_ revision: String, worktree: String? = nil, progress: (String) -> Void = { _ in })
+    package static func prepare(_ revision: String, worktree: String? = nil, progress: (String) -> Void = { _ in })
         throws -> Revision
     {
         if revision == "." {
@@ -145,14 +145,14 @@ public struct Revision: Sendable, Equatable {
     /// block that is not a fall-through starts on a 64-byte boundary, so a change elsewhere in the
     /// binary does not shift the alignment of unchanged code (which moved unchanged subjects by
     /// up to ±5% between two builds on this machine).
-    public static let pinnedLayoutFlags = ["-align-all-functions=6", "-align-all-nofallthru-blocks=6"].flatMap {
+    package static let pinnedLayoutFlags = ["-align-all-functions=6", "-align-all-nofallthru-blocks=6"].flatMap {
         ["-Xswiftc", "-Xllvm", "-Xswiftc", $0]
     }
 
     /// The build folder of a release build: `.build`, or `PERFKIT_SCRATCH_PATH` under the plugin
     /// (`swift package` holds `.build`'s lock while a plugin runs), or `.perfkit/build-pinned` for
     /// the working tree's pinned-layout build.
-    public static func scratchPath(pinnedLayout: Bool = false) -> String {
+    package static func scratchPath(pinnedLayout: Bool = false) -> String {
         pinnedLayout ? ".perfkit/build-pinned" : ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? ".build"
     }
 
@@ -164,7 +164,7 @@ public struct Revision: Sendable, Equatable {
     ///   - progress: Receives one line when the build starts.
     /// - Returns: The path of the test bundle.
     /// - Throws: ``OrchestrationError/buildFailed(revision:status:)`` or ``OrchestrationError/noTestBundle(folder:)``.
-    public func build(pinnedLayout: Bool = false, progress: (String) -> Void = { _ in }) throws -> String {
+    package func build(pinnedLayout: Bool = false, progress: (String) -> Void = { _ in }) throws -> String {
         progress("perfkit: building \(name) (\(commit.prefix(12))) in release in \(directory)…")
         let scratch = Self.scratchPath(pinnedLayout: pinnedLayout && directory == ".")
         let (status, _) = try ChildProcess.run(

@@ -3,12 +3,12 @@ import Foundation
 /// Joining the run files of a suite's shards (`perfkit run --shard I/N`) into one.
 extension RunFile {
     /// A merge: the joined run file, and where each shard's callgrind dumps go in it.
-    public struct Merge: Sendable {
+    package struct Merge: Sendable {
         /// The joined run file (every test of every shard, sorted by ID).
-        public var run: RunFile
+        package var run: RunFile
         /// Per shard: the dump-number offset its series were renumbered by (its `callgrind.out.N` is
         /// the merge's `callgrind.out.(N + offset)`) and its highest dump number.
-        public var dumpOffsets: [(offset: Int, highest: Int)]
+        package var dumpOffsets: [(offset: Int, highest: Int)]
     }
 
     /// Joins shards of one commit.
@@ -20,7 +20,7 @@ extension RunFile {
     /// - Returns: The merge.
     /// - Throws: ``FileError`` naming the file: another commit, a test already in an earlier shard,
     ///   counts from another setup, or timing from another machine.
-    public static func merging(_ shards: [(path: String, run: RunFile)]) throws(FileError) -> Merge {
+    package static func merging(_ shards: [(path: String, run: RunFile)]) throws(FileError) -> Merge {
         guard let (firstPath, first) = shards.first, shards.count >= 2 else {
             throw FileError(shards.first?.path ?? "-", "merge needs the run files of two or more shards")
         }

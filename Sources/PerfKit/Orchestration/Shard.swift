@@ -6,14 +6,14 @@ import Foundation
 ///
 /// Round-robin over sorted IDs, not a hash: the N parts differ in size by at most one test, and
 /// every machine that lists the same tests picks the same part.
-public struct Shard: Sendable, Hashable, CustomStringConvertible {
+package struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// The part, from 1.
-    public var index: Int
+    package var index: Int
     /// How many parts.
-    public var count: Int
+    package var count: Int
 
     /// A shard, or nil unless 1 ≤ index ≤ count.
-    public init?(index: Int, count: Int) {
+    package init?(index: Int, count: Int) {
         guard count >= 1, (1...count).contains(index) else { return nil }
         self.index = index
         self.count = count
@@ -22,19 +22,19 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// Parses `I/N` (for example `2/4`).
     /// - Parameter text: The option's value.
     /// - Returns: The shard, or nil when the text is not `I/N` with 1 ≤ I ≤ N.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else { return nil }
         self.init(index: i, count: n)
     }
 
     /// `I/N`.
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// This shard's tests among `ids`.
     /// - Parameter ids: Every matching test ID, in any order.
     /// - Returns: The IDs at sorted positions I − 1, I − 1 + N, …
-    public func select(_ ids: [String]) -> [String] {
+    package func select(_ ids: [String]) -> [String] {
         ids.sorted().enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
     }
 
@@ -42,7 +42,7 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// matches `f2()`.
     /// - Parameter ids: The shard's test IDs, at least one.
     /// - Returns: A regular expression.
-    public static func filter(matching ids: [String]) -> String {
+    package static func filter(matching ids: [String]) -> String {
         ids.map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
     }
 }
