@@ -48,6 +48,19 @@ import Testing
         #expect(histories[0].changes[0].ratio.value == 784_266.0 / 768_893.0)
     }
 
+    @Test func aCountChangeMustClearTheToleranceAndTheFloorBoth() {
+        // 0.5% of a 100,000-instruction body is 500 instructions: beyond the tolerance, under the floor.
+        let small = ChangePointDetector().histories(
+            Self.entries([100_000, 100_000, 100_500, 100_500], measure: .simulatedCount))
+        #expect(small[0].changes.isEmpty)
+        // 1,500 instructions of a 10,000,000-instruction body is 0.015%: over the floor, within the tolerance.
+        let large = ChangePointDetector().histories(
+            Self.entries([1e7, 1e7, 1e7 + 1_500, 1e7 + 1_500], measure: .simulatedCount))
+        #expect(large[0].changes.isEmpty)
+        let both = ChangePointDetector().histories(Self.entries([1e6, 1e6, 1.01e6, 1.01e6], measure: .simulatedCount))
+        #expect(both[0].changes.map(\.commit.position) == [3])
+    }
+
     @Test func anExactCountChangesAtAnyDifferenceAndMachinesAreKeptApart() {
         let one = Self.entries([5, 5, 6, 6], measure: .exactCount, metric: "mallocs", machine: "a")
         let other = Self.entries([9, 9, 9, 9], measure: .exactCount, metric: "mallocs", machine: "b")
