@@ -46,3 +46,4 @@ format:
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 	python3 ./Scripts/doc-coverage.py
+	python3 ./Scripts/folder-cycles.py > /dev/null
