@@ -59,9 +59,12 @@ public enum SVGChart {
         let axisBottom = height - 34
         let levels = Set(rows.map { $0.confidence ?? 0.95 })
         let ciLabel = levels.count == 1 ? levels.first!.ciLabel : "CI (95% or its look's level)"
+        // A simulated count has no interval (it does not vary between runs): its band is the count tolerance.
+        let counts = !layout.rows.isEmpty && layout.rows.allSatisfy(\.metric.isSimulated)
+        let subtitle = counts ? "change of the median per call (a count: no interval; band: the count tolerance)" : "change of the median with its \(ciLabel)"
         var svg = [
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-            "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): change of the median with its \(ciLabel) (log scale)</text>",
+            "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): \(escape(subtitle)) (log scale)</text>",
             // Legend.
             "<rect x=\"10\" y=\"28\" width=\"14\" height=\"9\" fill=\"#eaeef2\"/><text x=\"28\" y=\"36\">noise band</text>",
             "<line x1=\"100\" y1=\"32\" x2=\"118\" y2=\"32\" stroke=\"#cf222e\" stroke-width=\"2\"/><text x=\"122\" y=\"36\">regressed</text>",
