@@ -61,7 +61,10 @@ public enum SVGChart {
         let ciLabel = levels.count == 1 ? levels.first!.ciLabel : "CI (95% or its look's level)"
         // A simulated count has no interval (it does not vary between runs): its band is the count tolerance.
         let counts = !layout.rows.isEmpty && layout.rows.allSatisfy(\.metric.isSimulated)
-        let subtitle = counts ? "change of the median per call (a count: no interval; band: the count tolerance)" : "change of the median with its \(ciLabel)"
+        let subtitle =
+            counts
+            ? "change of the median per call (a count: no interval; band: the count tolerance)"
+            : "change of the median with its \(ciLabel)"
         var svg = [
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
             "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): \(escape(subtitle)) (log scale)</text>",
