@@ -60,7 +60,9 @@ let package = Package(
             capability: .command(
                 intent: .custom(
                     verb: "perfkit",
-                    description: "Run the perfkit tool (run, baseline, compare, abba, history, bisect, merge, stats, doctor) on this package"),
+                    description:
+                        "Run the perfkit tool (run, baseline, compare, abba, history, bisect, merge, stats, doctor) on this package"
+                ),
                 permissions: [
                     .writeToPackageDirectory(reason: "perfkit writes .perfkit/, Baselines/ and reports in the package")
                 ]
