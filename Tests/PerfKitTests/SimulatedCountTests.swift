@@ -112,6 +112,26 @@ import Testing
         #expect(changes.first?.function == "$s3App5outeryyF" && changes.first?.delta == -160)
     }
 
+    /// The concurrency runtime's job frames enclose the body like the harness does: left out, so
+    /// "where it went" names the code (seen in a user package: `__swift_run_job(void*)` topped the list).
+    @Test func theRuntimesJobFramesAreLeftOutOfTheProfile() {
+        let dump = CallgrindDump(
+            parsing: """
+                events: Ir
+                fl=(1) a.swift
+                fn=(1) __swift_run_job(void*)
+                1 1
+                cfn=(2) $s6Parser8parseSumySiSSF
+                calls=1 0
+                2 300
+                fn=(2)
+                1 300
+                totals: 400
+                """)
+        let profile = CallgrindDump.profile([dump], demangle: [:])
+        #expect(profile.inclusive.map(\.function) == ["$s6Parser8parseSumySiSSF"])
+    }
+
     @Test func theDumpTotalsLineIsRead() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("callgrind.out.\(UUID().uuidString)")
             .path

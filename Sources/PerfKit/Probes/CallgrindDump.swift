@@ -23,8 +23,12 @@ public struct CallgrindDump: Sendable, Equatable {
         "swift_allocBox", "swift_allocEmptyBox",
     ]
 
-    /// Mangled-name prefixes of the harness (PerfKit, PerfKitTesting, Swift Testing, the concurrency runtime's task switch).
-    static let harnessPrefixes = ["$s7PerfKit", "$s14PerfKitTesting", "$s7Testing", "swift_task_switch"]
+    /// Name prefixes of the harness: PerfKit, PerfKitTesting, Swift Testing, and the concurrency
+    /// runtime's frames that run a job (they enclose the body, so they repeat its change).
+    static let harnessPrefixes = [
+        "$s7PerfKit", "$s14PerfKitTesting", "$s7Testing", "swift_task_switch", "__swift_run_job", "swift_job_run",
+        "swift::runJobInEstablishedExecutorContext",
+    ]
 
     /// Parses a dump's text.
     /// - Parameter text: The file's content.
