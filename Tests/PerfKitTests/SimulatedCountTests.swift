@@ -132,6 +132,24 @@ import Testing
         #expect(profile.inclusive.map(\.function) == ["$s6Parser8parseSumySiSSF"])
     }
 
+    @Test func whereItWentNamesTheInnermostOfFramesThatCarryOneChange() {
+        let before = [
+            CountProfile.Entry(function: "_dispatch_async_redirect_invoke", value: 305_000),
+            CountProfile.Entry(function: "closure #1 in ParserBenchmarks.sum()", value: 304_700),
+            CountProfile.Entry(function: "parseSum(_:)", value: 304_600),
+            CountProfile.Entry(function: "other()", value: 900),
+        ]
+        let after = [
+            CountProfile.Entry(function: "_dispatch_async_redirect_invoke", value: 386_451.7),
+            CountProfile.Entry(function: "closure #1 in ParserBenchmarks.sum()", value: 386_150),
+            CountProfile.Entry(function: "parseSum(_:)", value: 386_050),
+            CountProfile.Entry(function: "other()", value: 1_000),
+        ]
+        let kept = WhereItWent.innermost(CountProfile.changes(before, after, limit: 20), limit: 5)
+        #expect(kept.map(\.function) == ["parseSum(_:)", "other()"])
+        #expect(kept.map(\.delta) == [81_450, 100])
+    }
+
     @Test func theDumpTotalsLineIsRead() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("callgrind.out.\(UUID().uuidString)")
             .path
