@@ -49,6 +49,27 @@ final class Deliveries: Sendable {
         #expect(cache.counters.bytesCached == 400 && cache.lruOrder.map(\.title) == ["third"])
     }
 
+    /// A request cancelled while its job delivers to an earlier one (the window between the job
+    /// taking its requests and completing them) gets no lease, and the lease made for it is
+    /// released: consumers own exactly the delivered bytes (found by the mutation check: a lease
+    /// never released for a cancelled delivery went unnoticed).
+    @Test func aRequestCancelledDuringDeliveryLeavesNoBytesOwned() {
+        let executor = ManualExecutor()
+        let cache = ArtworkCache(executor: executor)
+        let deliveries = Deliveries()
+        let second = Mutex<ArtworkRequest?>(nil)
+        cache.request(Self.paint("same")) { lease in
+            deliveries.add(lease)
+            if let request = second.withLock({ $0 }) { cache.cancel(request) }
+        }
+        let request = cache.request(Self.paint("same")) { deliveries.add($0) }
+        second.withLock { $0 = request }
+        executor.runAll()
+        #expect(deliveries.count == 1)
+        #expect(cache.counters.bytesOwnedByConsumers == 400)
+        #expect(cache.counters.cancellations == 1)
+    }
+
     @Test func overwritingAnEntryKeepsOneCopyAndExactByteCounts() {
         let executor = ManualExecutor()
         let cache = ArtworkCache(executor: executor)
