@@ -149,3 +149,27 @@ import Testing
         #expect(show.stderr == "perfkit: h.sqlite: no history store here (perfkit history record creates it)\n")
     }
 }
+
+/// `perfkit bisect` refuses what it cannot do before building anything, with one line and exit 2.
+@Suite struct BisectRefusalTests {
+    let folder = TemporaryFolder("perfkit-bisect")
+
+    @Test func aTimingSeriesAndRevisionsOutOfOrderAreRefused() throws {
+        for command in [
+            ["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "a"],
+            ["commit", "-q", "--allow-empty", "-m", "b"],
+        ] {
+            _ = try PerfkitProcess.runTool(
+                ["git", "-c", "user.email=t@x", "-c", "user.name=t"] + command, in: folder.path)
+        }
+        let timing = try PerfkitProcess.run(
+            ["bisect", "HEAD~1", "HEAD", "--series", "S/t() m [main, warm] wallClock"], in: folder.path)
+        #expect(timing.status == 2)
+        #expect(timing.stderr.contains("is not a count: bisecting time would need repeated, alternating runs"))
+        let order = try PerfkitProcess.run(["bisect", "HEAD", "HEAD~1", "--series", "S/t()"], in: folder.path)
+        #expect(order.status == 2)
+        #expect(
+            order.stderr == "perfkit: HEAD is not an ancestor of HEAD~1: bisect needs GOOD before BAD on one history\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/.perfkit/worktrees/bisect"))
+    }
+}

@@ -53,9 +53,15 @@ package struct Bisection: Sendable {
     package static func run(
         good: String, bad: String, selector: String, samples: Int? = nil, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
+        // A named series whose metric is not a count is refused before anything is built.
+        if selector.contains(" ["), let metric = selector.split(separator: " ").last,
+            metric != Substring(Metric.instructions.name)
+        {
+            throw OrchestrationError.cannotDo(timingRefusal(selector))
+        }
         let goodCommit = try Revision.resolve(good), badCommit = try Revision.resolve(bad)
         guard ChildProcess.output(["git", "merge-base", "--is-ancestor", goodCommit, badCommit]) != nil else {
-            throw OrchestrationError.childFailed(
+            throw OrchestrationError.cannotDo(
                 "\(good) is not an ancestor of \(bad): bisect needs GOOD before BAD on one history")
         }
         let setup = try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress)
@@ -67,7 +73,7 @@ package struct Bisection: Sendable {
             $0 == testName || SeriesID.shortTest($0) == testName || $0.hasSuffix("." + testName)
         }
         guard ids.count == 1, let testID = ids.first else {
-            throw OrchestrationError.childFailed(
+            throw OrchestrationError.cannotDo(
                 "--series '\(selector)': \(ids.isEmpty ? "no test" : "\(ids.count) tests") named '\(testName)' at \(good)"
             )
         }
@@ -88,7 +94,8 @@ package struct Bisection: Sendable {
             return table.series[series].map { Quantile.percentile(sorted: $0.values.sorted(), 50) }
         }
         guard let goodValue = value(goodTests) else {
-            throw OrchestrationError.childFailed("--series '\(selector)': not counted at \(good)")
+            throw OrchestrationError.cannotDo(
+                "--series '\(selector)': not counted at \(good)")
         }
         var steps = [Step(commit: goodCommit, value: goodValue, changed: false, tests: goodTests)]
         let tree = revision.directory
@@ -130,7 +137,8 @@ package struct Bisection: Sendable {
             let tests = try count(
                 culprit, bundle: URL(fileURLWithPath: try revision.build(progress: progress)).path, directory: tree)
             guard let v = value(tests) else {
-                throw OrchestrationError.childFailed("--series '\(selector)': not counted at \(culprit.prefix(12))")
+                throw OrchestrationError.cannotDo(
+                    "--series '\(selector)': not counted at \(culprit.prefix(12))")
             }
             culpritStep = Step(commit: culprit, value: v, changed: Comparison.countsDiffer(goodValue, v), tests: tests)
             steps.append(culpritStep!)
@@ -146,6 +154,12 @@ package struct Bisection: Sendable {
             culpritStep: culpritStep)
     }
 
+    /// Why a series that is not a count cannot be bisected, and what would.
+    static func timingRefusal(_ selector: String) -> String {
+        "--series '\(selector)' is not a count: bisecting time would need repeated, alternating runs at every step "
+            + "(perfkit abba GOOD STEP); bisect the test's instructions series instead"
+    }
+
     /// The count series `selector` names among a test's results.
     static func choose(_ selector: String, in tests: [TestResult]) throws -> SeriesID {
         let all = SeriesTable(tests).series.keys.sorted()
@@ -155,18 +169,17 @@ package struct Bisection: Sendable {
         }
         if let named = all.first(where: { name($0) == selector || $0.description == selector }) {
             guard named.metric == Metric.instructions.name else {
-                throw OrchestrationError.childFailed(
-                    "--series '\(selector)' is a timing series: bisecting time needs repeated, alternating runs at every step (perfkit abba GOOD STEP); bisect counts instead (its instructions series)"
-                )
+                throw OrchestrationError.cannotDo(timingRefusal(selector))
             }
+
             return named
         }
         guard !selector.contains(" ") else {
-            throw OrchestrationError.childFailed(
+            throw OrchestrationError.cannotDo(
                 "--series '\(selector)': no such series (perfkit history show prints the names)")
         }
         guard counts.count == 1 else {
-            throw OrchestrationError.childFailed(
+            throw OrchestrationError.cannotDo(
                 "--series '\(selector)': the test has \(counts.count) count series; name one: "
                     + counts.map { "'\(name($0))'" }.joined(separator: ", "))
         }

@@ -22,12 +22,15 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
     case countingUnavailable(String)
     /// The counting process under valgrind failed; `detail` is valgrind's own line.
     case countingFailed(status: Int32, detail: String)
+    /// What was asked cannot be done as asked (a series that is not there, revisions out of order);
+    /// the message says why and what would.
+    case cannotDo(String)
 
     /// Whether a child process failed (a build or a measured process), as opposed to bad input.
     package var isChildFailure: Bool {
         switch self {
         case .buildFailed, .noTestBundle, .measuredProcessFailed, .childFailed, .countingFailed: true
-        case .unknownRevision, .notAPackage, .checkoutFailed, .noMeasuredTests, .countingUnavailable: false
+        case .unknownRevision, .notAPackage, .checkoutFailed, .noMeasuredTests, .countingUnavailable, .cannotDo: false
         }
     }
 
@@ -46,6 +49,7 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
             "\(description) ended abnormally (status \(status)); its results cannot be trusted"
         case .childFailed(let message): message
         case .countingUnavailable(let message): message
+        case .cannotDo(let message): message
         case .countingFailed(let status, let detail):
             "the counting process under valgrind failed (status \(status)): \(detail); no counts were stored"
         }
