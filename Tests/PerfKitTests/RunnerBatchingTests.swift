@@ -23,6 +23,18 @@ private struct FastSubject: MeasurableSubject {
     }
 }
 
+/// A fast subject that allocates one buffer of a fixed size a call and keeps nothing.
+private struct AllocatingSubject: MeasurableSubject {
+    var phases: [Phase] { Phase.allPhases }
+    var allowsBatching = true
+    func makeState() -> Int { 0 }
+    func run(_ state: inout Int) -> Int {
+        let buffer = [UInt8](repeating: 1, count: 200)
+        return buffer.count &+ state
+    }
+    func evict(_ state: inout Int) {}
+}
+
 @Suite struct RunnerBatchingTests {
     /// A 20 ms target: a body of a few nanoseconds cannot reach it in one call unless the thread is
     /// preempted for 20 ms, so "more than one call" holds on a loaded machine too (at 50 µs, one
@@ -44,6 +56,22 @@ private struct FastSubject: MeasurableSubject {
         // A level is recorded as read after the sample: k calls further each time.
         let level = try #require(result.series(FastSubject.calls, arm: "main", phase: .warm)?.values)
         #expect(zip(level, level.dropFirst()).allSatisfy { $1 - $0 == Double(calls[0]) })
+    }
+
+    /// A batched sample's bytes are divided by its calls like its time: a warm value (k calls)
+    /// equals a cold one (one call), exactly (found by the mutation check: values per sample, k
+    /// times too large, went unnoticed because no test read an additive metric of a batched sample).
+    @Test func aBatchedSampleRecordsBytesPerCall() throws {
+        var configuration = configuration
+        configuration.metrics = [.wallClock, .bytesAllocated]
+        let result = try Runner(configuration: configuration).measure("alloc", arms: [Arm("main", AllocatingSubject())])
+        guard !result.unavailable.contains(where: { $0.metric == Metric.bytesAllocated.name }) else { return }  // no jemalloc
+        let warm = try #require(result.series(.bytesAllocated, arm: "main", phase: .warm))
+        let cold = try #require(result.series(.bytesAllocated, arm: "main", phase: .cold))
+        #expect(try #require(warm.callsPerSample).allSatisfy { $0 > 1 })
+        #expect(cold.callsPerSample == nil)
+        #expect(Set(warm.values) == Set(cold.values), "warm \(warm.values), cold \(cold.values)")
+        #expect(Set(warm.values).count == 1)
     }
 
     @Test(arguments: [Phase.cold, Phase.eviction])
