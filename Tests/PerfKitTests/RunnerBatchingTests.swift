@@ -65,7 +65,8 @@ private struct AllocatingSubject: MeasurableSubject {
         var configuration = configuration
         configuration.metrics = [.wallClock, .bytesAllocated]
         let result = try Runner(configuration: configuration).measure("alloc", arms: [Arm("main", AllocatingSubject())])
-        guard !result.unavailable.contains(where: { $0.metric == Metric.bytesAllocated.name }) else { return }  // no jemalloc
+        // Without jemalloc (the trait off) bytes are unavailable: nothing to check.
+        guard !result.unavailable.contains(where: { $0.metric == Metric.bytesAllocated.name }) else { return }
         let warm = try #require(result.series(.bytesAllocated, arm: "main", phase: .warm))
         let cold = try #require(result.series(.bytesAllocated, arm: "main", phase: .cold))
         #expect(try #require(warm.callsPerSample).allSatisfy { $0 > 1 })
