@@ -64,6 +64,22 @@ import Testing
         #expect(row.note.contains("not significant against its edge after Benjamini–Hochberg"))
     }
 
+    /// The test runs against the band's edge on the estimate's side: for a change just beyond +5%
+    /// its p-value is moderate, where against −5%, the wrong edge, it would be the smallest eight
+    /// values a side allow (7.8e-5; found by the mutation check).
+    @Test func aChangeJustBeyondTheBandIsTestedAgainstItsOwnEdge() throws {
+        var baseline: [(String, [Double])] = [("S/edge()", (0..<8).map { 99 + Double($0) * 2 / 7 })]
+        var current: [(String, [Double])] = [("S/edge()", (0..<8).map { 105.2 + Double($0) * 2 / 7 })]
+        for k in 0..<19 {
+            baseline.append(("S/t\(k)()", V.noisy(100, seed: UInt64(10 + k), count: 8)))
+            current.append(("S/t\(k)()", V.noisy(100, seed: UInt64(40 + k), count: 8)))
+        }
+        let comparison = try Comparison(baseline: Self.many(baseline), current: Self.many(current))
+        let row = try #require(comparison.rows.first { $0.test == "S/edge()" })
+        #expect(row.change!.value > 1.05)
+        #expect(row.pValue! > 0.001, "p \(row.pValue!) against +5%")
+    }
+
     @Test func benjaminiHochbergAdjustsAcrossEveryRowOfTheComparison() throws {
         // One clear regression among nineteen unchanged series: every decision's q comes from one family of twenty.
         var baseline: [(String, [Double])] = [("S/slow()", V.noisy(100, seed: 1, count: 8))]
