@@ -88,10 +88,13 @@ public struct ChangePointDetector: Sendable {
                     guard a != b else { return nil }
                     evidence = .exactCountDiffers
                 } else {
-                    guard Comparison.countsDiffer(b, a, tolerance: countTolerance, floor: countFloor) else {
+                    // Widened like a comparison's when either commit's count moved with the heap.
+                    let spread = max(before.countSpread, after.countSpread)
+                    let tolerance = Comparison.countTolerance(base: countTolerance, spread: spread)
+                    guard Comparison.countsDiffer(b, a, tolerance: tolerance, floor: countFloor) else {
                         return nil
                     }
-                    evidence = .beyondCountTolerance(tolerance: countTolerance, floor: countFloor)
+                    evidence = .beyondCountTolerance(tolerance: tolerance, floor: countFloor)
                 }
                 return ChangePoint(
                     commit: after.commit, previous: before.commit, before: b, after: a,

@@ -21,14 +21,18 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     /// The value: for a count, its median per call over the run's samples; for timing, the median
     /// of the per-process medians.
     public var value: Double
-    /// The 95% interval of a timing value (Hodges–Lehmann over the process medians); the value itself for a count.
+    /// Timing: the 95% interval's lower end (Hodges–Lehmann over the process medians). A count: the
+    /// lowest per-process median (a counting run's two processes differ only in a shifted heap).
     public var lower: Double
-    /// The interval's upper end.
+    /// The interval's upper end, or a count's highest per-process median.
     public var upper: Double
     /// Fresh processes the value came from.
     public var processes: Int
     /// When it was recorded.
     public var recorded: Date
+
+    /// A count's spread over its processes (``SampleSeries/processSpread`` when it was recorded).
+    public var countSpread: Double { lower > 0 && upper > lower ? upper / lower - 1 : 0 }
 
     /// Creates an entry.
     public init(
@@ -74,8 +78,11 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
                         lower = interval?.lower ?? value
                         upper = interval?.upper ?? value
                     } else {
+                        // A count's range is its per-process medians: for a counting run, the heap
+                        // shift's effect, which widens the count tolerance as in a comparison.
                         value = Quantile.percentile(sorted: series.values.sorted(), 50)
-                        (lower, upper) = (value, value)
+                        let medians = series.processMedians()
+                        (lower, upper) = (min(value, medians.min() ?? value), max(value, medians.max() ?? value))
                     }
                     entries.append(
                         HistoryEntry(

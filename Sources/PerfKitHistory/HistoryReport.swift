@@ -34,9 +34,7 @@ public enum HistoryReport {
     }
 
     /// `Suite/test() measurement [arm, phase] metric`, without the module.
-    public static func name(_ series: SeriesID) -> String {
-        "\(series.shortTest) \(series.measurement) [\(series.arm), \(series.phase)] \(series.metric)"
-    }
+    public static func name(_ series: SeriesID) -> String { series.shortDescription }
 
     /// The plain-text report: every series with a change point, then how many had none.
     /// - Parameter histories: From ``ChangePointDetector/histories(_:)``.

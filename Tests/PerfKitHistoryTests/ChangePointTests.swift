@@ -61,6 +61,19 @@ import Testing
         #expect(both[0].changes.map(\.commit.position) == [3])
     }
 
+    /// A count that moved with the heap (its processes' medians 0.5% apart) is judged against twice
+    /// that, as a comparison judges it: a 0.6% step is then no change point; the same step of a
+    /// count whose processes agree is one.
+    @Test func anAddressSensitiveCountIsJudgedAgainstItsWidenedTolerance() {
+        let values = [1e6, 1e6, 1.006e6, 1.006e6]
+        var sensitive = Self.entries(values, measure: .simulatedCount)
+        for i in sensitive.indices { sensitive[i].upper = sensitive[i].value * 1.005 }
+        #expect(ChangePointDetector().histories(sensitive)[0].changes.isEmpty)
+        let steady = ChangePointDetector().histories(Self.entries(values, measure: .simulatedCount))
+        #expect(steady[0].changes.map(\.commit.position) == [3])
+        #expect(sensitive[0].countSpread == 0.005 || abs(sensitive[0].countSpread - 0.005) < 1e-12)
+    }
+
     @Test func anExactCountChangesAtAnyDifferenceAndMachinesAreKeptApart() {
         let one = Self.entries([5, 5, 6, 6], measure: .exactCount, metric: "mallocs", machine: "a")
         let other = Self.entries([9, 9, 9, 9], measure: .exactCount, metric: "mallocs", machine: "b")

@@ -44,6 +44,20 @@ package enum PerfkitProcess {
         try ToolProcess("perfkit").run(arguments, in: directory)
     }
 
+    /// Starts `perfkit ARGUMENTS` in `directory` with its output discarded, for a test that kills
+    /// it or runs several at once.
+    /// - Returns: The running process.
+    package static func start(_ arguments: [String], in directory: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Runs another tool (`git`, found on PATH) and returns its standard output; fails the test's
     /// set-up when it does not exit 0.
     package static func runTool(_ arguments: [String], in directory: String) throws -> String {

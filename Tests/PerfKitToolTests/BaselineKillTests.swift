@@ -42,13 +42,8 @@ import Testing
         try Self.run(version: 1, suites: suites).write(to: directory + "/v1.json")
         var generator = SeededGenerator(seed: 0xC0FFEE)
         for attempt in 0..<24 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: PerfkitProcess.executable)
-            process.arguments = ["baseline", "save", "main", "--from", attempt % 2 == 0 ? "v2.json" : "v1.json"]
-            process.currentDirectoryURL = URL(fileURLWithPath: directory)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try PerfkitProcess.start(
+                ["baseline", "save", "main", "--from", attempt % 2 == 0 ? "v2.json" : "v1.json"], in: directory)
             // Kill at a seeded moment spread over the save (process start, reading, staging, renaming).
             usleep(UInt32(generator.index(below: 120_000)))
             kill(process.processIdentifier, SIGKILL)

@@ -76,13 +76,8 @@ import Testing
                     ["history", "record", "--from", "v\(Int(old)).json", "--store", store], in: folder.path)
                 #expect(first.status == 0, "\(first.stderr)")
                 let duration = Date().timeIntervalSince(started)
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: PerfkitProcess.executable)
-                process.arguments = ["history", "record", "--from", "v\(Int(written)).json", "--store", store]
-                process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
+                let process = try PerfkitProcess.start(
+                    ["history", "record", "--from", "v\(Int(written)).json", "--store", store], in: folder.path)
                 usleep(UInt32(Double(generator.index(below: 1_000)) / 1_000 * 1.3 * duration * 1e6))
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
@@ -109,13 +104,8 @@ import Testing
             // Four commits at once, then four records of one commit at once.
             for files in [(0..<4).map { "c\($0).json" }, Array(repeating: "c0.json", count: 4)] {
                 let processes = try files.map { file in
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: PerfkitProcess.executable)
-                    process.arguments = ["history", "record", "--from", file, "--store", store]
-                    process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-                    process.standardOutput = FileHandle.nullDevice
-                    process.standardError = FileHandle.nullDevice
-                    try process.run()
+                    let process = try PerfkitProcess.start(
+                        ["history", "record", "--from", file, "--store", store], in: folder.path)
                     return process
                 }
                 for process in processes { process.waitUntilExit() }
@@ -153,6 +143,18 @@ import Testing
 /// `perfkit bisect` refuses what it cannot do before building anything, with one line and exit 2.
 @Suite struct BisectRefusalTests {
     let folder = TemporaryFolder("perfkit-bisect")
+
+    /// From a package's subfolder, path options are made absolute before moving to the root; a
+    /// store's URL is not a path and reaches the store as given (it became a file below the folder).
+    @Test func aStoreURLIsNotRewrittenAsAPathFromASubfolder() throws {
+        try Data().write(to: URL(fileURLWithPath: folder.path + "/Package.swift"))
+        try FileManager.default.createDirectory(atPath: folder.path + "/Sources", withIntermediateDirectories: true)
+        let result = try PerfkitProcess.run(
+            ["history", "show", "--store", "postgresql://nobody:secret@127.0.0.1:1/none"], in: folder.path + "/Sources")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("perfkit: postgresql://nobody:***@127.0.0.1:1/none: "), "\(result.stderr)")
+        #expect(!result.stderr.contains("secret"))
+    }
 
     @Test func aTimingSeriesAndRevisionsOutOfOrderAreRefused() throws {
         for command in [

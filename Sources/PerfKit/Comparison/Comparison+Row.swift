@@ -92,7 +92,7 @@ extension Comparison {
         if metric.isSimulated {
             var sensitivity = 0.0
             if case .processes(let b, let c) = replication {
-                sensitivity = max(layoutSensitivity(b), layoutSensitivity(c))
+                sensitivity = max(b.processSpread, c.processSpread)
             }
             judgeCounts(&row, baseline: baseline, current: current, layoutSensitivity: sensitivity, context: context)
             return row
@@ -250,7 +250,7 @@ extension Comparison {
     /// - Parameters:
     ///   - before: The earlier median per call.
     ///   - after: The later one.
-    ///   - tolerance: Relative tolerance (default ``defaultCountTolerance``).
+    ///   - tolerance: Relative tolerance, widened for address-sensitive series (``countTolerance(base:spread:)``).
     ///   - floor: Smallest absolute change (default ``defaultCountFloor``).
     public static func countsDiffer(
         _ before: Double, _ after: Double, tolerance: Double = defaultCountTolerance, floor: Double = defaultCountFloor
@@ -262,12 +262,15 @@ extension Comparison {
     /// Judges a simulated count: unchanged when every sample is identical on both sides, else the
     /// change of the median per call against the relative tolerance. Not judged when the toolchain,
     /// valgrind or the build differ (the count then measures another binary or another simulator).
-    /// How far a count series moved between the processes of one side (a counting run counts each
-    /// test twice, the second time with the heap shifted): max over min of the per-process medians, minus one.
-    static func layoutSensitivity(_ series: SampleSeries) -> Double {
-        let medians = series.processMedians()
-        guard medians.count > 1, let low = medians.min(), let high = medians.max(), low > 0 else { return 0 }
-        return high / low - 1
+    /// The relative tolerance a simulated count is judged with: `base`, or twice what the series
+    /// moved when the heap moved (``SampleSeries/processSpread``) when that is more. A separately
+    /// built binary moves the heap too, and identical code then counts differently.
+    /// - Parameters:
+    ///   - base: The tolerance without address sensitivity (default ``defaultCountTolerance``).
+    ///   - spread: The larger process spread of the two sides.
+    /// - Returns: The tolerance.
+    public static func countTolerance(base: Double = defaultCountTolerance, spread: Double) -> Double {
+        max(base, 2 * spread)
     }
 
     /// Judges a simulated count (see ``judgeCounts(_:baseline:current:layoutSensitivity:context:)``).
@@ -285,7 +288,7 @@ extension Comparison {
         // A series that moved when the heap moved is judged against twice that movement: a
         // separately built binary moves the heap too, and identical code then counts differently.
         let baseTolerance = context.bands.relative[row.metric.name] ?? defaultCountTolerance
-        let tolerance = max(baseTolerance, 2 * layoutSensitivity)
+        let tolerance = countTolerance(base: baseTolerance, spread: layoutSensitivity)
         let sensitive =
             tolerance > baseTolerance
             ? "; address-sensitive: moved \(Format.trim(layoutSensitivity * 100))% when the heap moved" : ""
@@ -313,7 +316,7 @@ extension Comparison {
         let ratio = c / b
         row.change = Estimate(value: ratio, lower: ratio, upper: ratio)
         let floor = context.bands.absolute[row.metric.name] ?? defaultCountFloor
-        let within = abs(ratio - 1) <= tolerance || abs(c - b) <= floor
+        let within = !countsDiffer(b, c, tolerance: tolerance, floor: floor)
         row.verdict =
             within ? .withinNoise : (ratio > 1) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
         row.note =

@@ -90,12 +90,17 @@ package struct Bisection: Sendable {
         let goodTests = try count(goodCommit, bundle: bundle, directory: revision.directory)
         let series = try choose(selector, in: goodTests)
         func value(_ tests: [TestResult]) -> Double? {
-            let table = SeriesTable(tests)
-            return table.series[series].map { Quantile.percentile(sorted: $0.values.sorted(), 50) }
+            SeriesTable(tests).series[series].map { Quantile.percentile(sorted: $0.values.sorted(), 50) }
         }
         guard let goodValue = value(goodTests) else {
             throw OrchestrationError.cannotDo(
                 "--series '\(selector)': not counted at \(good)")
+        }
+        // The comparison's rule: widened when the count moved with the heap (at GOOD or at the step).
+        let goodSpread = SeriesTable(goodTests).series[series]?.processSpread ?? 0
+        func differs(_ v: Double, _ tests: [TestResult]) -> Bool {
+            let spread = max(goodSpread, SeriesTable(tests).series[series]?.processSpread ?? 0)
+            return Comparison.countsDiffer(goodValue, v, tolerance: Comparison.countTolerance(spread: spread))
         }
         var steps = [Step(commit: goodCommit, value: goodValue, changed: false, tests: goodTests)]
         let tree = revision.directory
@@ -114,7 +119,7 @@ package struct Bisection: Sendable {
                 bundle = URL(fileURLWithPath: built).path
                 let tests = try count(head, bundle: bundle, directory: tree)
                 if let v = value(tests) {
-                    let changed = Comparison.countsDiffer(goodValue, v)
+                    let changed = differs(v, tests)
                     steps.append(Step(commit: head, value: v, changed: changed, tests: tests))
                     verdict = changed ? "bad" : "good"
                 }
@@ -140,7 +145,7 @@ package struct Bisection: Sendable {
                 throw OrchestrationError.cannotDo(
                     "--series '\(selector)': not counted at \(culprit.prefix(12))")
             }
-            culpritStep = Step(commit: culprit, value: v, changed: Comparison.countsDiffer(goodValue, v), tests: tests)
+            culpritStep = Step(commit: culprit, value: v, changed: differs(v, tests), tests: tests)
             steps.append(culpritStep!)
         }
         let parentHash = ChildProcess.output(["git", "rev-parse", "\(culprit)^"]) ?? ""
@@ -164,10 +169,7 @@ package struct Bisection: Sendable {
     static func choose(_ selector: String, in tests: [TestResult]) throws -> SeriesID {
         let all = SeriesTable(tests).series.keys.sorted()
         let counts = all.filter { $0.metric == Metric.instructions.name }
-        func name(_ id: SeriesID) -> String {
-            "\(id.shortTest) \(id.measurement) [\(id.arm), \(id.phase)] \(id.metric)"
-        }
-        if let named = all.first(where: { name($0) == selector || $0.description == selector }) {
+        if let named = all.first(where: { $0.shortDescription == selector || $0.description == selector }) {
             guard named.metric == Metric.instructions.name else {
                 throw OrchestrationError.cannotDo(timingRefusal(selector))
             }
@@ -181,7 +183,7 @@ package struct Bisection: Sendable {
         guard counts.count == 1 else {
             throw OrchestrationError.cannotDo(
                 "--series '\(selector)': the test has \(counts.count) count series; name one: "
-                    + counts.map { "'\(name($0))'" }.joined(separator: ", "))
+                    + counts.map { "'\($0.shortDescription)'" }.joined(separator: ", "))
         }
         return counts[0]
     }

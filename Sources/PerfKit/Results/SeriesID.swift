@@ -58,6 +58,10 @@ public struct SeriesID: Hashable, Comparable, Sendable, Codable, CustomStringCon
         )
     }
 
-    /// `Suite/test() measurement [arm, phase] metric`.
+    /// `Suite/test() measurement [arm, phase] metric`, the test without its module: the name
+    /// `perfkit history show` prints and `perfkit bisect --series` takes.
+    public var shortDescription: String { "\(shortTest) \(measurement) [\(arm), \(phase)] \(metric)" }
+
+    /// `Module.Suite/test() measurement [arm, phase] metric`.
     public var description: String { "\(test) \(measurement) [\(arm), \(phase)] \(metric)" }
 }

@@ -48,7 +48,8 @@ enum PackageRoot {
     }
 
     static func absolute(_ path: String, from folder: String) -> String {
-        path.hasPrefix("/") || path == "-"
+        // A URL (a history store's postgres://…) names no file: left as it is.
+        path.hasPrefix("/") || path == "-" || path.contains("://")
             ? path : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder + "/")).standardizedFileURL.path
     }
 }
