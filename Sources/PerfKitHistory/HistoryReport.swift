@@ -64,7 +64,7 @@ public enum HistoryReport {
     public static func markdown(_ histories: [SeriesHistory], charts: [String: String]) -> String {
         var lines = [
             "# Change points", "",
-            "Counts (simulated instructions, exact allocation counts) change at the commit whose value differs from its predecessor's beyond the count tolerance: they do not vary between runs, so a step is that commit's. Timing varies, so its change points come from E-divisive means with a permutation test, with the stated false-alarm rate a series; a timing step's commit is an estimate. A machine's series are never read against another machine's.",
+            "Counts (simulated instructions, exact allocation counts) change at the commit whose value differs from its predecessor's beyond the count tolerance (widened to twice what the count moved when the heap moved): they vary between runs by far less than timing, so a step is that commit's. Timing varies, so its change points come from E-divisive means with a permutation test, with the stated false-alarm rate a series; a timing step's commit is an estimate. A machine's series are never read against another machine's.",
             "",
         ]
         for machine in Array(Set(histories.map(\.machine))).sorted() {
