@@ -1,9 +1,10 @@
 import CSQLite
 import Foundation
+import PerfKit
 
 /// A connection to an SQLite file: the embedded store, no server.
 ///
-/// Written in WAL mode with a 60-second busy timeout, so concurrent recorders (separate processes)
+/// Written in WAL mode (switched on by the first recorder; a reader never changes the file) with a 60-second busy timeout, so concurrent recorders (separate processes)
 /// wait for each other's write transactions instead of failing; a transaction killed half-way
 /// leaves nothing, since SQLite rolls it back on the next open.
 final class SQLiteConnection: SQLConnection {
@@ -34,10 +35,23 @@ final class SQLiteConnection: SQLConnection {
         }
         database = handle
         sqlite3_busy_timeout(database, 60_000)
-        do {
+        do throws(HistoryStoreError) {
             // Reading the schema first turns "not a database" into an error here, before any pragma.
             try execute("SELECT count(*) FROM sqlite_master")
-            try execute("PRAGMA journal_mode = WAL")
+            if create, try execute("PRAGMA journal_mode").first?.first?.text?.lowercased() != "wal" {
+                // The first switch to WAL takes the database's exclusive lock, and concurrent first
+                // recorders could be refused it (1 of 4 failed once under load): the switch is made
+                // under an advisory lock beside the store, the way stored files serialise writers.
+                var failure: HistoryStoreError?
+                do throws(FileError) {
+                    try StoredFile.withLock(path + ".lock") { () throws(FileError) in
+                        do throws(HistoryStoreError) { try execute("PRAGMA journal_mode = WAL") } catch {
+                            failure = error
+                        }
+                    }
+                } catch { throw HistoryStoreError(path, error.problem) }
+                if let failure { throw failure }
+            }
             try execute("PRAGMA synchronous = FULL")
         } catch {
             sqlite3_close(database)

@@ -47,13 +47,16 @@ package enum PerfkitProcess {
     /// Starts `perfkit ARGUMENTS` in `directory` with its output discarded, for a test that kills
     /// it or runs several at once.
     /// - Returns: The running process.
-    package static func start(_ arguments: [String], in directory: String) throws -> Process {
+    /// - Parameter errors: Where its standard error goes (default: discarded).
+    package static func start(_ arguments: [String], in directory: String, errors: Any = FileHandle.nullDevice) throws
+        -> Process
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
         return process
     }

@@ -103,13 +103,17 @@ import Testing
         for store in stores() {
             // Four commits at once, then four records of one commit at once.
             for files in [(0..<4).map { "c\($0).json" }, Array(repeating: "c0.json", count: 4)] {
-                let processes = try files.map { file in
-                    let process = try PerfkitProcess.start(
-                        ["history", "record", "--from", file, "--store", store], in: folder.path)
-                    return process
+                let logs = files.indices.map { folder.path + "/recorder-\($0).err" }
+                let processes = try zip(files, logs).map { file, log in
+                    _ = FileManager.default.createFile(atPath: log, contents: nil)
+                    return try PerfkitProcess.start(
+                        ["history", "record", "--from", file, "--store", store], in: folder.path,
+                        errors: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
                 }
                 for process in processes { process.waitUntilExit() }
-                #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "\(store)")
+                let failures = zip(processes, logs).filter { $0.0.terminationStatus != 0 }
+                    .map { (try? String(contentsOfFile: $0.1, encoding: .utf8)) ?? "" }
+                #expect(failures.isEmpty, "\(store): \(failures)")
             }
             let entries = try HistoryStore(store, create: false).entries()
             #expect(entries.count == 4 * 500, "\(store)")
