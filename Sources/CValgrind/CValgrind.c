@@ -10,12 +10,16 @@
 #ifdef PERFKIT_HAS_VALGRIND
 int perfkit_running_on_valgrind(void) { return (int)RUNNING_ON_VALGRIND; }
 int perfkit_valgrind_headers_present(void) { return 1; }
+/* The counting process starts with instrumentation off (--instr-atstart=no) and collection on.
+   Instrumentation is process-wide, unlike collection (each thread has its own collect state, so
+   toggling it would leave threads the body starts uncounted): every thread that runs while the
+   body does is counted, in its own per-thread file (--separate-threads=yes). */
 void perfkit_count_begin(void) {
     CALLGRIND_ZERO_STATS;
-    CALLGRIND_TOGGLE_COLLECT;
+    CALLGRIND_START_INSTRUMENTATION;
 }
 void perfkit_count_end(const char *label) {
-    CALLGRIND_TOGGLE_COLLECT;
+    CALLGRIND_STOP_INSTRUMENTATION;
     CALLGRIND_DUMP_STATS_AT(label);
 }
 #else

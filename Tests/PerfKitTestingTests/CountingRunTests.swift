@@ -19,6 +19,19 @@ import Testing
         try measure("loop-4000") { countedWork(4_000) }
     }
 
+    /// A body that starts a thread and waits for it: counted with its thread, and said so.
+    @Test(.performance(samples: 3)) func threadedLoop() throws {
+        try measure("loop-on-a-thread") {
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                blackHole(countedWork(3_000))
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+    }
+
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
@@ -82,6 +95,21 @@ import Testing
         // The smallest sample of each: an allocator's occasional slow path only ever adds.
         let (short, long) = (counts[0][0].min()!, counts[0][1].min()!)
         #expect((0..<1_000).contains(2 * short - long), "\(short) and \(long)")
+        // A body with a thread of its own is counted with it (3,000 steps on the thread: more than
+        // the 2,000 above), each value saying it started one, and the run says so.
+        #expect(counts.count == 2)
+        var lines: [String] = []
+        let threaded = try CountingRun.measure(
+            bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: "CountingRunTests/threadedLoop",
+            samples: 3, setup: setup, progress: { lines.append($0) })
+        defer {
+            try? FileManager.default.removeItem(
+                atPath: URL(fileURLWithPath: threaded.dumps).deletingLastPathComponent().path)
+        }
+        let series = try #require(threaded.tests.first?.measurements.first?.series.first { $0.metric == .instructions })
+        #expect(series.threadsStarted == Array(repeating: 1, count: series.values.count))
+        #expect(series.values.allSatisfy { $0 > short })
+        #expect(lines.contains { $0.contains("1 count series have bodies that start threads") })
     }
 }
 

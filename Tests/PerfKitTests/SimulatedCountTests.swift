@@ -157,4 +157,42 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(SimulatedCounter.totals(ofDump: path) == 42)
     }
+
+    @Test func countsFromAnotherCountingSetupAreNotJudged() throws {
+        var older = Self.counted()
+        older.countingSetup = "callgrind Ir, one process per run"
+        let row = try Self.row([10_000, 10_000], [10_000, 10_000], current: older)
+        #expect(row.verdict == .notJudged)
+        #expect(row.reason == .countsFromAnotherSetup)
+        #expect(row.note.contains("counting setup"))
+        #expect(Self.counted().countingDifferences(from: Self.counted()).isEmpty)
+    }
+
+    /// Every new thread's first call is glibc's `start_thread`, from `clone3`: a dump's calls to it
+    /// are the threads the body started, names compressed or not.
+    @Test func theThreadsABodyStartedAreReadFromItsDump() {
+        let dump = """
+            events: Ir
+            fn=(1) clone3
+            cfn=(2) start_thread
+            calls=1 0
+            0 900
+            fn=(3) main
+            cfn=(2)
+            calls=2 0
+            0 10
+            cfn=(4) start_threads_later
+            calls=5 0
+            0 10
+            totals: 920
+            """
+        #expect(SimulatedCounter.threadsStarted(inDump: dump) == 3)
+        #expect(SimulatedCounter.threadsStarted(inDump: "events: Ir\nfn=(1) f\n0 5\ntotals: 5\n") == 0)
+    }
+
+    @Test func countingPassFoldersHaveOneLength() {
+        let names = [(0, 0), (7, 7), (4_321, 0), (99_999, 7)].map { CountingPass.folderName($0.0, $0.1) }
+        #expect(Set(names.map(\.count)) == [names[0].count])
+        #expect(names[2] == "/pass-04321-0")
+    }
 }

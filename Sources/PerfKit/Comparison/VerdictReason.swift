@@ -57,7 +57,7 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
         case .supportingCPU: "thread CPU beside its wall clock"
         case .notMeasured: "not measured in this run"
         case .onePerSide: "one process per side"
-        case .countsFromAnotherSetup: "counted with another toolchain, valgrind or build"
+        case .countsFromAnotherSetup: "counted with another toolchain, valgrind, build or counting setup"
         case .noBetterDirection: "no better direction"
         case .tooNoisy: "too noisy to tell"
         case .aboutTheBandsSize: "a change about the band's size"

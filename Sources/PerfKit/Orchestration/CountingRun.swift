@@ -69,8 +69,17 @@ package enum CountingRun {
         return Setup(version: version, cpu: cpu, shim: shim, valgrind: valgrind)
     }
 
+    /// What a counting run's setup is, recorded in its run file's environment
+    /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
+    package static let setupIdentifier =
+        "callgrind Ir, one process per test, heap shifts 0 and 7, jemalloc decay off, ASLR off, deterministic hashing"
+
+    /// Counting processes run at once by default: one per core (valgrind runs a process's threads
+    /// one at a time, so each process keeps one core busy; counts do not depend on the load).
+    package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
     /// Runs each of the bundle's tests matching `filter` under callgrind, in two processes of its own
-    /// (the second with the heap shifted, ``heapPads``), and reads their counts.
+    /// (the second with the heap shifted, ``heapPads``), `jobs` processes at a time, and reads their counts.
     /// - Parameters:
     ///   - bundle: The release test bundle.
     ///   - directory: The package directory.
@@ -78,28 +87,28 @@ package enum CountingRun {
     ///   - samples: Samples per arm and phase, if forced (default ``PerformanceMode``'s 3).
     ///   - setup: From ``prepare(directory:scratch:progress:)``.
     ///   - extra: Variables added to the fixed environment (test-only, for example an injected change).
-    ///   - progress: Receives one line when it starts.
+    ///   - jobs: Counting processes at once (``defaultJobs``).
+    ///   - progress: Receives one line when it starts, and one naming series whose bodies start threads.
     /// - Returns: The tests, each series of simulated instructions with its dump numbers and
     ///   profile, and the folder holding the raw dumps (`callgrind.out.N`), for the caller to keep
     ///   beside the run file.
     /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
     package static func measure(
         bundle: String, directory: String, filter: String, samples: Int?, setup: Setup,
-        environment extra: [String: String] = [:],
+        environment extra: [String: String] = [:], jobs: Int = defaultJobs,
         progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
         // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
         let root = "/tmp/perfkit-counts-\(UUID().uuidString)"
-        let results = root + "/results", dumps = root + "/dumps"
-        try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
+        let dumps = root + "/dumps"
         try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
         var keep = false
         ChildRegistry.created(folder: root)
         defer {
             ChildRegistry.removed(folder: root)
-            try? FileManager.default.removeItem(atPath: results)
-            try? FileManager.default.removeItem(atPath: root + "/bundle")
-            try? FileManager.default.removeItem(atPath: root + "/shim.so")
+            for item in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where item != "dumps" {
+                try? FileManager.default.removeItem(atPath: root + "/" + item)
+            }
             if !keep { try? FileManager.default.removeItem(atPath: root) }
         }
         let absoluteBundle = bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
@@ -113,75 +122,64 @@ package enum CountingRun {
             // 0.6% between runs of one binary. Without decay the allocator's work is the same each run.
             "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1",
             MeasuredProcessEnvironment.mode: MeasuredProcessEnvironment.measureMode,
-            MeasuredProcessEnvironment.resultsDirectory: results,
         ]
         if let samples { environment[MeasuredProcessEnvironment.samples] = String(samples) }
         environment.merge(extra) { _, new in new }
-        var machine = utsname()
-        uname(&machine)
-        let arch = withUnsafeBytes(of: &machine.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         // One valgrind process per test, as Gungraun runs one per benchmark: what earlier tests left
         // in the heap moves a later test's pointer-keyed work. Counted in one process, the calendar
         // suite's layout medians spread 0.85% between processes of one binary; one suite alone, 0.02%.
         let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
+        // Twice per test: as it is, then with the heap shifted (``SimulatedCounter/padHeap(_:)``).
+        // A series that moves between the two depends on addresses, which a separately built
+        // binary moves too; the comparison widens its tolerance to twice that movement.
+        let passes = ids.enumerated().flatMap { index, id in
+            heapPads.map {
+                CountingPass(test: index, id: id, pad: $0, folder: root + CountingPass.folderName(index, $0))
+            }
+        }
+        let width = max(1, min(jobs, passes.count))
         progress(
-            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, two processes each (about 50× slower than native)…"
+            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, two processes each, \(width) at a time (about 50× slower than native)…"
         )
+        let outcomes = try CountingPass.runAll(
+            passes, width: width, root: root, setup: setup, environment: environment, directory: directory)
+        // In the passes' order, whatever order they finished in: dump numbers and results do not
+        // depend on the number of jobs.
         var tests: [TestResult] = []
         var worst: Int32 = 0
         var offset = 0
-        for (index, id) in ids.enumerated() {
-            // Twice per test: as it is, then with the heap shifted (``SimulatedCounter/padHeap(_:)``).
-            // A series that moves between the two depends on addresses, which a separately built
-            // binary moves too; the comparison widens its tolerance to twice that movement.
-            var passes: [[TestResult]] = []
-            for pad in Self.heapPads {
-                let own = root + "/test-\(index)-\(pad)"
-                try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
-                environment[SimulatedCounter.outputVariable] = own + "/callgrind.out"
-                environment[SimulatedCounter.heapPadVariable] = String(pad)
-                let (status, _) = try ChildProcess.run(
-                    [
-                        "setarch", arch, "-R", setup.valgrind, "--tool=callgrind", "--collect-atstart=no",
-                        "--callgrind-out-file=\(own)/callgrind.out",
-                        "--log-file=\(root)/valgrind.log", root + "/bundle", "--testing-library", "swift-testing",
-                        "--no-parallel", "--filter",
-                        NSRegularExpression.escapedPattern(for: id),
-                    ], in: directory, environment: environment, output: .discard, showErrors: pad == 0,
-                    replacingEnvironment: true)
-                let log = (try? String(contentsOfFile: root + "/valgrind.log", encoding: .utf8)) ?? ""
-                guard status == 0 || status == 1, !log.contains("VALGRIND INTERNAL ERROR") else {
-                    let line = log.split(separator: "\n").first {
-                        $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error")
-                    }
-                    throw OrchestrationError.countingFailed(
-                        status: status,
-                        detail: "\(id): "
-                            + (line.map {
-                                String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces)
-                            } ?? "see \(root)/valgrind.log"))
-                }
-                worst = max(worst, status)
-                var counted = profiled(try ResultFragments.readAll(from: results), dumps: own)
-                let highest = offsetDumps(&counted, by: offset)
-                for n in 1...max(1, highest) {
-                    try? FileManager.default.moveItem(
-                        atPath: "\(own)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
-                }
-                offset += highest
-                try? FileManager.default.removeItem(atPath: own)
-                for file in (try? FileManager.default.contentsOfDirectory(atPath: results)) ?? [] {
-                    try? FileManager.default.removeItem(atPath: results + "/" + file)
-                }
-                passes.append(counted)
+        var byTest: [[TestResult]] = []
+        for (pass, outcome) in zip(passes, outcomes) {
+            worst = max(worst, outcome.status)
+            var counted = outcome.tests
+            let highest = offsetDumps(&counted, by: offset)
+            for n in 1...max(1, highest) {
+                try? FileManager.default.moveItem(
+                    atPath: "\(pass.folder)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
             }
-            tests += Self.joined(passes)
+            offset += highest
+            byTest.append(counted)
+            if pass.pad == heapPads.last {
+                tests += Self.joined(byTest)
+                byTest = []
+            }
         }
         guard !tests.isEmpty else {
             throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst)
         }
         keep = true
-        try? FileManager.default.removeItem(atPath: root + "/valgrind.log")
+        let threaded = tests.flatMap { test in
+            test.measurements.flatMap { m in
+                m.series.filter { ($0.threadsStarted?.max() ?? 0) > 0 }.map {
+                    "\(test.id) \(m.name) [\($0.phase.identifier)]"
+                }
+            }
+        }
+        if !threaded.isEmpty {
+            progress(
+                "perfkit run: \(threaded.count) count series have bodies that start threads (their instructions are in the count, in an order valgrind picks, which can vary): \(threaded.prefix(3).joined(separator: ", "))\(threaded.count > 3 ? ", …" : "")"
+            )
+        }
         return (tests, dumps, worst)
     }
 

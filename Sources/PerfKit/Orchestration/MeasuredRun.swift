@@ -124,6 +124,7 @@ package enum MeasuredRun {
             dumps = counted.dumps
             environment.valgrind = setup.version
             environment.valgrindCPU = setup.cpu
+            environment.countingSetup = CountingRun.setupIdentifier
         }
         var run = RunFile(
             date: Date(), mode: passes.timing ? "measure" : "count", environment: environment, tests: tests)

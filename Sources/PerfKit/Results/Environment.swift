@@ -21,6 +21,10 @@ public struct Environment: Sendable, Codable, Equatable {
     /// For a run with simulated counts: what valgrind reports of the CPU ("Arch and hwcaps"). glibc
     /// picks string routines by CPU features, so counts of one binary can differ between CPUs.
     public var valgrindCPU: String? = nil
+    /// For a run with simulated counts: how the counting processes were set up (processes per
+    /// test, heap shifts, allocator settings); nil in runs from before it was recorded. Counts
+    /// taken with another setup are not compared.
+    public var countingSetup: String? = nil
 
     /// Whether results come from an optimised build.
     public var isRelease: Bool { buildConfiguration == "release" }
@@ -94,7 +98,8 @@ public struct MachineFingerprint: Sendable, Codable, Equatable, Hashable {
 
 extension Environment {
     /// The fields that make simulated counts incomparable and differ between the two: toolchain,
-    /// valgrind version, build configuration, allocator. The machine itself does not matter.
+    /// valgrind version, build configuration, allocator, counting setup (``countingSetup``; a run
+    /// that did not record it counts as another setup). The machine itself does not matter.
     /// - Parameter other: The other side's environment.
     /// - Returns: The names of the fields that differ; empty when counts are comparable.
     public func countingDifferences(from other: Environment) -> [String] {
@@ -103,6 +108,9 @@ extension Environment {
         if (valgrind ?? "none") != (other.valgrind ?? "none") { fields.append("valgrind version") }
         if buildConfiguration != other.buildConfiguration { fields.append("build configuration") }
         if allocator != other.allocator { fields.append("allocator") }
+        if valgrind != nil, other.valgrind != nil, countingSetup != other.countingSetup {
+            fields.append("counting setup")
+        }
         return fields
     }
 

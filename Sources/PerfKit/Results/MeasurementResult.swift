@@ -27,6 +27,10 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     public var callgrindDumps: [Int]? = nil
     /// For simulated counts: where the series' instructions went, per function (from its dumps).
     public var profile: CountProfile? = nil
+    /// For simulated counts: the threads the body started while each value was counted (their
+    /// instructions are in the value); nil when no value's body started one. Such a body is
+    /// counted in an order valgrind's scheduler picks, which can vary between runs.
+    public var threadsStarted: [Int]? = nil
 
     /// Creates an empty series.
     public init(metric: Metric, arm: String, phase: Phase) {

@@ -24,6 +24,9 @@ extension SampleSeries {
                 return "calls per sample \(bad) is \(calls[bad]), not a positive count"
             }
         }
+        if let threads = threadsStarted, threads.count != values.count {
+            return "\(values.count) values but \(threads.count) started-thread counts"
+        }
         if let bad = values.firstIndex(where: { !$0.isFinite }) {
             return "value \(bad) is \(values[bad]), not a finite number"
         }

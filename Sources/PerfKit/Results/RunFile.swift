@@ -10,8 +10,9 @@ public struct RunFile: Sendable, Codable, Equatable {
     /// `callgrindDumps` and `profile` per series), `valgrind` and `valgrindCPU` in the environment
     /// and `countsOnly`; a version-3 series named `instructions` (hardware, unit `count`) is read as
     /// `retiredInstructions`.
-    /// Versions 1 and 2 are still read (their series come from one process, one call a sample).
-    public static let currentSchemaVersion = 4
+    /// Version 5 added `threadsStarted` per count series and `countingSetup` in the environment.
+    /// Versions 1 to 4 are still read (version 1 and 2 series come from one process, one call a sample).
+    public static let currentSchemaVersion = 5
 
     /// The file's schema version.
     public var schemaVersion: Int

@@ -82,6 +82,11 @@ extension SampleSeries {
     /// Appends every labelled value of `other` (same metric, arm and phase).
     mutating func appendAll(of other: SampleSeries) {
         let mine = processes ?? Array(repeating: 0, count: values.count)
+        if threadsStarted != nil || other.threadsStarted != nil {
+            threadsStarted =
+                (threadsStarted ?? Array(repeating: 0, count: values.count))
+                + (other.threadsStarted ?? Array(repeating: 0, count: other.values.count))
+        }
         if callsPerSample != nil || other.callsPerSample != nil {
             callsPerSample =
                 (callsPerSample ?? Array(repeating: 1, count: values.count))

@@ -197,11 +197,11 @@ public struct Runner: Sendable {
         let box = try prepare(subject, &slot, label.phase)
         let before = Self.runningTotals(subject, box.value)
         let tag = "\(label.arm)|\(label.phase.identifier)|\(label.iteration)"
-        let (output, count, dump) = try withUnsafeMutablePointer(to: &box.value) { state in
+        let (output, count, dump, threads) = try withUnsafeMutablePointer(to: &box.value) { state in
             try SimulatedCounter.count(label: tag) { try subject.run(&state.pointee) }
         }
         blackHole(output)
-        if let count { collector.add(.instructions, Double(count), label, dump: dump) }
+        if let count { collector.add(.instructions, Double(count), label, dump: dump, threads: threads) }
         // The subject's own counters are deterministic too, and tests assert on them.
         Self.addCounters(subject, box.value, since: before, label, calls: 1, &collector)
     }
@@ -238,7 +238,9 @@ struct SeriesCollector {
     private(set) var series: [SampleSeries] = []
     private var index: [String: Int] = [:]
 
-    mutating func add(_ metric: Metric, _ value: Double, _ label: SampleLabel, calls: Int = 1, dump: Int? = nil) {
+    mutating func add(
+        _ metric: Metric, _ value: Double, _ label: SampleLabel, calls: Int = 1, dump: Int? = nil, threads: Int = 0
+    ) {
         let key = "\(metric.name)\u{1}\(label.arm)\u{1}\(label.phase.identifier)"
         let slot: Int
         if let existing = index[key] {
@@ -251,5 +253,10 @@ struct SeriesCollector {
         series[slot].append(
             value, round: label.round, position: label.position, iteration: label.iteration, calls: calls)
         if let dump { series[slot].callgrindDumps = (series[slot].callgrindDumps ?? []) + [dump] }
+        if threads != 0 || series[slot].threadsStarted != nil {
+            let before = series[slot].values.count - 1
+            series[slot].threadsStarted =
+                (series[slot].threadsStarted ?? Array(repeating: 0, count: before)) + [threads]
+        }
     }
 }

@@ -74,6 +74,7 @@ enum AbbaCommand {
             var recorded = arm.revision.environment(machine: machine)
             recorded.valgrind = setup.version
             recorded.valgrindCPU = setup.cpu
+            recorded.countingSetup = CountingRun.setupIdentifier
             sides.append((counted.tests, recorded))
         }
         let (a, b) = (arms.a.revision, arms.b.revision)

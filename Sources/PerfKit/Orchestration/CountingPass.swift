@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+
+/// One valgrind process of a counting run: one test, with the heap shifted by one of
+/// ``CountingRun/heapPads``, in a folder of its own (results, dumps, valgrind's log), so that
+/// several passes can run at once without sharing a file.
+package struct CountingPass: Sendable {
+    /// The test's position in the run's sorted list.
+    var test: Int
+    /// The test's Swift Testing ID.
+    var id: String
+    /// Blocks of every small size class allocated before anything runs (``SimulatedCounter/padHeap(_:)``).
+    var pad: Int
+    /// The pass's own folder.
+    var folder: String
+
+    /// What one pass measured.
+    struct Outcome: Sendable {
+        /// The test's results, with profiles read from this pass's dumps.
+        var tests: [TestResult]
+        /// The bundle's exit status (1 when a test failed).
+        var status: Int32
+    }
+
+    /// The pass folder's name, of one length for every test of a run below 100,000 tests: the
+    /// paths the process is handed (dump prefix, results) are then of one length in every pass.
+    package static func folderName(_ test: Int, _ pad: Int) -> String {
+        let digits = String(test)
+        return "/pass-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "-\(pad)"
+    }
+
+    /// Runs `passes`, `width` at a time, and returns their outcomes in the passes' order.
+    /// - Throws: The error of the earliest pass that failed (no later pass is started after a failure).
+    static func runAll(
+        _ passes: [CountingPass], width: Int, root: String, setup: CountingRun.Setup, environment: [String: String],
+        directory: String
+    ) throws -> [Outcome] {
+        struct State {
+            var next = 0
+            var outcomes: [Outcome?]
+            var failure: (index: Int, error: any Error)?
+        }
+        // Shared by the worker threads below, each taking the next pass when it is free.
+        let state = Mutex(State(outcomes: Array(repeating: nil, count: passes.count)))
+        DispatchQueue.concurrentPerform(iterations: width) { _ in
+            while true {
+                let taken: Int? = state.withLock { s in
+                    guard s.failure == nil, s.next < passes.count else { return nil }
+                    s.next += 1
+                    return s.next - 1
+                }
+                guard let k = taken else { return }
+                do {
+                    let outcome = try passes[k].run(
+                        root: root, setup: setup, environment: environment, directory: directory)
+                    state.withLock { $0.outcomes[k] = outcome }
+                } catch {
+                    state.withLock { s in
+                        if s.failure.map({ k < $0.index }) ?? true { s.failure = (k, error) }
+                    }
+                }
+            }
+        }
+        return try state.withLock { s in
+            if let failure = s.failure { throw failure.error }
+            return s.outcomes.compactMap { $0 }
+        }
+    }
+
+    /// Runs the test under callgrind in its folder and reads its counts.
+    func run(root: String, setup: CountingRun.Setup, environment base: [String: String], directory: String) throws
+        -> Outcome
+    {
+        let results = folder + "/results", log = folder + "/valgrind.log"
+        try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
+        var environment = base
+        environment[MeasuredProcessEnvironment.resultsDirectory] = results
+        environment[SimulatedCounter.outputVariable] = folder + "/callgrind.out"
+        environment[SimulatedCounter.heapPadVariable] = String(pad)
+        let (status, _) = try ChildProcess.run(
+            [
+                "setarch", Self.architecture, "-R", setup.valgrind, "--tool=callgrind", "--instr-atstart=no",
+                "--callgrind-out-file=\(folder)/callgrind.out", "--log-file=\(log)",
+                root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
+                NSRegularExpression.escapedPattern(for: id),
+            ], in: directory, environment: environment, output: .discard, showErrors: pad == 0,
+            replacingEnvironment: true)
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        guard status == 0 || status == 1, !text.contains("VALGRIND INTERNAL ERROR") else {
+            let line = text.split(separator: "\n").first {
+                $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error")
+            }
+            throw OrchestrationError.countingFailed(
+                status: status,
+                detail: "\(id): "
+                    + (line.map {
+                        String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces)
+                    } ?? "see \(log)"))
+        }
+        let counted = CountingRun.profiled(try ResultFragments.readAll(from: results), dumps: folder)
+        return Outcome(tests: counted, status: status)
+    }
+
+    /// `uname -m`, for `setarch`.
+    static let architecture: String = {
+        var machine = utsname()
+        uname(&machine)
+        return withUnsafeBytes(of: &machine.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }()
+}
