@@ -136,6 +136,25 @@ public struct BaselineStore: Sendable {
     public func save(
         _ run: RunFile, as name: String, policy: UpdatePolicy = .all, force: Bool = false, now: Date = Date()
     ) throws(FileError) -> [String] {
+        try saveReplacing(run, as: name, policy: policy, force: force, now: now).written
+    }
+
+    /// What a save wrote and what it replaced.
+    public struct SaveOutcome: Sendable {
+        /// The ids of tests written.
+        public var written: [String]
+        /// The baseline as it was before the save, read under the save's lock; nil when there was none.
+        public var previous: Baseline?
+    }
+
+    /// Saves a run as baseline `name`, as ``save(_:as:policy:force:now:)``, and returns the baseline
+    /// it replaced, read under the same lock: a delete racing the save sees the baseline before or
+    /// after, and the save never fails for a baseline that vanished between a check and a read.
+    /// - Returns: The tests written and the previous baseline.
+    /// - Throws: ``FileError``; debug-build results are refused unless `force`.
+    public func saveReplacing(
+        _ run: RunFile, as name: String, policy: UpdatePolicy = .all, force: Bool = false, now: Date = Date()
+    ) throws(FileError) -> SaveOutcome {
         try Self.validate(name: name)
         if let problem = run.tests.validationProblem() {
             throw FileError("\(root)/\(name)", "refusing to save: \(problem)")
@@ -145,15 +164,17 @@ public struct BaselineStore: Sendable {
                 "\(root)/\(name)",
                 "refusing to save results from a \(run.environment.buildConfiguration) build (use --force to override)")
         }
-        return try StoredFile.withLock(lockPath(name)) { () throws(FileError) -> [String] in
-            try saveLocked(run, as: name, policy: policy, now: now)
+        return try StoredFile.withLock(lockPath(name)) { () throws(FileError) -> SaveOutcome in
+            let existing = list().contains(name) ? try loadUnlocked(name) : nil
+            return SaveOutcome(
+                written: try saveLocked(run, as: name, existing: existing, policy: policy, now: now), previous: existing
+            )
         }
     }
 
-    private func saveLocked(_ run: RunFile, as name: String, policy: UpdatePolicy, now: Date) throws(FileError)
-        -> [String]
-    {
-        let existing = list().contains(name) ? try loadUnlocked(name) : nil
+    private func saveLocked(
+        _ run: RunFile, as name: String, existing: Baseline?, policy: UpdatePolicy, now: Date
+    ) throws(FileError) -> [String] {
         var tests = Dictionary((existing?.tests ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var written: [String] = []
         for test in run.tests {

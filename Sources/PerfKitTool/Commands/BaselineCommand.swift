@@ -16,8 +16,10 @@ enum BaselineCommand {
                     .policy, BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
             let run = try RunFile.read(orLatest: parsed[.from])
             let name = parsed.positionals[1]
-            let previous = store.list().contains(name) ? try store.load(name) : nil
-            let written = try store.save(run, as: name, policy: policy, force: parsed.has(.force))
+            // The previous baseline comes from the save itself, under its lock: a delete racing the
+            // save made a separate check-then-load fail 1 time in 30-40 with "no baseline named".
+            let outcome = try store.saveReplacing(run, as: name, policy: policy, force: parsed.has(.force))
+            let (written, previous) = (outcome.written, outcome.previous)
             Output.line("saved \(written.count) tests to \(store.root)/\(name) (policy \(policy.rawValue))")
             if let previous {
                 let replaced = Set(previous.tests.map(\.id)).intersection(written).count
