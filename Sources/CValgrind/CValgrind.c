@@ -1,4 +1,6 @@
+#define _GNU_SOURCE
 #include "CValgrind.h"
+#include <dlfcn.h>
 
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
@@ -10,16 +12,41 @@
 #ifdef PERFKIT_HAS_VALGRIND
 int perfkit_running_on_valgrind(void) { return (int)RUNNING_ON_VALGRIND; }
 int perfkit_valgrind_headers_present(void) { return 1; }
-/* The counting process starts with instrumentation off (--instr-atstart=no) and collection on.
-   Instrumentation is process-wide, unlike collection (each thread has its own collect state, so
-   toggling it would leave threads the body starts uncounted): every thread that runs while the
-   body does is counted, in its own per-thread file (--separate-threads=yes). */
+/* Collection is per thread (callgrind keeps a collect state for each): the body's thread turns it
+   on for itself. The preloaded shim (PerfKitValgrindShim) carries it into threads the body starts;
+   it is found at run time, since only counting runs preload it. */
+static void (*perfkit_set_collecting)(int) = 0;
+static int (*perfkit_shim_started)(void) = 0;
+static int perfkit_shim_looked_up = 0;
+
+static void perfkit_find_shim(void) {
+    if (perfkit_shim_looked_up) return;
+    perfkit_set_collecting = (void (*)(int))dlsym(RTLD_DEFAULT, "perfkit_shim_set_collecting");
+    perfkit_shim_started = (int (*)(void))dlsym(RTLD_DEFAULT, "perfkit_shim_threads_started");
+    perfkit_shim_looked_up = 1;
+}
+
+int perfkit_threads_started(void) {
+    perfkit_find_shim();
+    return perfkit_shim_started ? perfkit_shim_started() : 0;
+}
+
+/* The counting process starts uninstrumented (--instr-atstart=no: the harness, setup and warm-up
+   run at valgrind's plain speed, several times faster) with collection off in every thread
+   (--collect-atstart=no). A region turns instrumentation on, process-wide, and collection on for
+   its own thread (and, through the shim, for threads it starts): other threads that run meanwhile
+   are simulated but not counted. */
 void perfkit_count_begin(void) {
-    CALLGRIND_ZERO_STATS;
+    perfkit_find_shim();
+    if (perfkit_set_collecting) perfkit_set_collecting(1);
     CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_ZERO_STATS;
+    CALLGRIND_TOGGLE_COLLECT;
 }
 void perfkit_count_end(const char *label) {
+    CALLGRIND_TOGGLE_COLLECT;
     CALLGRIND_STOP_INSTRUMENTATION;
+    if (perfkit_set_collecting) perfkit_set_collecting(0);
     CALLGRIND_DUMP_STATS_AT(label);
 }
 #else
@@ -27,4 +54,5 @@ int perfkit_running_on_valgrind(void) { return 0; }
 int perfkit_valgrind_headers_present(void) { return 0; }
 void perfkit_count_begin(void) {}
 void perfkit_count_end(const char *label) { (void)label; }
+int perfkit_threads_started(void) { return 0; }
 #endif

@@ -51,11 +51,24 @@ private struct AllocatingSubject: MeasurableSubject {
         #expect(
             calls.allSatisfy { $0 == calls[0] } && calls[0] > 1, "calibrated once per arm and phase, more than one call"
         )
+        // A batched arm's counters are not read over its timed samples: their calls follow the clock.
+        #expect(result.series(FastSubject.created, arm: "main", phase: .warm) == nil)
+    }
+
+    /// The counters of a batched arm come from the untimed pass, one call a sample, so they do not
+    /// move with the batch size the clock picked (the warm scroll's moved 12% with load before).
+    @Test func aBatchedArmsCountersAreReadOneCallASampleInTheUntimedPass() throws {
+        var untimed = configuration
+        untimed.exactCountRounds = 3
+        let result = try Runner(configuration: untimed).measure("fast", arms: [Arm("main", FastSubject())])
+        #expect((result.series(.wallClock, arm: "main", phase: .warm)?.minimumCallsPerSample ?? 0) > 1)
         // A running total is recorded per call (3 cells), never per sample (3 × k) or cumulatively.
-        #expect(result.series(FastSubject.created, arm: "main", phase: .warm)?.values == [3, 3, 3, 3])
-        // A level is recorded as read after the sample: k calls further each time.
+        let created = try #require(result.series(FastSubject.created, arm: "main", phase: .warm))
+        #expect(created.values == [3, 3, 3])
+        #expect(created.callsPerSample == nil)
+        // A level is recorded as read after the sample: one call further each time.
         let level = try #require(result.series(FastSubject.calls, arm: "main", phase: .warm)?.values)
-        #expect(zip(level, level.dropFirst()).allSatisfy { $1 - $0 == Double(calls[0]) })
+        #expect(zip(level, level.dropFirst()).allSatisfy { $1 - $0 == 1 })
     }
 
     /// A batched sample's bytes are divided by its calls like its time: a warm value (k calls)

@@ -168,28 +168,6 @@ import Testing
         #expect(Self.counted().countingDifferences(from: Self.counted()).isEmpty)
     }
 
-    /// Every new thread's first call is glibc's `start_thread`, from `clone3`: a dump's calls to it
-    /// are the threads the body started, names compressed or not.
-    @Test func theThreadsABodyStartedAreReadFromItsDump() {
-        let dump = """
-            events: Ir
-            fn=(1) clone3
-            cfn=(2) start_thread
-            calls=1 0
-            0 900
-            fn=(3) main
-            cfn=(2)
-            calls=2 0
-            0 10
-            cfn=(4) start_threads_later
-            calls=5 0
-            0 10
-            totals: 920
-            """
-        #expect(SimulatedCounter.threadsStarted(inDump: dump) == 3)
-        #expect(SimulatedCounter.threadsStarted(inDump: "events: Ir\nfn=(1) f\n0 5\ntotals: 5\n") == 0)
-    }
-
     @Test func countingPassFoldersHaveOneLength() {
         let names = [(0, 0), (7, 7), (4_321, 0), (99_999, 7)].map { CountingPass.folderName($0.0, $0.1) }
         #expect(Set(names.map(\.count)) == [names[0].count])

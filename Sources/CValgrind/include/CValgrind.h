@@ -10,7 +10,11 @@ int perfkit_running_on_valgrind(void);
 /// Whether valgrind's client-request headers were present at build time.
 int perfkit_valgrind_headers_present(void);
 
-/// Starts a counted region: zeroes callgrind's counters, then turns collection on.
+/// Threads started from inside counted regions so far (by the preloaded shim; 0 without it).
+int perfkit_threads_started(void);
+
+/// Starts a counted region: zeroes callgrind's counters, then turns collection on for this thread
+/// and, through the preloaded shim, for the threads it starts.
 void perfkit_count_begin(void);
 
 /// Ends a counted region: turns collection off, then dumps the counters to the next numbered

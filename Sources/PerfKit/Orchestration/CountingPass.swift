@@ -80,6 +80,7 @@ package struct CountingPass: Sendable {
         let (status, _) = try ChildProcess.run(
             [
                 "setarch", Self.architecture, "-R", setup.valgrind, "--tool=callgrind", "--instr-atstart=no",
+                "--collect-atstart=no",
                 "--callgrind-out-file=\(folder)/callgrind.out", "--log-file=\(log)",
                 root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
                 NSRegularExpression.escapedPattern(for: id),

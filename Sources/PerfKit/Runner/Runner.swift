@@ -43,7 +43,8 @@ public struct RunConfiguration: Sendable, Equatable {
 /// round. Warm and eviction states persist per arm across rounds; a cold sample gets fresh
 /// state every time. A fast warm body is timed several calls per sample (``Batching``), and its
 /// values are recorded per call with the calls in ``SampleSeries/callsPerSample``. The exact allocation count runs afterwards in a pass of its own with its
-/// own states, so its slower, cache-less allocations never touch a timed sample.
+/// own states, so its slower, cache-less allocations never touch a timed sample; that untimed pass,
+/// one call a sample, also reads the subject counters of arms whose timed samples were batched.
 public struct Runner: Sendable {
     /// The configuration in use.
     public var configuration: RunConfiguration
@@ -87,16 +88,23 @@ public struct Runner: Sendable {
             }
             states = [AnyObject?](repeating: nil, count: arms.count)
             iterations = [Int](repeating: 0, count: arms.count)
-            // A counting run records simulated instructions only; the exact counts come from the native run.
-            if !SimulatedCounter.isCounting, ExactAllocationCounter.unavailableReason == nil,
-                !configuration.metrics.isDisjoint(with: Metric.exactPass)
-            {
+            // The untimed pass: one call a sample, never batched. It takes the exact allocation
+            // counts and the subject counters of every arm whose timed samples were batched (their
+            // calls per sample follow the clock, and so would counters read over them). A counting
+            // run records simulated instructions only; the exact counts come from the native run.
+            let exact =
+                ExactAllocationCounter.unavailableReason == nil
+                && !configuration.metrics.isDisjoint(with: Metric.exactPass)
+            let batched = calls.map { $0 > 1 }
+            if !SimulatedCounter.isCounting, exact || batched.contains(true) {
                 for (round, armOrder) in order.rounds.prefix(configuration.exactCountRounds).enumerated() {
                     for (position, armIndex) in armOrder.enumerated() {
                         let label = SampleLabel(
                             arm: arms[armIndex].name, phase: phase, round: round, position: position,
                             iteration: iterations[armIndex])
-                        try takeExactSample(arms[armIndex].subject, &states[armIndex], label, &collector)
+                        try takeUntimedSample(
+                            arms[armIndex].subject, &states[armIndex], label, exact: exact,
+                            counters: batched[armIndex], &collector)
                         iterations[armIndex] += 1
                     }
                 }
@@ -145,8 +153,8 @@ public struct Runner: Sendable {
                 } : 1
         }
         // Running totals are recorded per run: read them before the run too (outside the timed region).
-        let before = Self.runningTotals(subject, box.value)
         let k = calls
+        let before = k == 1 ? Self.runningTotals(subject, box.value) : [:]
         // One exclusive access to the boxed state for the whole batch: `box.value` in the loop would
         // pay a dynamic exclusivity check a call, a cost of the harness that is not the body's.
         let (output, timed) = try withUnsafeMutablePointer(to: &box.value) { state in
@@ -163,7 +171,10 @@ public struct Runner: Sendable {
             collector.add(recorded, value / divisor, label, calls: k)
         }
         for (metric, value) in probes.readMemory() { collector.add(metric, value, label, calls: k) }
-        Self.addCounters(subject, box.value, since: before, label, calls: k, &collector)
+        // A batched sample's counters are left to the untimed pass: how many calls a sample makes
+        // follows the clock, and warm state moves on with every call, so counters read over a batch
+        // moved with the machine's load (12% in one demo run for the warm scroll's bytes and reuse).
+        if k == 1 { Self.addCounters(subject, box.value, since: before, label, calls: 1, &collector) }
     }
 
     /// The subject's running-total counters now, to subtract after a run.
@@ -206,15 +217,25 @@ public struct Runner: Sendable {
         Self.addCounters(subject, box.value, since: before, label, calls: 1, &collector)
     }
 
-    private func takeExactSample<S: MeasurableSubject>(
-        _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector
+    /// One call of the untimed pass: its exact allocation counts when `exact`, the subject's
+    /// counters when `counters` (the arm's timed samples were batched).
+    private func takeUntimedSample<S: MeasurableSubject>(
+        _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, exact: Bool, counters: Bool,
+        _ collector: inout SeriesCollector
     ) throws {
         let box = try prepare(subject, &slot, label.phase)
-        let (output, counts) = try ExactAllocationCounter.count { try subject.run(&box.value) }
-        blackHole(output)
-        guard let counts else { return }
-        if configuration.metrics.contains(.mallocs) { collector.add(.mallocs, Double(counts.mallocs), label) }
-        if configuration.metrics.contains(.frees) { collector.add(.frees, Double(counts.frees), label) }
+        let before = counters ? Self.runningTotals(subject, box.value) : [:]
+        if exact {
+            let (output, counts) = try ExactAllocationCounter.count { try subject.run(&box.value) }
+            blackHole(output)
+            if let counts, configuration.metrics.contains(.mallocs) {
+                collector.add(.mallocs, Double(counts.mallocs), label)
+            }
+            if let counts, configuration.metrics.contains(.frees) { collector.add(.frees, Double(counts.frees), label) }
+        } else {
+            blackHole(try subject.run(&box.value))
+        }
+        if counters { Self.addCounters(subject, box.value, since: before, label, calls: 1, &collector) }
     }
 }
 

@@ -1,6 +1,12 @@
 #ifndef PERFKIT_VALGRIND_SHIM_H
 #define PERFKIT_VALGRIND_SHIM_H
 // Preloaded (LD_PRELOAD) into a test bundle that runs under valgrind; see PerfKitValgrindShim.c.
+#include <pthread.h>
 #include <signal.h>
 int sigsuspend(const sigset_t *mask);
+int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*routine)(void *), void *argument);
+/// Marks the calling thread as inside a counted region (1) or not (0): threads it starts are counted.
+void perfkit_shim_set_collecting(int on);
+/// Threads started from inside counted regions so far.
+int perfkit_shim_threads_started(void);
 #endif
