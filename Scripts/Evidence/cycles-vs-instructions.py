@@ -34,7 +34,7 @@ for n, test in enumerate(ids):
     env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C", "SWIFT_DETERMINISTIC_HASHING": "1",
            "LD_PRELOAD": shim, "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1", "PERFKIT_MODE": "measure",
            "PERFKIT_RESULTS_DIR": folder + "/results", "PERFKIT_CALLGRIND_OUT": folder + "/cg"}
-    subprocess.run(["setarch", arch, "-R", "valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64",
+    subprocess.run(["setarch", arch, "-R", "valgrind", "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64",
                     "--LL=8388608,16,64", f"--callgrind-out-file={folder}/cg", f"--log-file={folder}/vg.log",
                     bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", re.escape(test)],
                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -72,14 +72,14 @@ package enum CountingRun {
     /// What a counting run's setup is, recorded in its run file's environment
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
-        "callgrind Ir, one process per test, heap shifts 0 and 7, jemalloc decay off, ASLR off, deterministic hashing"
+        "callgrind Ir, one process per test, heap shifts 0, 5 and 11, jemalloc decay off, ASLR off, deterministic hashing"
 
     /// Counting processes run at once by default: one per core (valgrind runs a process's threads
     /// one at a time, so each process keeps one core busy; counts do not depend on the load).
     package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Runs each of the bundle's tests matching `filter` under callgrind, in two processes of its own
-    /// (the second with the heap shifted, ``heapPads``), `jobs` processes at a time, and reads their counts.
+    /// (each with the heap shifted by another of ``heapPads``), `jobs` processes at a time, and reads their counts.
     /// - Parameters:
     ///   - bundle: The release test bundle.
     ///   - directory: The package directory.
@@ -129,9 +129,11 @@ package enum CountingRun {
         // in the heap moves a later test's pointer-keyed work. Counted in one process, the calendar
         // suite's layout medians spread 0.85% between processes of one binary; one suite alone, 0.02%.
         let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
-        // Twice per test: as it is, then with the heap shifted (``SimulatedCounter/padHeap(_:)``).
-        // A series that moves between the two depends on addresses, which a separately built
-        // binary moves too; the comparison widens its tolerance to twice that movement.
+        // Three times per test: as it is, then with the heap shifted twice (``SimulatedCounter/padHeap(_:)``).
+        // A series that moves between them depends on addresses, which a separately built binary
+        // moves too; the comparison widens its tolerance to twice that movement. With two processes
+        // (one shift) the movement read near 0 by chance too often: an A/A of two builds flagged
+        // varied-30d's +0.6% after both sides' two processes agreed within 0.1%.
         let passes = ids.enumerated().flatMap { index, id in
             heapPads.map {
                 CountingPass(test: index, id: id, pad: $0, folder: root + CountingPass.folderName(index, $0))
@@ -139,7 +141,7 @@ package enum CountingRun {
         }
         let width = max(1, min(jobs, passes.count))
         progress(
-            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, two processes each, \(width) at a time (about 50× slower than native)…"
+            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, \(heapPads.count) processes each, \(width) at a time (about 50× slower than native)…"
         )
         let outcomes = try CountingPass.runAll(
             passes, width: width, root: root, setup: setup, environment: environment, directory: directory)
@@ -200,8 +202,8 @@ package enum CountingRun {
         }
     }
 
-    /// The heap shifts of the two counting processes per test: none, then 7 blocks of every small size class.
-    static let heapPads = [0, 7]
+    /// The heap shifts of the counting processes of a test: none, then 5 and 11 blocks of every small size class.
+    static let heapPads = [0, 5, 11]
 
     /// The passes of one test as one result: values labelled by process (pass), the dump numbers of
     /// both, the first pass's profile and budgets (`merging` would list each budget once per pass).
