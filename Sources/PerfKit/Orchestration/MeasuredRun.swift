@@ -64,7 +64,7 @@ package enum MeasuredRun {
     package struct Passes: Sendable, Equatable {
         /// Native processes: time, CPU, exact allocation counts, memory, subject counters.
         package var timing: Bool
-        /// One counting process: simulated instructions per call.
+        /// A counting run: simulated instructions per call, each test in 3 processes under callgrind.
         package var counts: Bool
         /// Timing only (the default).
         package static let timing = Passes(timing: true, counts: false)

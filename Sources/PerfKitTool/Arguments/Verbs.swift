@@ -95,7 +95,8 @@ extension VerbTable {
                     .envA,
                     .envB,
                     .counts.help(
-                        "compare simulated instruction counts instead: one counting process per side, no timing rounds"),
+                        "compare simulated instruction counts instead: each test counted in 3 processes a side (the heap shifted in 2), no timing rounds"
+                    ),
                 ]),
             Verb(
                 name: "history", run: HistoryCommand.run, positionals: "record | show",

@@ -89,7 +89,7 @@ enum AbbaCommand {
             sides: MarkdownReport.Sides(
                 heading: "B against A (simulated counts)", against: "B against A", first: "A", second: "B",
                 lead:
-                    "One counting process per side under callgrind; counts do not drift with the machine, so no rounds are needed."
+                    "Each test counted under callgrind in 3 processes a side (the heap shifted in 2); counts do not drift with the machine, so no rounds are needed."
             ))
         let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
             .write(report, rawTests: [("A", sides[0].tests), ("B", sides[1].tests)])
