@@ -304,25 +304,29 @@ public struct MarkdownReport: Sendable {
         return out
     }
 
-    /// A phase cell: medians, the change, the verdict.
+    /// A phase cell: the change and the verdict first (what a reviewer scans), the medians under them.
+    /// A count's medians are plain numbers: the metric column names its unit.
     private func cell(_ row: ComparisonRow) -> String {
         let u = row.metric.unit
-        let medians =
-            "\(row.baseline.map { Format.value($0.median, u) } ?? "–") → \(row.current.map { Format.value($0.median, u) } ?? "–")"
-        if row.isExact { return "\(medians), exact, \(verdict(row))" }
+        func median(_ summary: Summary?) -> String {
+            guard let summary else { return "–" }
+            return row.metric.isSimulated ? Format.trim(summary.median) : Format.value(summary.median, u)
+        }
+        let medians = "\(median(row.baseline)) → \(median(row.current))"
+        if row.isExact { return "exact, \(verdict(row))<br>\(medians)" }
         if row.metric.isSimulated {
-            return "\(medians), \(row.change.map { MarkdownReport.percent($0.value) } ?? "–"), \(verdict(row))"
+            return "\(row.change.map { MarkdownReport.percent($0.value) } ?? "–"), \(verdict(row))<br>\(medians)"
         }
         let change =
             row.change.map { "\(Self.percent($0.value)) (\(Self.percent($0.lower)) … \(Self.percent($0.upper)))" }
             ?? Self.changeText(row)
-        return "\(medians), \(change), \(verdict(row))"
+        return "\(change), \(verdict(row))<br>\(medians)"
     }
 
     /// What a group's numbers do not show.
     static func caveat(for group: ReportHeadline.Group) -> String {
         group.simulated
-            ? "Instructions executed per call under valgrind's simulation (deterministic for one binary, toolchain and valgrind): they miss cache misses, memory stalls, system calls, sleeps and lock waits, and are not time."
+            ? "Instructions executed per call under valgrind's simulation (the same for one binary, toolchain and valgrind, except in code that follows heap addresses): they miss cache misses, memory stalls, system calls, sleeps and lock waits, and are not time."
             : caveat(for: group.kind)
     }
 
