@@ -51,15 +51,20 @@ private struct AllocatingSubject: MeasurableSubject {
         #expect(
             calls.allSatisfy { $0 == calls[0] } && calls[0] > 1, "calibrated once per arm and phase, more than one call"
         )
-        // A batched arm's counters are not read over its timed samples: their calls follow the clock.
-        #expect(result.series(FastSubject.created, arm: "main", phase: .warm) == nil)
+        // A batched arm's counters are not read over its timed samples (their calls follow the clock)
+        // but in the untimed pass, one call a sample, even with no exact-count rounds.
+        #expect(result.series(FastSubject.created, arm: "main", phase: .warm)?.values == [3, 3, 3])
+        var none = configuration
+        none.counterRounds = 0
+        let unread = try Runner(configuration: none).measure("fast", arms: [Arm("main", FastSubject())])
+        #expect(unread.series(FastSubject.created, arm: "main", phase: .warm) == nil)
     }
 
     /// The counters of a batched arm come from the untimed pass, one call a sample, so they do not
     /// move with the batch size the clock picked (the warm scroll's moved 12% with load before).
     @Test func aBatchedArmsCountersAreReadOneCallASampleInTheUntimedPass() throws {
         var untimed = configuration
-        untimed.exactCountRounds = 3
+        untimed.counterRounds = 3
         let result = try Runner(configuration: untimed).measure("fast", arms: [Arm("main", FastSubject())])
         #expect((result.series(.wallClock, arm: "main", phase: .warm)?.minimumCallsPerSample ?? 0) > 1)
         // A running total is recorded per call (3 cells), never per sample (3 × k) or cumulatively.

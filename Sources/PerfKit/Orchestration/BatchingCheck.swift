@@ -65,9 +65,10 @@ package enum BatchingCheck {
     ) throws -> Outcome {
         // Step counts pass through an opaque call so the optimizer cannot fold the chains.
         let base = ChainSubject(steps: opaque(steps)), changed = ChainSubject(steps: opaque(changedSteps))
-        let configuration = RunConfiguration(
+        var configuration = RunConfiguration(
             rounds: rounds, warmupIterations: 1_000, metrics: [.wallClock], phases: [.warm], exactCountRounds: 0,
             batchTargetNanoseconds: batchTarget)
+        configuration.counterRounds = 0  // a chain has no counters
         let result = try Runner(configuration: configuration).measure(
             "chain", arms: [Arm("base", base), Arm("changed", changed)])
         guard let a = result.series(.wallClock, arm: "base", phase: .warm),

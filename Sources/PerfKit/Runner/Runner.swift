@@ -10,6 +10,10 @@ public struct RunConfiguration: Sendable, Equatable {
     public var phases: [Phase]?
     /// Rounds of the separate exact-count pass (0 skips it).
     public var exactCountRounds: Int
+    /// Rounds of the untimed pass that reads the subject counters of arms whose timed samples were
+    /// batched (one call a sample; 0 leaves those counters unread). Independent of
+    /// ``exactCountRounds``: a process that leaves exact counts to another still reads its counters.
+    public var counterRounds: Int = 3
     /// Seed of the ABBA block phase; `nil` keeps blocks in canonical order.
     public var orderSeed: UInt64?
     /// The kind recorded for time metrics (wall clock, CPU): component cost by default, or frame
@@ -96,15 +100,17 @@ public struct Runner: Sendable {
                 ExactAllocationCounter.unavailableReason == nil
                 && !configuration.metrics.isDisjoint(with: Metric.exactPass)
             let batched = calls.map { $0 > 1 }
-            if !SimulatedCounter.isCounting, exact || batched.contains(true) {
-                for (round, armOrder) in order.rounds.prefix(configuration.exactCountRounds).enumerated() {
+            let exactRounds = exact ? configuration.exactCountRounds : 0
+            let counterRounds = batched.contains(true) ? configuration.counterRounds : 0
+            if !SimulatedCounter.isCounting {
+                for (round, armOrder) in order.rounds.prefix(max(exactRounds, counterRounds)).enumerated() {
                     for (position, armIndex) in armOrder.enumerated() {
                         let label = SampleLabel(
                             arm: arms[armIndex].name, phase: phase, round: round, position: position,
                             iteration: iterations[armIndex])
                         try takeUntimedSample(
-                            arms[armIndex].subject, &states[armIndex], label, exact: exact,
-                            counters: batched[armIndex], &collector)
+                            arms[armIndex].subject, &states[armIndex], label, exact: round < exactRounds,
+                            counters: batched[armIndex] && round < counterRounds, &collector)
                         iterations[armIndex] += 1
                     }
                 }

@@ -114,6 +114,7 @@ public struct PerformanceMode: Sendable, Equatable {
             configuration.rounds = min(configuration.rounds, Self.smokeRounds)
             configuration.warmupIterations = min(configuration.warmupIterations, 1)
             configuration.exactCountRounds = min(configuration.exactCountRounds, 1)
+            configuration.counterRounds = min(configuration.counterRounds, 1)
         }
         return configuration
     }
