@@ -13,7 +13,7 @@ mkdir -p "$out"
 tail -1 "$out/aa.err" >> "$out/aa.txt"
 for i in $(seq 1 "$n"); do
   filter='Benchmarks/'
-  [ "$i" -gt 1 ] && filter='LayoutBenchmarks/|ViewportQueryBenchmarks/|RedrawBenchmarks/'
+  [ "$i" -gt 1 ] && filter='ArtworkBenchmarks/|LayoutBenchmarks/|RedrawBenchmarks/|ViewportQueryBenchmarks/'
   "$perfkit" abba "$a" "$change" --counts --filter "$filter" --json "$out/change-$i.json" > "$out/change-$i.txt" 2> "$out/change-$i.err" || true
   head -1 "$out/change-$i.txt"
 done
