@@ -7,7 +7,9 @@ import Testing
 /// by extremes) and read back. Every outcome must be a value or a ``FileError`` naming the file;
 /// no crash, no hang, and the input is never modified by reading it.
 @Suite struct StoredFormatFuzzTests {
-    static let mutations = 2_400
+    /// 2,400 in `make test`; a campaign sets `PERFKIT_FUZZ_MUTATIONS` (and `PERFKIT_FUZZ_SEED` for another sequence).
+    static let mutations = ProcessInfo.processInfo.environment["PERFKIT_FUZZ_MUTATIONS"].flatMap(Int.init) ?? 2_400
+    static let seed = ProcessInfo.processInfo.environment["PERFKIT_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0xF022
 
     /// Mutates `bytes` in one of several ways chosen by `generator`.
     static func mutate(_ bytes: [UInt8], _ generator: inout SeededGenerator) -> [UInt8] {
@@ -80,7 +82,7 @@ import Testing
             ),
             ("numbers.txt", Array("# samples\n1\n2.5\n3e2\n\n4\n".utf8), { path in _ = try NumberFile.read(path) }),
         ]
-        var generator = SeededGenerator(seed: 0xF022)
+        var generator = SeededGenerator(seed: Self.seed)
         var accepted = 0
         var refused = 0
         var unnamed: [String] = []
