@@ -180,7 +180,7 @@ public struct Runner: Sendable {
         // A batched sample's counters are left to the untimed pass: how many calls a sample makes
         // follows the clock, and warm state moves on with every call, so counters read over a batch
         // moved with the machine's load (12% in one demo run for the warm scroll's bytes and reuse).
-        if k == 1 { Self.addCounters(subject, box.value, since: before, label, calls: 1, &collector) }
+        if k == 1 { Self.addCounters(subject, box.value, since: before, label, &collector) }
     }
 
     /// The subject's running-total counters now, to subtract after a run.
@@ -192,17 +192,16 @@ public struct Runner: Sendable {
         return totals
     }
 
-    /// Records the subject's counters after a sample of `calls` calls: a running total as its change
-    /// since `before`, per call; any other counter as it reads.
+    /// Records the subject's counters after a sample of one call (counters are never read over a
+    /// batch): a running total as its change since `before`; any other counter as it reads.
     private static func addCounters<S: MeasurableSubject>(
-        _ subject: S, _ state: S.State, since before: [Metric: Double], _ label: SampleLabel, calls: Int,
+        _ subject: S, _ state: S.State, since before: [Metric: Double], _ label: SampleLabel,
         _ collector: inout SeriesCollector
     ) {
         for reading in subject.counters(state) {
             let value =
-                reading.accumulation == .runningTotal
-                ? (reading.value - (before[reading.metric] ?? 0)) / Double(calls) : reading.value
-            collector.add(reading.metric, value, label, calls: calls)
+                reading.accumulation == .runningTotal ? reading.value - (before[reading.metric] ?? 0) : reading.value
+            collector.add(reading.metric, value, label)
         }
     }
 
@@ -220,7 +219,7 @@ public struct Runner: Sendable {
         blackHole(output)
         if let count { collector.add(.instructions, Double(count), label, dump: dump, threads: threads) }
         // The subject's own counters are deterministic too, and tests assert on them.
-        Self.addCounters(subject, box.value, since: before, label, calls: 1, &collector)
+        Self.addCounters(subject, box.value, since: before, label, &collector)
     }
 
     /// One call of the untimed pass: its exact allocation counts when `exact`, the subject's
@@ -241,7 +240,7 @@ public struct Runner: Sendable {
         } else {
             blackHole(try subject.run(&box.value))
         }
-        if counters { Self.addCounters(subject, box.value, since: before, label, calls: 1, &collector) }
+        if counters { Self.addCounters(subject, box.value, since: before, label, &collector) }
     }
 }
 
