@@ -10,7 +10,7 @@ public struct RunConfiguration: Sendable, Equatable {
     public var phases: [Phase]?
     /// Rounds of the separate exact-count pass (0 skips it).
     public var exactCountRounds: Int
-    /// Rounds of the untimed pass that reads the subject counters of arms whose timed samples were
+    /// Rounds of the untimed pass that reads the subject counters of arms whose timed samples may be
     /// batched (one call a sample; 0 leaves those counters unread). Independent of
     /// ``exactCountRounds``: a process that leaves exact counts to another still reads its counters.
     public var counterRounds: Int = 3
@@ -48,7 +48,7 @@ public struct RunConfiguration: Sendable, Equatable {
 /// state every time. A fast warm body is timed several calls per sample (``Batching``), and its
 /// values are recorded per call with the calls in ``SampleSeries/callsPerSample``. The exact allocation count runs afterwards in a pass of its own with its
 /// own states, so its slower, cache-less allocations never touch a timed sample; that untimed pass,
-/// one call a sample, also reads the subject counters of arms whose timed samples were batched.
+/// one call a sample, also reads the subject counters of arms whose timed samples may be batched.
 public struct Runner: Sendable {
     /// The configuration in use.
     public var configuration: RunConfiguration
@@ -93,15 +93,15 @@ public struct Runner: Sendable {
             states = [AnyObject?](repeating: nil, count: arms.count)
             iterations = [Int](repeating: 0, count: arms.count)
             // The untimed pass: one call a sample, never batched. It takes the exact allocation
-            // counts and the subject counters of every arm whose timed samples were batched (their
+            // counts and the subject counters of every arm whose timed samples may be batched (their
             // calls per sample follow the clock, and so would counters read over them). A counting
             // run records simulated instructions only; the exact counts come from the native run.
             let exact =
                 ExactAllocationCounter.unavailableReason == nil
                 && !configuration.metrics.isDisjoint(with: Metric.exactPass)
-            let batched = calls.map { $0 > 1 }
+            let batchable = arms.map { batches($0.subject, phase) }
             let exactRounds = exact ? configuration.exactCountRounds : 0
-            let counterRounds = batched.contains(true) ? configuration.counterRounds : 0
+            let counterRounds = batchable.contains(true) ? configuration.counterRounds : 0
             if !SimulatedCounter.isCounting {
                 for (round, armOrder) in order.rounds.prefix(max(exactRounds, counterRounds)).enumerated() {
                     for (position, armIndex) in armOrder.enumerated() {
@@ -110,7 +110,7 @@ public struct Runner: Sendable {
                             iteration: iterations[armIndex])
                         try takeUntimedSample(
                             arms[armIndex].subject, &states[armIndex], label, exact: round < exactRounds,
-                            counters: batched[armIndex] && round < counterRounds, &collector)
+                            counters: batchable[armIndex] && round < counterRounds, &collector)
                         iterations[armIndex] += 1
                     }
                 }
@@ -149,9 +149,8 @@ public struct Runner: Sendable {
         let box = try prepare(subject, &slot, label.phase)
         if calls == 0 {
             // Calibrated once per arm and phase, on warm state, before its first timed sample.
-            let batches = label.phase == .warm && subject.allowsBatching && configuration.batchTargetNanoseconds > 0
             calls =
-                batches
+                batches(subject, label.phase)
                 ? try withUnsafeMutablePointer(to: &box.value) { state in
                     try Batching.calibrate(target: configuration.batchTargetNanoseconds) {
                         blackHole(try subject.run(&state.pointee))
@@ -160,7 +159,8 @@ public struct Runner: Sendable {
         }
         // Running totals are recorded per run: read them before the run too (outside the timed region).
         let k = calls
-        let before = k == 1 ? Self.runningTotals(subject, box.value) : [:]
+        let counters = !batches(subject, label.phase)
+        let before = counters ? Self.runningTotals(subject, box.value) : [:]
         // One exclusive access to the boxed state for the whole batch: `box.value` in the loop would
         // pay a dynamic exclusivity check a call, a cost of the harness that is not the body's.
         let (output, timed) = try withUnsafeMutablePointer(to: &box.value) { state in
@@ -177,10 +177,17 @@ public struct Runner: Sendable {
             collector.add(recorded, value / divisor, label, calls: k)
         }
         for (metric, value) in probes.readMemory() { collector.add(metric, value, label, calls: k) }
-        // A batched sample's counters are left to the untimed pass: how many calls a sample makes
+        // A batchable arm's counters are left to the untimed pass: how many calls a sample makes
         // follows the clock, and warm state moves on with every call, so counters read over a batch
         // moved with the machine's load (12% in one demo run for the warm scroll's bytes and reuse).
-        if k == 1 { Self.addCounters(subject, box.value, since: before, label, &collector) }
+        // Which pass reads them is decided by the configuration, never by the batch size the clock picked.
+        if counters { Self.addCounters(subject, box.value, since: before, label, &collector) }
+    }
+
+    /// Whether an arm's timed samples in `phase` may be batched: warm, a subject that allows it, a
+    /// batch target set. Such an arm's counters are read in the untimed pass.
+    private func batches(_ subject: some MeasurableSubject, _ phase: Phase) -> Bool {
+        phase == .warm && subject.allowsBatching && configuration.batchTargetNanoseconds > 0
     }
 
     /// The subject's running-total counters now, to subtract after a run.
@@ -223,7 +230,7 @@ public struct Runner: Sendable {
     }
 
     /// One call of the untimed pass: its exact allocation counts when `exact`, the subject's
-    /// counters when `counters` (the arm's timed samples were batched).
+    /// counters when `counters` (the arm's timed samples may be batched).
     private func takeUntimedSample<S: MeasurableSubject>(
         _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, exact: Bool, counters: Bool,
         _ collector: inout SeriesCollector
