@@ -63,7 +63,15 @@ package enum ChildRegistry {
                 killed += 1
             }
         }
-        for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+        // The owner may be removing the same folder on another thread (its child just ended): one
+        // remover then fails on a file the other took, and exiting would stop the other half-way.
+        // Try again until the folder is gone.
+        for folder in folders {
+            for _ in 0..<50 where FileManager.default.fileExists(atPath: folder) {
+                try? FileManager.default.removeItem(atPath: folder)
+                if FileManager.default.fileExists(atPath: folder) { usleep(10_000) }
+            }
+        }
         return killed
     }
 
