@@ -43,6 +43,13 @@ enum DemoCommand {
             Output.line("  " + line)
         }
         Output.line("report: \(reportPath) (\(Int(Date().timeIntervalSince(started))) s)")
-        return demo.status == 0 ? 0 : 1
+        let exit = ExitStatus.ofRun(worst: demo.status)
+        if exit != ExitStatus.fine {
+            Output.progress(
+                ExitStatus.closingLine(
+                    tool: command, written: "\(reportPath) and .perfkit/runs/demo-latest.json", tests: demo.run.tests,
+                    status: exit))
+        }
+        return exit
     }
 }

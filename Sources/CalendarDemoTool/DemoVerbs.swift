@@ -1,3 +1,4 @@
+import PerfKit
 import PerfKitCommandLine
 
 /// The verbs of `calendar-demo`, PerfKit's flagship example: the demo `make demo` runs, and the
@@ -6,8 +7,7 @@ extension VerbTable {
     /// Every `calendar-demo` verb.
     static let calendarDemo = VerbTable(
         tool: "calendar-demo",
-        exitStatus:
-            "Exit status: 0 fine, 1 a measured test failed, 2 usage or bad input, 3 a build or measured process failed.",
+        exitStatus: ExitStatus.helpLine,
         verbs: [
             Verb(
                 name: "demo", run: DemoCommand.run, positionals: "",

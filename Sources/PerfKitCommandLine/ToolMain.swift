@@ -1,8 +1,8 @@
 import Foundation
 import PerfKit
 
-/// A tool's `main`: parses the verb, runs it, prints errors on one line and exits with the status:
-/// 0 fine, 1 a regression under `--fail-on`, 2 usage or bad input, 3 a build or measured process failed.
+/// A tool's `main`: parses the verb, runs it, prints errors on one line and exits with the status
+/// ``ExitStatus`` lists.
 package enum ToolMain {
     /// Runs the verb named by the first argument and exits.
     /// - Parameters:
@@ -35,11 +35,19 @@ package enum ToolMain {
         } catch let error as OrchestrationError {
             Interrupts.deferToHandler()  // a child ended by the interrupt is not the error to report
             Output.progress("\(table.tool): \(error)")
-            status = error.isChildFailure ? 3 : 2
+            status = error.isChildFailure ? ExitStatus.childFailed : ExitStatus.badInput
+        } catch let error as any ExitStatusError {
+            Interrupts.deferToHandler()
+            Output.progress("\(table.tool): \(error)")
+            status = error.exitStatus
+        } catch let error as GitError {
+            Interrupts.deferToHandler()
+            Output.progress("\(table.tool): \(error)")
+            status = ExitStatus.badInput
         } catch {
             Interrupts.deferToHandler()
             Output.progress("\(table.tool): \(error)")
-            status = 2
+            status = ExitStatus.badInput
         }
         Interrupts.deferToHandler()
         exit(status)

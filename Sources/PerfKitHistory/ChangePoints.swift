@@ -57,6 +57,26 @@ public struct ChangePointDetector: Sendable {
     /// A detector with the defaults.
     public init() {}
 
+    /// The histories with a change point at the newest commit recorded on their machine: what
+    /// `history show --fail-on change` fails on (an older change point was judged when it was new).
+    /// - Parameter histories: Every history of a store.
+    /// - Returns: Those changed at their machine's newest commit.
+    public static func changedAtNewestCommit(_ histories: [SeriesHistory]) -> [SeriesHistory] {
+        var newest: [String: CommitInfo] = [:]
+        for history in histories {
+            for entry in history.entries {
+                let commit = entry.commit
+                if let known = newest[history.machine], (known.position, known.hash) >= (commit.position, commit.hash) {
+                    continue
+                }
+                newest[history.machine] = commit
+            }
+        }
+        return histories.filter { history in
+            history.changes.contains { $0.commit.hash == newest[history.machine]?.hash }
+        }
+    }
+
     /// Every series' history, machines kept apart.
     /// - Parameter entries: A store's entries, in any order.
     /// - Returns: One history per (machine, series), sorted by machine then series.

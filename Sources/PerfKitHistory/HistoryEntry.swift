@@ -135,22 +135,30 @@ public struct CommitInfo: Sendable, Codable, Equatable, Hashable {
 
     /// Reads a commit from git.
     /// - Parameters:
-    ///   - revision: A revision git resolves.
+    ///   - revision: A revision git resolves (passed after `--end-of-options`, never as an option).
     ///   - directory: The repository.
     /// - Returns: The commit.
-    /// - Throws: ``OrchestrationError/unknownRevision(_:)``.
+    /// - Throws: ``OrchestrationError/unknownRevision(_:said:)`` quoting git, or
+    ///   ``OrchestrationError/cannotDo(_:)`` for a shallow clone (its positions would be wrong).
     package static func read(_ revision: String, in directory: String = ".") throws(OrchestrationError) -> CommitInfo {
-        guard
-            let line = ChildProcess.output([
-                "git", "-C", directory, "log", "-1", "--format=%H%x09%P%x09%ct%x09%s", "\(revision)^{commit}", "--",
-            ]),
-            let count = ChildProcess.output([
-                "git", "-C", directory, "rev-list", "--count", "--first-parent", "\(revision)^{commit}", "--",
-            ]),
-            let position = Int(count)
-        else { throw .unknownRevision(revision) }
+        let line: String
+        let count: String
+        do {
+            let hash = try Git.commit(revision, in: directory)
+            line = try Git.run(["log", "-1", "--format=%H%x09%P%x09%ct%x09%s", hash, "--"], in: directory)
+            count = try Git.run(["rev-list", "--count", "--first-parent", hash, "--"], in: directory)
+        } catch {
+            throw .unknownRevision(revision, said: ChildProcess.lastWords(error.said, lines: 1))
+        }
+        if Git.isShallow(in: directory) {
+            throw .cannotDo(
+                "\(directory == "." ? "this repository" : directory) is a shallow clone: a commit's place on the branch cannot be counted; deepen it first (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)"
+            )
+        }
         let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
-        guard fields.count >= 3, let seconds = TimeInterval(fields[2]) else { throw .unknownRevision(revision) }
+        guard let position = Int(count), fields.count >= 3, let seconds = TimeInterval(fields[2]) else {
+            throw .unknownRevision(revision, said: "git log printed '\(line)'")
+        }
         return CommitInfo(
             hash: fields[0], parent: String(fields[1].split(separator: " ").first ?? ""), position: position,
             date: Date(timeIntervalSince1970: seconds),

@@ -101,7 +101,7 @@ public enum HistoryReport {
                 "", "\(mine.filter(\.changes.isEmpty).count) of \(mine.count) series without a change point.", "",
             ]
             for history in mine where !history.changes.isEmpty {
-                if let chart = charts[machine + "|" + history.series.storageKey] {
+                if let chart = charts[chartKey(history)] {
                     lines += ["![\(name(history.series))](\(chart))", ""]
                 }
             }
@@ -110,5 +110,10 @@ public enum HistoryReport {
             "What this does not prove: a change point says when a series' level moved on this machine, not why; a count step is not a time step, and a timing step's commit is within the method's resolution, not certain."
         )
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The key of a history's trend chart in ``markdown(_:charts:)``'s `charts`.
+    public static func chartKey(_ history: SeriesHistory) -> String {
+        history.machine + "|" + history.series.storageKey
     }
 }

@@ -33,6 +33,19 @@ enum HistorySchema {
     static let select = "SELECT \(columns) FROM perfkit_history"
     static let order = " ORDER BY machine, test, measurement, metric, arm, phase, position, commit_hash"
 
+    /// Deletes one series' entry of one commit on one machine (the primary key, ``key(_:)``).
+    static let deleteSeries =
+        "DELETE FROM perfkit_history WHERE machine = $1 AND commit_hash = $2 AND test = $3 AND measurement = $4"
+        + " AND arm = $5 AND phase = $6 AND metric = $7"
+
+    /// An entry's primary key as ``deleteSeries``'s parameters.
+    static func key(_ e: HistoryEntry) -> [SQLValue] {
+        [
+            .text(e.machine), .text(e.commit.hash), .text(e.series.test), .text(e.series.measurement),
+            .text(e.series.arm), .text(e.series.phase.identifier), .text(e.series.metric),
+        ]
+    }
+
     /// An entry as the insert's parameters.
     static func row(_ e: HistoryEntry) -> [SQLValue] {
         [

@@ -4,9 +4,9 @@ import PerfKit
 /// Where a branch's history is kept: an SQLite file (the default, no server) or a PostgreSQL
 /// database (one store for every CI runner). One schema and one set of statements serve both.
 ///
-/// Recording a commit is one transaction: its rows for that machine are deleted and the new ones
-/// inserted, so a record killed half-way leaves the old entry or the new one, never a mixture, and
-/// recording again replaces, never duplicates.
+/// Recording is one transaction: each recorded series' row of that commit and machine is replaced,
+/// so a record killed half-way leaves the old entries or the new ones, never a mixture; the shards
+/// of one commit add up, and recording again replaces, never duplicates.
 public final class HistoryStore {
     /// The schema version this code writes and reads.
     public static var currentSchemaVersion: Int { HistorySchema.migrations.count }
@@ -26,11 +26,17 @@ public final class HistoryStore {
     ///     recording); reading never changes a store.
     /// - Throws: ``HistoryStoreError``: cannot open, not a store, or a schema newer than this code.
     public init(_ location: String, create: Bool) throws(HistoryStoreError) {
-        connection =
-            PostgresConnection.isURL(location)
-            ? try PostgresConnection(url: location, create: create)
-            : try SQLiteConnection(path: location, create: create)
+        switch try StoreLocation(location) {
+        case .postgres(let text, let display):
+            connection = try PostgresConnection(connection: text, display: display, create: create)
+        case .sqlite(let path):
+            connection = try SQLiteConnection(path: path, create: create)
+        }
         let version = try schemaVersion()
+        guard version >= 0 else {
+            throw HistoryStoreError(
+                connection.location, "history schema version \(version) is not one perfkit writes (the store is damaged)")
+        }
         if version > Self.currentSchemaVersion {
             throw HistoryStoreError(
                 connection.location,
@@ -90,16 +96,14 @@ public final class HistoryStore {
         try connection.execute("UPDATE perfkit_schema SET version = $1", [.integer(Int64(version))])
     }
 
-    /// Records entries, replacing what the store held for their commits on their machines.
+    /// Records entries. Each replaces only the entry of its own (machine, commit, series), so the
+    /// shards or suites of one commit recorded one after another add up, and recording a run again
+    /// replaces its series, never duplicates them.
     /// - Parameter entries: One run's entries (one machine, one commit).
     /// - Throws: ``HistoryStoreError``; the store is then as it was.
     public func record(_ entries: [HistoryEntry]) throws(HistoryStoreError) {
-        let keys = Set(entries.map { [$0.machine, $0.commit.hash] })
         try transaction { () throws(HistoryStoreError) in
-            for key in keys {
-                try connection.execute(
-                    "DELETE FROM perfkit_history WHERE machine = $1 AND commit_hash = $2", key.map(SQLValue.text))
-            }
+            try connection.executeMany(HistorySchema.deleteSeries, entries.map(HistorySchema.key))
             try connection.executeMany(HistorySchema.insert, entries.map(HistorySchema.row))
         }
     }

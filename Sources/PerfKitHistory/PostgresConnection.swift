@@ -10,22 +10,58 @@ final class PostgresConnection: SQLConnection {
     let location: String
     private let connection: OpaquePointer
 
+    /// How long a connection may take before it is given up (seconds), unless the connection
+    /// string sets its own `connect_timeout`: a server that accepts and never answers would
+    /// otherwise hang a CI job.
+    static let defaultConnectTimeout = 10
+
     /// Connects.
     /// - Parameters:
-    ///   - url: A `postgres://` or `postgresql://` URL (libpq's connection URI). A schema named by
-    ///     its `search_path` (`?options=-csearch_path%3Dproject`) keeps one project's history apart
-    ///     from another's in one database.
+    ///   - connection: libpq's connection string: a `postgres://` URL (any case) or `key=value`
+    ///     pairs. A schema named by its `search_path` (`?options=-csearch_path%3Dproject`) keeps one
+    ///     project's history apart from another's in one database.
+    ///   - display: The connection as shown in messages (without its password).
     ///   - create: Whether to create that schema when it does not exist (recording).
-    init(url: String, create: Bool) throws(HistoryStoreError) {
-        location = Self.redacted(url)
-        guard let handle = PQconnectdb(url) else { throw HistoryStoreError(location, "cannot allocate a connection") }
+    init(connection text: String, display: String, create: Bool) throws(HistoryStoreError) {
+        location = display
+        // Parsed by libpq first: a malformed string is bad input, and libpq's own message, which
+        // quotes the offending part (a password's bad % escape), is cut before the quote.
+        var parseError: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(text, &parseError) else {
+            let said = parseError.map { String(cString: $0) } ?? "cannot be parsed"
+            PQfreemem(parseError)
+            let safe = said.split(separator: "\"").first.map(String.init) ?? said
+            throw HistoryStoreError(display, "libpq cannot parse the connection: \(safe.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ":"))))")
+        }
+        var secrets: [String] = []
+        var hasTimeout = false
+        var option = options
+        while let keyword = option.pointee.keyword {
+            let name = String(cString: keyword)
+            if let value = option.pointee.val {
+                if name == "password", case let secret = String(cString: value), !secret.isEmpty { secrets.append(secret) }
+                if name == "connect_timeout" { hasTimeout = true }
+            }
+            option += 1
+        }
+        PQconninfoFree(options)
+        // Later keywords win over the expanded connection string's: the default timeout goes first.
+        let keywords = hasTimeout ? ["dbname"] : ["connect_timeout", "dbname"]
+        let values = hasTimeout ? [text] : [String(Self.defaultConnectTimeout), text]
+        let handle = Self.withCStrings(keywords) { k in
+            Self.withCStrings(values) { v in PQconnectdbParams(k, v, 1) }
+        }
+        guard let handle else { throw HistoryStoreError(location, "cannot allocate a connection") }
         guard PQstatus(handle) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(handle))
+            var message = String(cString: PQerrorMessage(handle))
             PQfinish(handle)
-            throw HistoryStoreError(location, message.isEmpty ? "cannot connect" : message)
+            for secret in secrets { message = message.replacingOccurrences(of: secret, with: "***") }
+            throw HistoryStoreError(location, message.isEmpty ? "cannot connect" : message, unreachable: true)
         }
         connection = handle
         try execute("SET client_min_messages = warning")
+        // Older servers print 15 digits unless asked for the shortest exact form.
+        try execute("SET extra_float_digits = 3")
         if create, try execute("SELECT current_schema()").first?.first == .null,
             let schema = try execute("SHOW search_path").first?.first?.text?.split(separator: ",").first
         {
@@ -47,17 +83,12 @@ final class PostgresConnection: SQLConnection {
 
     deinit { PQfinish(connection) }
 
-    /// Whether `store` names a PostgreSQL database rather than an SQLite file.
-    static func isURL(_ store: String) -> Bool { store.hasPrefix("postgres://") || store.hasPrefix("postgresql://") }
-
-    /// The URL without its password, for messages.
-    static func redacted(_ url: String) -> String {
-        guard let at = url.firstIndex(of: "@"), let scheme = url.range(of: "://"), scheme.upperBound < at else {
-            return url
-        }
-        let credentials = url[scheme.upperBound..<at]
-        guard let colon = credentials.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
+    /// Calls `body` with `strings` as a NULL-terminated array of C strings, valid during the call.
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        let pointers = copies.map { UnsafePointer($0) } + [nil]
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(HistoryStoreError) -> [[SQLValue]] {

@@ -1,3 +1,5 @@
+import PerfKit
+
 /// A value bound to a statement or read from a row.
 public enum SQLValue: Sendable, Equatable {
     /// Text.
@@ -88,17 +90,21 @@ extension SQLConnection {
     func execute(_ sql: String) throws(HistoryStoreError) -> [[SQLValue]] { try execute(sql, []) }
 }
 
-/// A history store problem, one line naming the store.
+/// A history store problem, one line naming the store (never its secret).
 public struct HistoryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The store, as named.
+    /// The store, as named (a URL without its password).
     public var location: String
     /// What went wrong.
     public var problem: String
+    /// Whether the store could not be reached (a server refused or did not answer), as opposed to
+    /// a bad location or a bad store.
+    public var unreachable: Bool
 
     /// An error.
-    public init(_ location: String, _ problem: String) {
+    public init(_ location: String, _ problem: String, unreachable: Bool = false) {
         self.location = location
         self.problem = problem
+        self.unreachable = unreachable
     }
 
     /// `location: problem`, on one line.
@@ -107,4 +113,9 @@ public struct HistoryStoreError: Error, Sendable, Equatable, CustomStringConvert
             + problem.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
                 separator: " ")
     }
+}
+
+extension HistoryStoreError: ExitStatusError {
+    /// ``ExitStatus/storeUnreachable`` for an outage, else ``ExitStatus/badInput``.
+    package var exitStatus: Int32 { unreachable ? ExitStatus.storeUnreachable : ExitStatus.badInput }
 }

@@ -4,9 +4,13 @@ import PerfKit
 
 /// A connection to an SQLite file: the embedded store, no server.
 ///
-/// Written in WAL mode (switched on by the first recorder; a reader never changes the file) with a 60-second busy timeout, so concurrent recorders (separate processes)
-/// wait for each other's write transactions instead of failing; a transaction killed half-way
-/// leaves nothing, since SQLite rolls it back on the next open.
+/// Written in SQLite's rollback-journal mode with a 60-second busy timeout, so concurrent
+/// recorders (separate processes) wait for each other's write transactions instead of failing, and
+/// a transaction killed half-way leaves nothing (SQLite rolls it back on the next open). Readers
+/// open the file read-only and create no file beside it, so a store in a folder the reader cannot
+/// write can be shown, and another user's `history show` leaves nothing that locks the owner out
+/// (WAL mode, used before, needed `-wal` and `-shm` files for every reader). A recorder first
+/// checks the file (`PRAGMA quick_check`): a damaged store is refused, never written to.
 final class SQLiteConnection: SQLConnection {
     let dialect = SQLDialect.sqlite
     let location: String
@@ -15,7 +19,8 @@ final class SQLiteConnection: SQLConnection {
     /// Opens the file.
     /// - Parameters:
     ///   - path: The file.
-    ///   - create: Whether a missing file is created (recording) or an error (reading).
+    ///   - create: Whether a missing file is created and the file is opened for writing (recording),
+    ///     or it must exist and is opened read-only (reading).
     init(path: String, create: Bool) throws(HistoryStoreError) {
         location = path
         if !create, !FileManager.default.fileExists(atPath: path) {
@@ -26,7 +31,7 @@ final class SQLiteConnection: SQLConnection {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX
+        let flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -38,23 +43,28 @@ final class SQLiteConnection: SQLConnection {
         do throws(HistoryStoreError) {
             // Reading the schema first turns "not a database" into an error here, before any pragma.
             try execute("SELECT count(*) FROM sqlite_master")
-            if create, try execute("PRAGMA journal_mode").first?.first?.text?.lowercased() != "wal" {
-                // The first switch to WAL takes the database's exclusive lock, and concurrent first
-                // recorders could be refused it (1 of 4 failed once under load): the switch is made
-                // under an advisory lock beside the store, the way stored files serialise writers.
-                var failure: HistoryStoreError?
-                do throws(FileError) {
-                    try StoredFile.withLock(path + ".lock") { () throws(FileError) in
-                        do throws(HistoryStoreError) { try execute("PRAGMA journal_mode = WAL") } catch {
-                            failure = error
-                        }
-                    }
-                } catch { throw HistoryStoreError(path, error.problem) }
-                if let failure { throw failure }
+            if create {
+                let check = try execute("PRAGMA quick_check").compactMap { $0.first?.text }
+                guard check == ["ok"] else {
+                    throw HistoryStoreError(
+                        path,
+                        "the store is damaged (SQLite's quick_check: \(check.prefix(2).joined(separator: "; "))); nothing was recorded: restore it from a copy"
+                    )
+                }
+                // A store written in WAL mode by an older perfkit goes back to the rollback journal.
+                if try execute("PRAGMA journal_mode").first?.first?.text?.lowercased() == "wal" {
+                    try execute("PRAGMA journal_mode = DELETE")
+                }
+                try execute("PRAGMA synchronous = FULL")
             }
-            try execute("PRAGMA synchronous = FULL")
         } catch {
             sqlite3_close(database)
+            if !create, error.problem.contains("unable to open") || error.problem.contains("readonly") {
+                throw HistoryStoreError(
+                    path,
+                    "\(error.problem) (a store in WAL mode from an older perfkit needs its folder writable to be read; perfkit history record converts it)"
+                )
+            }
             throw error
         }
     }
@@ -115,7 +125,7 @@ final class SQLiteConnection: SQLConnection {
                     case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
                     case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
                     case SQLITE_NULL: .null
-                    default: .text(String(cString: sqlite3_column_text(statement, column)))
+                    default: sqlite3_column_text(statement, column).map { .text(String(cString: $0)) } ?? .null
                     }
                 })
         }

@@ -42,10 +42,15 @@ extension CalendarDemo {
         executable: String, command: String,
         counts: Bool = true, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
-        var (run, status, dumps) = try MeasuredRun.measurePackage(
+        var (run, status, dumps, countingFailure) = try MeasuredRun.measurePackage(
             filter: MeasuredRun.defaultFilter, iterations: iterations, processes: processes,
             passes: counts ? .timingAndCounts : .timing,
             progress: progress)
+        if let countingFailure {
+            let kept = ".perfkit/runs/demo-timing.json"
+            try run.write(to: kept)
+            throw CountingFailedAfterTiming(written: kept, cause: countingFailure)
+        }
         if let dumps {
             let kept = CountingRun.dumpFolder(besides: ".perfkit/runs/demo-latest.json")
             try? FileManager.default.removeItem(atPath: kept)

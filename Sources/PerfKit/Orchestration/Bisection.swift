@@ -53,6 +53,14 @@ package struct Bisection: Sendable {
     package static func run(
         good: String, bad: String, selector: String, samples: Int? = nil, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
+        try withoutActuallyEscaping(progress) { progress in
+            try bisect(good: good, bad: bad, selector: selector, samples: samples, progress: progress)
+        }
+    }
+
+    private static func bisect(
+        good: String, bad: String, selector: String, samples: Int?, progress: @escaping (String) -> Void
+    ) throws -> Outcome {
         // A named series whose metric is not a count is refused before anything is built.
         if selector.contains(" ["), let metric = selector.split(separator: " ").last,
             metric != Substring(Metric.instructions.name)
@@ -60,103 +68,51 @@ package struct Bisection: Sendable {
             throw OrchestrationError.cannotDo(timingRefusal(selector))
         }
         let goodCommit = try Revision.resolve(good), badCommit = try Revision.resolve(bad)
-        guard ChildProcess.output(["git", "merge-base", "--is-ancestor", goodCommit, badCommit]) != nil else {
+        guard goodCommit != badCommit else {
+            throw OrchestrationError.cannotDo(
+                "\(good) and \(bad) are one commit (\(goodCommit.prefix(12))): nothing to bisect; give GOOD before BAD")
+        }
+        guard Git.answer(["merge-base", "--is-ancestor", goodCommit, badCommit]) != nil else {
             throw OrchestrationError.cannotDo(
                 "\(good) is not an ancestor of \(bad): bisect needs GOOD before BAD on one history")
         }
         let setup = try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress)
-        var revision = try Revision.prepare(goodCommit, worktree: worktree, progress: progress)
-        // Absolute: the bundle runs with the worktree as its working directory.
-        var bundle = URL(fileURLWithPath: try revision.build(progress: progress)).path
-        let testName = String(selector.prefix { $0 != " " })
-        let ids = try CountingRun.testIDs(bundle: bundle, directory: revision.directory, matching: ".").filter {
-            $0 == testName || SeriesID.shortTest($0) == testName || $0.hasSuffix("." + testName)
-        }
-        guard ids.count == 1, let testID = ids.first else {
-            throw OrchestrationError.cannotDo(
-                "--series '\(selector)': \(ids.isEmpty ? "no test" : "\(ids.count) tests") named '\(testName)' at \(good)"
-            )
-        }
-        func count(_ commit: String, bundle: String, directory: String) throws -> [TestResult] {
-            progress("perfkit bisect: counting \(SeriesID.shortTest(testID)) at \(commit.prefix(12))…")
-            let counted = try CountingRun.measure(
-                bundle: bundle, directory: directory, filter: NSRegularExpression.escapedPattern(for: testID),
-                samples: samples, setup: setup,
-                progress: progress)
-            try? FileManager.default.removeItem(
-                atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
-            return counted.tests
-        }
-        let goodTests = try count(goodCommit, bundle: bundle, directory: revision.directory)
-        let series = try choose(selector, in: goodTests)
-        func value(_ tests: [TestResult]) -> Double? {
-            SeriesTable(tests).series[series].map { Quantile.percentile(sorted: $0.values.sorted(), 50) }
-        }
-        guard let goodValue = value(goodTests) else {
-            throw OrchestrationError.cannotDo(
-                "--series '\(selector)': not counted at \(good)")
-        }
-        // The comparison's rule: widened when the count moved with the heap (at GOOD or at the step).
-        let goodSpread = SeriesTable(goodTests).series[series]?.processSpread ?? 0
-        func differs(_ v: Double, _ tests: [TestResult]) -> Bool {
-            let spread = max(goodSpread, SeriesTable(tests).series[series]?.processSpread ?? 0)
-            return Comparison.countsDiffer(goodValue, v, tolerance: Comparison.countTolerance(spread: spread))
-        }
-        var steps = [Step(commit: goodCommit, value: goodValue, changed: false, tests: goodTests)]
-        let tree = revision.directory
-        _ = ChildProcess.output(["git", "-C", tree, "bisect", "reset", "--quiet"])
-        guard var said = ChildProcess.output(["git", "-C", tree, "bisect", "start", badCommit, goodCommit, "--"]) else {
-            throw OrchestrationError.childFailed("git bisect start \(bad) \(good) failed in \(tree)")
-        }
-        defer { _ = ChildProcess.output(["git", "-C", tree, "bisect", "reset", "--quiet"]) }
+        var counter = try StepCounter(
+            good: goodCommit, goodName: good, selector: selector, samples: samples, setup: setup, progress: progress)
+        let tree = counter.tree
+        _ = Git.answer(["-C", tree, "bisect", "reset"])
+        var said = try gitBisect(["start", badCommit, goodCommit, "--"], in: tree)
+        defer { _ = Git.answer(["-C", tree, "bisect", "reset"]) }
         while !said.contains("is the first bad commit") {
-            guard let head = ChildProcess.output(["git", "-C", tree, "rev-parse", "HEAD"]) else {
-                throw OrchestrationError.childFailed("git rev-parse failed in \(tree)")
-            }
-            revision = try Revision.prepare(head, worktree: worktree, progress: progress)
-            var verdict = "skip"
-            if let built = try? revision.build(progress: progress) {
-                bundle = URL(fileURLWithPath: built).path
-                let tests = try count(head, bundle: bundle, directory: tree)
-                if let v = value(tests) {
-                    let changed = differs(v, tests)
-                    steps.append(Step(commit: head, value: v, changed: changed, tests: tests))
-                    verdict = changed ? "bad" : "good"
-                }
-            }
-            // The worktree's pinned manifest goes back before git moves on.
-            _ = ChildProcess.output(["git", "-C", tree, "checkout", "--quiet", "--", "."])
-            guard let next = ChildProcess.output(["git", "-C", tree, "bisect", verdict]) else {
-                throw OrchestrationError.childFailed("git bisect \(verdict) failed in \(tree)")
-            }
-            said = next
+            let head = try gitBisect(nil, in: tree)
+            let verdict = try counter.judge(head)
+            // The worktree's pinned manifests go back before git moves on.
+            _ = Git.answer(["-C", tree, "checkout", "--quiet", "--", "."])
+            said = try gitBisect([verdict], in: tree)
             if said.contains("only 'skip'ped commits left") {
-                throw OrchestrationError.childFailed("git bisect: \(said.split(separator: "\n").first ?? "")")
+                throw OrchestrationError.cannotDo("git bisect: \(said.split(separator: "\n").first ?? "")")
             }
         }
         let culprit = String(said.split(separator: " ").first ?? "")
-        var culpritStep = steps.first { $0.commit == culprit }
-        if culpritStep == nil {
-            // git names BAD without testing it: count it, to tell a change from no change at all.
-            revision = try Revision.prepare(culprit, worktree: worktree, progress: progress)
-            let tests = try count(
-                culprit, bundle: URL(fileURLWithPath: try revision.build(progress: progress)).path, directory: tree)
-            guard let v = value(tests) else {
-                throw OrchestrationError.cannotDo(
-                    "--series '\(selector)': not counted at \(culprit.prefix(12))")
-            }
-            culpritStep = Step(commit: culprit, value: v, changed: differs(v, tests), tests: tests)
-            steps.append(culpritStep!)
-        }
-        let parentHash = ChildProcess.output(["git", "rev-parse", "\(culprit)^"]) ?? ""
-        let subject = ChildProcess.output(["git", "log", "-1", "--format=%s", culprit]) ?? ""
-        guard culpritStep!.changed else {
-            return Outcome(series: series, steps: steps, culprit: nil, subject: "", parent: nil, culpritStep: nil)
+        let culpritStep = try counter.step(at: culprit)
+        let parentHash = Git.answer(["rev-parse", "--end-of-options", "\(culprit)^"]) ?? ""
+        let subject = Git.answer(["log", "-1", "--format=%s", "--end-of-options", culprit]) ?? ""
+        guard culpritStep.changed else {
+            return Outcome(
+                series: counter.series, steps: counter.steps, culprit: nil, subject: "", parent: nil, culpritStep: nil)
         }
         return Outcome(
-            series: series, steps: steps, culprit: culprit, subject: subject,
-            parent: steps.first { $0.commit == parentHash && !$0.changed },
+            series: counter.series, steps: counter.steps, culprit: culprit, subject: subject,
+            parent: counter.steps.first { $0.commit == parentHash && !$0.changed },
             culpritStep: culpritStep)
+    }
+
+    /// `git bisect ARGUMENTS` in `tree` (or, with nil, the commit bisect checked out), git's words quoted on failure.
+    static func gitBisect(_ arguments: [String]?, in tree: String) throws -> String {
+        do {
+            guard let arguments else { return try Git.run(["-C", tree, "rev-parse", "HEAD"]) }
+            return try Git.run(["-C", tree, "bisect"] + arguments)
+        } catch { throw OrchestrationError.git(error) }
     }
 
     /// Why a series that is not a count cannot be bisected, and what would.

@@ -77,7 +77,7 @@ package struct CountingPass: Sendable {
         environment[MeasuredProcessEnvironment.resultsDirectory] = results
         environment[SimulatedCounter.outputVariable] = folder + "/callgrind.out"
         environment[SimulatedCounter.heapPadVariable] = String(pad)
-        let (status, _) = try ChildProcess.run(
+        let finished = try ChildProcess.runKeepingErrors(
             [
                 "setarch", Self.architecture, "-R", setup.valgrind, "--tool=callgrind", "--instr-atstart=no",
                 "--collect-atstart=no",
@@ -86,20 +86,40 @@ package struct CountingPass: Sendable {
                 NSRegularExpression.escapedPattern(for: id),
             ], in: directory, environment: environment, output: .discard, showErrors: pad == 0,
             replacingEnvironment: true)
+        let status = finished.status
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        guard status == 0 || status == 1, !text.contains("VALGRIND INTERNAL ERROR") else {
-            let line = text.split(separator: "\n").first {
-                $0.contains("INTERNAL ERROR") || $0.contains("Fatal") || $0.contains("error")
-            }
+        let fragments = (try? FileManager.default.contentsOfDirectory(atPath: results)) ?? []
+        // 0: passed; 1: a test failed (its results are still there). Anything else, a signal, an
+        // internal error, or a process that wrote no results (valgrind gave up before the test ran)
+        // is a failed count, told in valgrind's own last words.
+        guard !finished.signalled, status == 0 || status == 1, !text.contains("VALGRIND INTERNAL ERROR"),
+            !fragments.isEmpty
+        else {
             throw OrchestrationError.countingFailed(
-                status: status,
-                detail: "\(id): "
-                    + (line.map {
-                        String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces)
-                    } ?? "see \(log)"))
+                status: status, detail: "\(id)\(finished.signalled ? " (killed by signal \(status))" : ""): "
+                    + Self.lastWords(valgrindLog: text, errors: finished.errors, log: log))
         }
         let counted = CountingRun.profiled(try ResultFragments.readAll(from: results), dumps: folder)
         return Outcome(tests: counted, status: status)
+    }
+
+    /// valgrind's last words: its log's last lines without the `==pid==` prefix (an internal error
+    /// or "Giving up" line first when there is one), else the test process's own standard error.
+    static func lastWords(valgrindLog text: String, errors: String, log: String) -> String {
+        let lines = text.split(separator: "\n").map {
+            String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        if let fatal = lines.firstIndex(where: { $0.contains("INTERNAL ERROR") || $0.contains("Giving up") }) {
+            let reason = lines[..<fatal].last { $0.contains("error") || $0.contains("failed") }
+            return "valgrind: " + ([reason, lines[fatal]].compactMap { $0 }.joined(separator: " / "))
+        }
+        if let last = lines.last(where: { !$0.hasPrefix("For lists of detected") && !$0.hasPrefix("Use --") }),
+            !lines.isEmpty, !text.contains("Events    :")
+        {
+            return "valgrind: \(last)"
+        }
+        let said = ChildProcess.lastWords(errors, lines: 2)
+        return said.isEmpty ? "it wrote no results (valgrind's log: \(log))" : "the test process said: \(said)"
     }
 
     /// `uname -m`, for `setarch`.

@@ -112,7 +112,7 @@ package enum CountingRun {
             if !keep { try? FileManager.default.removeItem(atPath: root) }
         }
         let absoluteBundle = bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
-        try FileManager.default.createSymbolicLink(atPath: root + "/bundle", withDestinationPath: absoluteBundle)
+        try countableCopy(of: absoluteBundle, at: root + "/bundle", progress: progress)
         try FileManager.default.copyItem(atPath: setup.shim, toPath: root + "/shim.so")
         var environment = [
             "PATH": "/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C", "SWIFT_DETERMINISTIC_HASHING": "1",
@@ -195,10 +195,32 @@ package enum CountingRun {
         }
         let pattern: NSRegularExpression
         do { pattern = try NSRegularExpression(pattern: filter) } catch {
-            throw OrchestrationError.childFailed("--filter '\(filter)' is not a regular expression")
+            throw OrchestrationError.badFilter(filter)
         }
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init).filter { id in
             pattern.firstMatch(in: id, range: NSRange(id.startIndex..., in: id)) != nil
+        }
+    }
+
+    /// Puts at `path` the bundle valgrind counts: a copy without debug sections (`objcopy
+    /// --strip-debug`; the symbol table stays, so dumps still name every function). valgrind 3.19's
+    /// DWARF reader gives up on some Swift bundles ("Possibly corrupted debuginfo file … Giving
+    /// up"), and counting needs function names, not line tables; the code is byte for byte the
+    /// bundle's, so counts are the same. Resource bundles beside it are linked beside the copy.
+    /// Without `objcopy` the bundle itself is linked, and the progress line says so.
+    static func countableCopy(of bundle: String, at path: String, progress: (String) -> Void) throws {
+        let stripped = try? ChildProcess.runKeepingErrors(["objcopy", "--strip-debug", bundle, path])
+        if stripped?.status != 0 {
+            try? FileManager.default.removeItem(atPath: path)
+            progress(
+                "perfkit run: objcopy (apt-get install binutils) could not strip the bundle's debug sections; counting the bundle as built"
+            )
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: bundle)
+        }
+        let folder = URL(fileURLWithPath: bundle).deletingLastPathComponent().path
+        let beside = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        for item in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where item.hasSuffix(".resources") {
+            try? FileManager.default.createSymbolicLink(atPath: beside + "/" + item, withDestinationPath: folder + "/" + item)
         }
     }
 

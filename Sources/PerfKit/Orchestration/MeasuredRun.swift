@@ -76,7 +76,7 @@ package enum MeasuredRun {
 
     /// Builds the package in the current directory in release and measures its tests matching
     /// `filter`: in `processes` fresh processes (``measure(bundle:directory:filter:iterations:processes:launcher:progress:)``),
-    /// then, when asked, once more under callgrind for simulated counts (``CountingRun``).
+    /// then, when asked, under callgrind for simulated counts (``CountingRun``).
     /// - Parameters:
     ///   - filter: Test filter.
     ///   - iterations: Total samples forced on every measured test, if any (per arm and phase in the counting pass).
@@ -84,21 +84,24 @@ package enum MeasuredRun {
     ///   - passes: Timing, counts or both.
     ///   - shard: Measure only this part of the matching tests (``Shard``); nil for all of them.
     ///   - progress: Receives one line per step and process.
-    /// - Returns: The run file (every value labelled with its process), the worst exit status, and
-    ///   the folder of raw callgrind dumps when counts were taken.
+    /// - Returns: The run file (every value labelled with its process), the worst exit status, the
+    ///   folder of raw callgrind dumps when counts were taken, and the counting failure when counts
+    ///   were asked for after timing and failed (the run then holds the finished timing alone, for
+    ///   the caller to write before it reports the failure).
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
     package static func measurePackage(
         filter requested: String, iterations: Int?, processes: Int, passes: Passes = .timing, shard: Shard? = nil,
         progress: (String) -> Void = { _ in }
-    ) throws -> (run: RunFile, status: Int32, dumps: String?) {
+    ) throws -> (run: RunFile, status: Int32, dumps: String?, countingFailure: OrchestrationError?) {
+        // A filter that is not a regular expression is bad input, told before anything is built.
+        guard (try? NSRegularExpression(pattern: requested)) != nil else { throw OrchestrationError.badFilter(requested) }
         let revision = try Revision.prepare(".", progress: progress)
         let bundle = try revision.build(progress: progress)
         var filter = requested
         if let shard {
             let ids = shard.select(try CountingRun.testIDs(bundle: bundle, directory: ".", matching: requested))
             guard !ids.isEmpty else {
-                throw OrchestrationError.noMeasuredTests(
-                    filter: "\(requested)' in shard '\(shard)", directory: ".", status: 0)
+                throw OrchestrationError.cannotDo("no measured test matched '\(requested)' in shard \(shard)")
             }
             progress("perfkit run: shard \(shard): \(ids.count) of the tests matching '\(requested)'")
             filter = Shard.filter(matching: ids)
@@ -116,15 +119,21 @@ package enum MeasuredRun {
         }
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
         var dumps: String?
+        var countingFailure: OrchestrationError?
         if let setup {
-            let counted = try CountingRun.measure(
-                bundle: bundle, directory: ".", filter: filter, samples: iterations, setup: setup, progress: progress)
-            tests = passes.timing ? tests.addingCounts(counted.tests) : counted.tests
-            status = max(status, counted.status)
-            dumps = counted.dumps
-            environment.valgrind = setup.version
-            environment.valgrindCPU = setup.cpu
-            environment.countingSetup = CountingRun.setupIdentifier
+            do {
+                let counted = try CountingRun.measure(
+                    bundle: bundle, directory: ".", filter: filter, samples: iterations, setup: setup,
+                    progress: progress)
+                tests = passes.timing ? tests.addingCounts(counted.tests) : counted.tests
+                status = max(status, counted.status)
+                dumps = counted.dumps
+                environment.valgrind = setup.version
+                environment.valgrindCPU = setup.cpu
+                environment.countingSetup = CountingRun.setupIdentifier
+            } catch let error as OrchestrationError where passes.timing {
+                countingFailure = error
+            }
         }
         var run = RunFile(
             date: Date(), mode: passes.timing ? "measure" : "count", environment: environment, tests: tests)
@@ -133,6 +142,6 @@ package enum MeasuredRun {
             run.shard = shard.description
             run.filter = filter
         }
-        return (run, status, dumps)
+        return (run, status, dumps, countingFailure)
     }
 }

@@ -31,17 +31,16 @@ package struct Revision: Sendable, Equatable {
 
     /// Resolves a revision to its commit without creating anything, so both revisions of an
     /// `abba` can be checked before either worktree exists.
-    /// - Parameter revision: A git revision, or `.` for the working tree.
+    /// - Parameters:
+    ///   - revision: A git revision, or `.` for the working tree.
+    ///   - directory: The package folder (the current one when nil).
     /// - Returns: The commit.
-    /// - Throws: ``OrchestrationError/unknownRevision(_:)``.
-    package static func resolve(_ revision: String) throws(OrchestrationError) -> String {
-        if revision == "." { return ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown" }
-        guard let commit = ChildProcess.output(["git", "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]),
-            !commit.isEmpty
-        else {
-            throw .unknownRevision(revision)
+    /// - Throws: ``OrchestrationError/unknownRevision(_:said:)`` quoting git.
+    package static func resolve(_ revision: String, in directory: String? = nil) throws(OrchestrationError) -> String {
+        if revision == "." { return Git.answer(["rev-parse", "HEAD"], in: directory) ?? "unknown" }
+        do { return try Git.commit(revision, in: directory) } catch {
+            throw .unknownRevision(revision, said: ChildProcess.lastWords(error.said, lines: 1))
         }
-        return commit
     }
 
     /// The Swift package a folder belongs to: the nearest folder at or above it holding a
@@ -59,83 +58,62 @@ package struct Revision: Sendable, Equatable {
     }
 
     /// Checks `revision` out into its own worktree under ``worktreeRoot`` (`.` is the working tree
-    /// itself), and pins relative path dependencies in the worktree's manifest.
+    /// itself). A path dependency inside the repository then resolves to the revision's own copy in
+    /// the worktree; one outside it is pinned to its absolute folder in the worktree's manifests
+    /// (``PathDependencies``), and the progress line names both.
     /// - Parameters:
     ///   - revision: A git revision, or `.`.
     ///   - worktree: The worktree's folder name under ``worktreeRoot`` (default: the revision's
     ///     name); two names give two separate builds of one commit, as calibration needs.
+    ///   - root: The package folder in the working tree (default: the current directory).
     ///   - progress: Receives one line per step worth telling.
-    /// - Returns: The prepared revision.
+    /// - Returns: The prepared revision; its ``directory`` is the package's folder inside the
+    ///   worktree (the worktree itself when the package is at the repository's top).
     /// - Throws: ``OrchestrationError`` for a working tree that is not a package, a revision git
-    ///   does not know (no worktree is left behind) or a failed checkout; ``FileError`` when the
-    ///   manifest cannot be rewritten.
-    package static func prepare(_ revision: String, worktree: String? = nil, progress: (String) -> Void = { _ in })
-        throws -> Revision
-    {
+    ///   does not know (no worktree is left behind) or a failed checkout (git's words quoted);
+    ///   ``FileError`` when a manifest cannot be rewritten.
+    package static func prepare(
+        _ revision: String, worktree: String? = nil, root: String? = nil, progress: (String) -> Void = { _ in }
+    ) throws -> Revision {
+        let folder = root ?? FileManager.default.currentDirectoryPath
         if revision == "." {
-            let folder = FileManager.default.currentDirectoryPath
             guard FileManager.default.fileExists(atPath: folder + "/Package.swift") else {
                 throw OrchestrationError.notAPackage(folder: folder)
             }
-            let head = ChildProcess.output(["git", "rev-parse", "HEAD"]) ?? "unknown"
-            let dirty = !(ChildProcess.output(["git", "status", "--porcelain", "--untracked-files=no"]) ?? "").isEmpty
-            return Revision(name: ".", directory: ".", commit: head + (dirty ? "+dirty" : ""))
+            let head = Git.answer(["rev-parse", "HEAD"], in: folder) ?? "unknown"
+            let status = Git.answer(["status", "--porcelain", "--untracked-files=no"], in: folder) ?? ""
+            return Revision(name: ".", directory: ".", commit: head + (status.isEmpty ? "" : "+dirty"))
         }
-        let commit = try resolve(revision)
-        let path =
-            worktreeRoot + "/"
-            + String((worktree ?? revision).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
-        if FileManager.default.fileExists(atPath: path + "/.git") {
-            guard ChildProcess.output(["git", "-C", path, "checkout", "--quiet", "--force", "--detach", commit]) != nil
-            else {
-                throw OrchestrationError.checkoutFailed(revision: revision, path: path)
+        let commit = try resolve(revision, in: folder)
+        let name = String((worktree ?? revision).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        let path = worktreeRoot + "/" + name
+        let absolute = folder + "/" + path
+        if FileManager.default.fileExists(atPath: absolute + "/.git") {
+            do { try Git.run(["-C", absolute, "checkout", "--quiet", "--force", "--detach", commit]) } catch {
+                throw OrchestrationError.checkoutFailed(revision: revision, path: path, said: error.description)
             }
         } else {
-            try? FileManager.default.createDirectory(atPath: worktreeRoot, withIntermediateDirectories: true)
-            guard
-                ChildProcess.output(["git", "worktree", "add", "--quiet", "--detach", "--force", path, commit]) != nil
-            else {
-                _ = ChildProcess.output(["git", "worktree", "remove", "--force", path])
-                _ = ChildProcess.output(["git", "worktree", "prune"])
-                throw OrchestrationError.checkoutFailed(revision: revision, path: path)
+            try? FileManager.default.createDirectory(
+                atPath: folder + "/" + worktreeRoot, withIntermediateDirectories: true)
+            do { try Git.run(["worktree", "add", "--quiet", "--detach", "--force", path, commit], in: folder) } catch {
+                _ = Git.answer(["worktree", "remove", "--force", path], in: folder)
+                _ = Git.answer(["worktree", "prune"], in: folder)
+                throw OrchestrationError.checkoutFailed(revision: revision, path: path, said: error.description)
             }
         }
-        if try pinRelativePathDependencies(in: path) {
-            progress(
-                "perfkit: \(path)/Package.swift: relative path dependencies pinned to absolute folders (this worktree only)"
-            )
-        }
-        if let hint = gitignoreHint() { progress(hint) }
-        return Revision(name: revision, directory: path, commit: commit)
-    }
-
-    /// A worktree sits two folders below the package, so a dependency declared as
-    /// `.package(path: "../x")` would resolve to a different folder there. Rewrites such relative
-    /// paths in the worktree's own `Package.swift` (never the user's) to the absolute folders
-    /// they name from the package root.
-    /// - Returns: Whether anything was rewritten.
-    static func pinRelativePathDependencies(in worktree: String) throws -> Bool {
-        let manifest = worktree + "/Package.swift"
-        guard var text = try? String(contentsOfFile: manifest, encoding: .utf8) else { return false }
-        let root = FileManager.default.currentDirectoryPath
-        let pattern = try NSRegularExpression(pattern: #"(\.package\s*\([^)]*?path:\s*")([^"/][^"]*)(")"#)
-        let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed()
-        guard !matches.isEmpty else { return false }
-        for match in matches {
-            guard let range = Range(match.range(at: 2), in: text) else { continue }
-            let absolute = URL(fileURLWithPath: String(text[range]), relativeTo: URL(fileURLWithPath: root + "/"))
-                .standardizedFileURL.path
-            text.replaceSubrange(range, with: absolute)
-        }
-        do { try text.write(toFile: manifest, atomically: true, encoding: .utf8) } catch {
-            throw FileError(manifest, "cannot rewrite relative path dependencies: \(error.localizedDescription)")
-        }
-        return true
+        // The package may sit below the repository's top: the worktree holds the whole repository.
+        let prefix = Git.answer(["rev-parse", "--show-prefix"], in: folder) ?? ""
+        let package = prefix.isEmpty ? path : path + "/" + prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let repository = Git.topLevel(of: folder) ?? folder
+        let pinned = try PathDependencies.pin(worktree: absolute, repository: repository)
+        if let line = pinned.progressLine(worktree: path) { progress(line) }
+        if let hint = gitignoreHint(in: folder) { progress(hint) }
+        return Revision(name: revision, directory: package, commit: commit)
     }
 
     /// The hint that `.perfkit/` belongs in `.gitignore`, when it is not there.
-    static func gitignoreHint() -> String? {
-        let ignore = (try? String(contentsOfFile: ".gitignore", encoding: .utf8)) ?? ""
+    static func gitignoreHint(in folder: String) -> String? {
+        let ignore = (try? String(contentsOfFile: folder + "/.gitignore", encoding: .utf8)) ?? ""
         guard !ignore.split(separator: "\n").contains(where: { $0.hasPrefix(".perfkit") || $0.hasPrefix("/.perfkit") })
         else { return nil }
         return "perfkit: worktrees, builds and run files live in .perfkit/; add the line '.perfkit/' to .gitignore"
@@ -156,22 +134,35 @@ package struct Revision: Sendable, Equatable {
         pinnedLayout ? ".perfkit/build-pinned" : ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? ".build"
     }
 
-    /// Builds the package and its tests in release.
+    /// Builds the package and its tests in release. A build that fails the way a stale build plan
+    /// fails (files the plan names are gone, as after a checkout that deleted them) is retried once
+    /// from a fresh plan, saying so in one line.
     /// - Parameters:
     ///   - pinnedLayout: Whether to build with ``pinnedLayoutFlags``, for builds that are compared
     ///     with each other (`abba`, `calibrate`). The working tree then builds into
     ///     `.perfkit/build-pinned`, so the ordinary release build is left alone.
     ///   - progress: Receives one line when the build starts.
     /// - Returns: The path of the test bundle.
-    /// - Throws: ``OrchestrationError/buildFailed(revision:status:)`` or ``OrchestrationError/noTestBundle(folder:)``.
+    /// - Throws: ``OrchestrationError/buildFailed(revision:status:firstError:)`` quoting SwiftPM's
+    ///   first error, or ``OrchestrationError/noTestBundle(folder:)``.
     package func build(pinnedLayout: Bool = false, progress: (String) -> Void = { _ in }) throws -> String {
         progress("perfkit: building \(name) (\(commit.prefix(12))) in release in \(directory)…")
         let scratch = Self.scratchPath(pinnedLayout: pinnedLayout && directory == ".")
-        let (status, _) = try ChildProcess.run(
+        let command =
             ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch]
-                + (pinnedLayout ? Self.pinnedLayoutFlags : []),
-            in: directory, output: .standardError, showErrors: true)
-        guard status == 0 else { throw OrchestrationError.buildFailed(revision: name, status: status) }
+            + (pinnedLayout ? Self.pinnedLayoutFlags : [])
+        var finished = try ChildProcess.runKeepingErrors(
+            command, in: directory, output: .standardErrorAndCapture, showErrors: true)
+        if finished.status != 0, BuildLog.isStalePlan(finished) {
+            progress("perfkit: the release build's plan named files that are gone; building once more from a fresh plan")
+            BuildLog.removePlan(scratch: directory + "/" + scratch)
+            finished = try ChildProcess.runKeepingErrors(
+                command, in: directory, output: .standardErrorAndCapture, showErrors: true)
+        }
+        guard finished.status == 0 else {
+            throw OrchestrationError.buildFailed(
+                revision: name, status: finished.status, firstError: BuildLog.firstError(finished))
+        }
         let release = directory + "/" + scratch + "/release"
         guard
             let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: {

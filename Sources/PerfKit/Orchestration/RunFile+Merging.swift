@@ -61,9 +61,13 @@ extension RunFile {
                 tests.append(test)
             }
         }
+        // Every shard's state is carried: one dirty shard makes the merge dirty, and one timing shard
+        // makes it a timing run.
+        var environment = first.environment
+        environment.dirty = shards.contains { $0.run.environment.dirty }
+        let mode = shards.contains { $0.run.mode == "measure" } ? "measure" : first.mode
         var merged = RunFile(
-            date: shards.map(\.run.date).min() ?? first.date, mode: first.mode, environment: first.environment,
-            tests: tests)
+            date: shards.map(\.run.date).min() ?? first.date, mode: mode, environment: environment, tests: tests)
         merged.countsOnly = shards.allSatisfy { $0.run.countsOnly == true } ? true : nil
         let parts = Set(shards.compactMap { $0.run.shard.flatMap(Shard.init(parsing:)) })
         let whole = parts.count == shards.count && parts.allSatisfy { $0.count == shards.count }

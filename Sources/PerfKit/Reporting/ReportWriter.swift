@@ -18,9 +18,19 @@ public struct ReportWriter: Sendable {
         self.json = json
     }
 
-    /// The full report's path beside the main one: `pr.md` → `pr-full.md`.
-    public static func fullPath(of markdown: String) -> String {
-        URL(fileURLWithPath: markdown).deletingPathExtension().path + "-full.md"
+    /// The full report's path beside the main one: `pr.md` → `pr-full.md` (nil beside a device or
+    /// standard output, where no companion is written).
+    public static func fullPath(of markdown: String) -> String? {
+        OutputPath.companion(of: markdown, suffix: "-full.md")
+    }
+
+    /// The raw CSV's path beside the summary: `pr.csv` → `pr-raw.csv` (nil beside a device).
+    public static func rawPath(of csv: String) -> String? { OutputPath.companion(of: csv, suffix: "-raw.csv") }
+
+    /// Every file this writer writes but its charts: each report and its companions, for
+    /// ``OutputPath/check(_:inputs:)`` before any work.
+    public var plannedPaths: [String] {
+        [markdown, markdown.flatMap(Self.fullPath), csv, csv.flatMap(Self.rawPath), json].compactMap { $0 }
     }
 
     /// Writes the report.
@@ -34,7 +44,7 @@ public struct ReportWriter: Sendable {
         -> [String]
     {
         var written: [String] = []
-        if let markdown {
+        if let markdown, let full = Self.fullPath(of: markdown) {
             var report = report
             let base = URL(fileURLWithPath: markdown).deletingPathExtension()
             let folder = base.deletingLastPathComponent()
@@ -62,23 +72,28 @@ public struct ReportWriter: Sendable {
                     written.append(path)
                 }
             }
-            let full = Self.fullPath(of: markdown)
             report.fullReportName = URL(fileURLWithPath: full).lastPathComponent
             try StoredFile.writeAtomically(Data(report.renderFull().utf8), to: full)
             try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
             written += [full, markdown]
+        } else if let markdown {
+            // Standard output or a device: the report alone, no companion beside it.
+            try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
+            written.append(markdown)
         }
         if let csv {
             let comparisons = (report.armComparison.map { [$0.comparison] } ?? []) + [report.comparison]
             try StoredFile.writeAtomically(Data(comparisons.map(CSVReport.summary).joined().utf8), to: csv)
-            let rawPath = URL(fileURLWithPath: csv).deletingPathExtension().path + "-raw.csv"
+            if let rawPath = Self.rawPath(of: csv) {
             let header = CSV.line([
                 "side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position",
                 "iteration", "value",
             ])
             let raw = [header] + rawTests.flatMap { CSVReport.rawRows($0.tests, side: $0.side) }
             try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
-            written += [csv, rawPath]
+            written.append(rawPath)
+            }
+            written.insert(csv, at: written.count - (Self.rawPath(of: csv) == nil ? 0 : 1))
         }
         if let json {
             try StoredFile.write(

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs child processes: short queries whose output is read (git, `swift --version`) and long jobs
 /// whose output is shown on standard error (release builds, measured test bundles).
@@ -13,7 +14,25 @@ package enum ChildProcess {
         case standardError
         /// Discarded.
         case discard
+        /// Passed to this process's standard error and also returned (a build's log, read for its
+        /// first error).
+        case standardErrorAndCapture
     }
+
+    /// What a finished child printed and how it ended.
+    package struct Finished: Sendable {
+        /// The exit status (or the signal's number when ``signalled``).
+        package var status: Int32
+        /// Whether a signal ended it.
+        package var signalled: Bool
+        /// Its standard output, when captured.
+        package var output: Data
+        /// The tail of its standard error (at most ``errorTail`` bytes), kept whether or not it was shown.
+        package var errors: String
+    }
+
+    /// How much of a child's standard error ``Finished/errors`` keeps.
+    package static let errorTail = 64 * 1024
 
     /// Runs `arguments` (the first resolved through `PATH` by `/usr/bin/env`) and waits for it.
     /// - Parameters:
@@ -29,6 +48,19 @@ package enum ChildProcess {
         output: Output = .capture, showErrors: Bool = false,
         replacingEnvironment: Bool = false
     ) throws -> (status: Int32, output: Data) {
+        let finished = try runKeepingErrors(
+            arguments, in: directory, environment: environment, output: output, showErrors: showErrors,
+            replacingEnvironment: replacingEnvironment)
+        return (finished.status, finished.output)
+    }
+
+    /// ``run(_:in:environment:output:showErrors:replacingEnvironment:)``, keeping the tail of the
+    /// child's standard error (passed on too when `showErrors`) and how it ended.
+    package static func runKeepingErrors(
+        _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+        output: Output = .capture, showErrors: Bool = false,
+        replacingEnvironment: Bool = false
+    ) throws -> Finished {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -38,21 +70,51 @@ package enum ChildProcess {
         } else if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        process.standardError = showErrors ? FileHandle.standardError : FileHandle.nullDevice
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
         let pipe = Pipe()
         switch output {
         case .capture: process.standardOutput = pipe
         case .standardError: process.standardOutput = FileHandle.standardError
         case .discard: process.standardOutput = FileHandle.nullDevice
+        case .standardErrorAndCapture: process.standardOutput = pipe
         }
         try process.run()
         let pid = process.processIdentifier
         if !ChildRegistry.started(pid) { kill(-pid, SIGTERM) }  // an interrupt came first
         defer { ChildRegistry.ended(pid) }
-        // Read before waiting: a child that fills the pipe would otherwise never exit.
-        let data = output == .capture ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
+        // Standard error is drained on a thread of its own while standard output is read here: a
+        // child that fills either pipe would otherwise never exit.
+        let tail = Mutex(Data())
+        let drained = DispatchSemaphore(value: 0)
+        let reader = errorPipe.fileHandleForReading
+        DispatchQueue.global().async {
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                if showErrors { FileHandle.standardError.write(chunk) }
+                tail.withLock { kept in
+                    kept.append(chunk)
+                    if kept.count > errorTail { kept.removeFirst(kept.count - errorTail) }
+                }
+            }
+            drained.signal()
+        }
+        var data = Data()
+        switch output {
+        case .capture: data = pipe.fileHandleForReading.readDataToEndOfFile()
+        case .standardErrorAndCapture:
+            while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
+                FileHandle.standardError.write(chunk)
+                data.append(chunk)
+            }
+        case .standardError, .discard: break
+        }
         process.waitUntilExit()
-        return (process.terminationStatus, data)
+        drained.wait()
+        return Finished(
+            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, output: data,
+            errors: String(decoding: tail.withLock { $0 }, as: UTF8.self))
     }
 
     /// Runs a short command and returns its trimmed standard output, or `nil` when it cannot be
@@ -60,5 +122,11 @@ package enum ChildProcess {
     package static func output(_ arguments: [String], in directory: String? = nil) -> String? {
         guard let (status, data) = try? run(arguments, in: directory), status == 0 else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The last non-empty lines of `text`, joined into one line (for quoting a child's last words).
+    package static func lastWords(_ text: String, lines: Int = 2) -> String {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .suffix(lines).joined(separator: " / ")
     }
 }

@@ -94,6 +94,32 @@ public enum OutputPath: Equatable, Sendable {
         }
     }
 
+    /// A companion file's path beside `path` (`pr.md` → `pr-full.md` with `suffix` `-full.md`), or
+    /// nil when `path` is not a regular file (standard output, a device, a FIFO): companions go
+    /// beside reports in folders, never beside `/dev/null` or into `/dev`.
+    /// - Parameters:
+    ///   - path: The main output, as given.
+    ///   - suffix: What replaces its extension.
+    /// - Returns: The companion's path, or nil.
+    public static func companion(of path: String, suffix: String) -> String? {
+        guard case .regularFile = (try? resolve(path)) ?? .descriptor(1) else { return nil }
+        return URL(fileURLWithPath: path).deletingPathExtension().path + suffix
+    }
+
+    /// Checks every file a command will write, companions included, before any work: each must be
+    /// writable (``validate(_:)``) and none may be one of the command's inputs
+    /// (``refuseOverwriting(_:inputs:)``).
+    /// - Parameters:
+    ///   - outputs: Every path the command will write.
+    ///   - inputs: Every file it reads.
+    /// - Throws: ``FileError`` naming the first output that cannot be written.
+    public static func check(_ outputs: [String], inputs: [String]) throws(FileError) {
+        for output in outputs {
+            try refuseOverwriting(output, inputs: inputs)
+            try validate(output)
+        }
+    }
+
     private static func standardDescriptor(_ path: String) -> Int32? {
         switch path {
         case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1": 1

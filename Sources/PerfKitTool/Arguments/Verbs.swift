@@ -1,3 +1,4 @@
+import PerfKit
 import PerfKitCommandLine
 
 /// Every verb of `perfkit` declared once: its positional arguments, options (with a value) and
@@ -7,8 +8,7 @@ extension VerbTable {
     /// Every `perfkit` verb.
     package static let perfkit = VerbTable(
         tool: "perfkit",
-        exitStatus:
-            "Exit status: 0 fine, 1 a regression under --fail-on regression, 2 usage or bad input, 3 a build or measured process failed.",
+        exitStatus: ExitStatus.helpLine,
         verbs: [
             Verb(
                 name: "doctor", run: DoctorCommand.run, positionals: "",
@@ -109,7 +109,7 @@ extension VerbTable {
                     .series,
                     .machine,
                     .markdown.help("show: a Markdown report with an SVG trend per changed series beside it"),
-                    .failOn.value("change", help: "show: exit 1 when a series has a change point"),
+                    .failOn.value("change", help: "show: exit 1 when the newest recorded commit is a change point of a series"),
                 ]),
             Verb(
                 name: "bisect", run: BisectCommand.run, positionals: "GOOD BAD",

@@ -16,9 +16,8 @@ enum AbbaCommand {
         let seed = UInt64(try parsed.integer(.seed, default: 0xABBA, range: 0...Int.max))
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
         let envA = try environment(parsed[.envA]), envB = try environment(parsed[.envB])
-        for path in [parsed[.markdown], parsed[.csv], parsed[.json]].compactMap({ $0 }) {
-            try OutputPath.validate(path)
-        }
+        try OutputPath.check(
+            ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json]).plannedPaths, inputs: [])
         let started = Date()
         if parsed.has(.counts) {
             return try counted(

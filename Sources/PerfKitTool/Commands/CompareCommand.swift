@@ -12,11 +12,9 @@ enum CompareCommand {
         guard parsed[.current] == nil || parsed[.with] == nil else {
             throw UsageError("give --current or --with, not both")
         }
-        let outputs = [parsed[.markdown], parsed[.csv], parsed[.json]].compactMap { $0 }
-        for output in outputs {
-            try OutputPath.refuseOverwriting(output, inputs: [parsed[.current] ?? RunFile.latestPath])
-            try OutputPath.validate(output)
-        }
+        try OutputPath.check(
+            ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json]).plannedPaths,
+            inputs: [parsed[.current] ?? RunFile.latestPath])
         let store = BaselineStore(root: parsed[.root] ?? "Baselines")
         let baseline = try store.load(parsed.positionals[0])
         let currentTests: [TestResult]

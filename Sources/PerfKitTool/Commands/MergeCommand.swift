@@ -9,14 +9,20 @@ enum MergeCommand {
         let parsed = try Arguments(arguments, verb: "merge")
         guard parsed.positionals.count >= 2 else { throw UsageError("usage: \(parsed.verb.usage)") }
         let output = parsed[.output] ?? RunFile.latestPath
-        try OutputPath.refuseOverwriting(output, inputs: parsed.positionals)
-        try OutputPath.validate(output)
+        let folder = CountingRun.dumpFolder(besides: output)
+        try OutputPath.check([output], inputs: parsed.positionals)
+        // The merged dumps' folder must not be an input's: it is emptied before the copies.
+        for input in parsed.positionals
+        where URL(fileURLWithPath: CountingRun.dumpFolder(besides: input)).standardizedFileURL.path
+            == URL(fileURLWithPath: folder).standardizedFileURL.path
+        {
+            throw FileError(output, "its callgrind folder \(folder) is also \(input)'s; write the merge elsewhere")
+        }
         let shards = try parsed.positionals.map { path throws(FileError) in
             (path: path, run: try RunFile.read(from: path))
         }
         let merge = try RunFile.merging(shards)
-        let folder = CountingRun.dumpFolder(besides: output)
-        if merge.dumpOffsets.contains(where: { $0.highest > 0 }) {
+        if merge.dumpOffsets.contains(where: { $0.highest > 0 }), OutputPath.companion(of: output, suffix: "") != nil {
             try? FileManager.default.removeItem(atPath: folder)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for ((path, _), dumps) in zip(shards, merge.dumpOffsets) where dumps.highest > 0 {

@@ -23,23 +23,25 @@ enum RunCommand {
             }
             return shard
         }
-        var (run, status, dumps) = try MeasuredRun.measurePackage(
+        var (run, status, dumps, countingFailure) = try MeasuredRun.measurePackage(
             filter: filter, iterations: iterations, processes: processes, passes: passes, shard: shard,
             progress: Output.progress)
         if parsed[.filter] != nil, shard == nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)
         try run.write(to: output)
-        if let dumps {
+        if let dumps, let folder = OutputPath.companion(of: output, suffix: ".callgrind") {
             // The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind), moved
             // once: latest.json's copy would double megabytes of dumps, and the profiles a comparison
             // needs are in the run file itself.
-            let folder = CountingRun.dumpFolder(besides: output)
             try? FileManager.default.removeItem(atPath: folder)
             try FileManager.default.copyItem(atPath: dumps, toPath: folder)  // /tmp may be another file system
             try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
             Output.line(
-                "callgrind files: \(CountingRun.dumpFolder(besides: output))/callgrind.out.N (the series' dump numbers are in the run file)"
+                "callgrind files: \(folder)/callgrind.out.N (the series' dump numbers are in the run file)"
             )
+        } else if let dumps {
+            // The run went to standard output or a device: no folder goes beside it.
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
         }
         Output.line(RunSummary.text(run))
         if let arms = try ArmComparison.compare(run.tests) {
@@ -54,6 +56,11 @@ enum RunCommand {
             )
         }
         Output.line("run file: \(output)")
-        return status == 0 ? 0 : 1
+        if let countingFailure { throw CountingFailedAfterTiming(written: output, cause: countingFailure) }
+        let exit = ExitStatus.ofRun(worst: status)
+        if exit != ExitStatus.fine {
+            Output.progress(ExitStatus.closingLine(tool: "perfkit run", written: output, tests: run.tests, status: exit))
+        }
+        return exit
     }
 }

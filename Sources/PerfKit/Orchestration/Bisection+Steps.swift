@@ -1,0 +1,107 @@
+import Foundation
+
+extension Bisection {
+    /// Counts the bisected series at one commit after another in the bisect worktree: GOOD first
+    /// (its value is the reference), then each commit git checks out.
+    struct StepCounter {
+        let selector: String
+        let samples: Int?
+        let setup: CountingRun.Setup
+        let progress: (String) -> Void
+        /// The worktree's package folder.
+        private(set) var tree: String
+        /// The test the series belongs to.
+        let testID: String
+        /// The series.
+        private(set) var series: SeriesID
+        /// GOOD's median and process spread.
+        private var goodValue: Double = 0
+        private var goodSpread: Double = 0
+        /// Every counted step, GOOD first.
+        private(set) var steps: [Step] = []
+
+        /// Builds and counts GOOD.
+        init(
+            good: String, goodName: String, selector: String, samples: Int?, setup: CountingRun.Setup,
+            progress: @escaping (String) -> Void
+        ) throws {
+            self.selector = selector
+            self.samples = samples
+            self.setup = setup
+            self.progress = progress
+            let revision = try Revision.prepare(good, worktree: Bisection.worktree, progress: progress)
+            tree = revision.directory
+            // Absolute: the bundle runs with the worktree as its working directory.
+            let bundle = URL(fileURLWithPath: try revision.build(progress: progress)).path
+            let testName = String(selector.prefix { $0 != " " })
+            let ids = try CountingRun.testIDs(bundle: bundle, directory: revision.directory, matching: ".").filter {
+                $0 == testName || SeriesID.shortTest($0) == testName || $0.hasSuffix("." + testName)
+            }
+            guard ids.count == 1, let testID = ids.first else {
+                throw OrchestrationError.cannotDo(
+                    "--series '\(selector)': \(ids.isEmpty ? "no test" : "\(ids.count) tests") named '\(testName)' at \(goodName)"
+                )
+            }
+            self.testID = testID
+            series = SeriesID(test: testID, measurement: "", arm: "", phase: .warm, metric: Metric.instructions.name)
+            let goodTests = try count(good, bundle: bundle)
+            series = try Bisection.choose(selector, in: goodTests)
+            guard let value = value(goodTests) else {
+                throw OrchestrationError.cannotDo("--series '\(selector)': not counted at \(goodName)")
+            }
+            goodValue = value
+            goodSpread = SeriesTable(goodTests).series[series]?.processSpread ?? 0
+            steps = [Step(commit: good, value: value, changed: false, tests: goodTests)]
+        }
+
+        /// Builds and counts `commit` (checked out by git bisect) and returns git bisect's verdict:
+        /// `bad` when it differs from GOOD, `good` when not, `skip` when it does not build or the
+        /// series is not there (the build's error is named on the progress line).
+        mutating func judge(_ commit: String) throws -> String {
+            let revision = try Revision.prepare(commit, worktree: Bisection.worktree, progress: progress)
+            let built: String
+            do { built = try revision.build(progress: progress) } catch {
+                progress("perfkit bisect: \(commit.prefix(12)) skipped: \(error)")
+                return "skip"
+            }
+            let tests = try count(commit, bundle: URL(fileURLWithPath: built).path)
+            guard let v = value(tests) else { return "skip" }
+            let changed = differs(v, tests)
+            steps.append(Step(commit: commit, value: v, changed: changed, tests: tests))
+            return changed ? "bad" : "good"
+        }
+
+        /// The step of `commit`, counted now when git named it without having tested it (BAD).
+        mutating func step(at commit: String) throws -> Step {
+            if let step = steps.first(where: { $0.commit == commit }) { return step }
+            let revision = try Revision.prepare(commit, worktree: Bisection.worktree, progress: progress)
+            let tests = try count(commit, bundle: URL(fileURLWithPath: try revision.build(progress: progress)).path)
+            guard let v = value(tests) else {
+                throw OrchestrationError.cannotDo("--series '\(selector)': not counted at \(commit.prefix(12))")
+            }
+            let step = Step(commit: commit, value: v, changed: differs(v, tests), tests: tests)
+            steps.append(step)
+            return step
+        }
+
+        private func count(_ commit: String, bundle: String) throws -> [TestResult] {
+            progress("perfkit bisect: counting \(SeriesID.shortTest(testID)) at \(commit.prefix(12))…")
+            let counted = try CountingRun.measure(
+                bundle: bundle, directory: tree, filter: NSRegularExpression.escapedPattern(for: testID),
+                samples: samples, setup: setup, progress: progress)
+            try? FileManager.default.removeItem(
+                atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
+            return counted.tests
+        }
+
+        private func value(_ tests: [TestResult]) -> Double? {
+            SeriesTable(tests).series[series].map { Quantile.percentile(sorted: $0.values.sorted(), 50) }
+        }
+
+        /// The comparison's rule: widened when the count moved with the heap (at GOOD or at the step).
+        private func differs(_ v: Double, _ tests: [TestResult]) -> Bool {
+            let spread = max(goodSpread, SeriesTable(tests).series[series]?.processSpread ?? 0)
+            return Comparison.countsDiffer(goodValue, v, tolerance: Comparison.countTolerance(spread: spread))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What a failed `swift build` said: its first error, and whether it failed the way a stale build
+/// plan does.
+package enum BuildLog {
+    /// Whether the build failed because its plan named inputs that no longer exist (SwiftPM's
+    /// "because of missing inputs", or a compiler told to read a source file that is gone).
+    package static func isStalePlan(_ build: ChildProcess.Finished) -> Bool {
+        let text = log(build)
+        if text.contains("missing inputs") { return true }
+        return text.split(separator: "\n").contains { line in
+            guard line.contains("error:"), line.contains("no such file or directory") else { return false }
+            return line.contains(".swift") || line.contains(".c'") || line.contains(".h'")
+        }
+    }
+
+    /// SwiftPM's first `error:` line, trimmed (empty when it printed none).
+    package static func firstError(_ build: ChildProcess.Finished) -> String {
+        let lines = log(build).split(separator: "\n")
+        let line = lines.first { $0.contains("error:") } ?? lines.last ?? ""
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Removes the cached build plan (the `.yaml` manifests and `description.json`) under `scratch`,
+    /// keeping every compiled product, so the next build plans afresh and recompiles only what changed.
+    package static func removePlan(scratch: String) {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: scratch)) ?? []
+        for file in files where file.hasSuffix(".yaml") {
+            try? FileManager.default.removeItem(atPath: scratch + "/" + file)
+        }
+        for configuration in ["release", "debug"] {
+            try? FileManager.default.removeItem(atPath: "\(scratch)/\(configuration)/description.json")
+        }
+    }
+
+    private static func log(_ build: ChildProcess.Finished) -> String {
+        String(decoding: build.output, as: UTF8.self) + "\n" + build.errors
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Where a history store is, parsed once from what the user gave (`--store`, `PERFKIT_HISTORY`):
+/// an SQLite file or a PostgreSQL connection, in every spelling libpq accepts (`postgres://` and
+/// `postgresql://` in any case, or a `key=value` connection string). Refused in one line: an empty
+/// location (an unset secret in CI), SQLite's in-memory and temporary databases (nothing would be
+/// kept), and a device or folder. ``display`` never holds a secret.
+public enum StoreLocation: Sendable, Equatable {
+    /// An SQLite file.
+    case sqlite(path: String)
+    /// A PostgreSQL connection: libpq's connection string (URL or `key=value`) and the form shown.
+    case postgres(connection: String, display: String)
+
+    /// Parses a location.
+    /// - Parameter text: As given.
+    /// - Throws: ``HistoryStoreError`` naming the problem (and never the secret).
+    public init(_ text: String) throws(HistoryStoreError) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw HistoryStoreError(
+                "(empty)",
+                "the history store location is empty (--store '' or an empty PERFKIT_HISTORY, such as an unset CI secret); nothing was recorded: name an SQLite file or a postgres:// URL"
+            )
+        }
+        if Self.isPostgresURL(trimmed) || Self.isKeywordConnection(trimmed) {
+            self = .postgres(connection: trimmed, display: Self.redacted(trimmed))
+            return
+        }
+        if let scheme = trimmed.range(of: "://"), !trimmed[..<scheme.lowerBound].contains("/") {
+            throw HistoryStoreError(
+                Self.redacted(trimmed),
+                "'\(trimmed[..<scheme.lowerBound])://' is not a store perfkit knows: use postgres:// (or postgresql://) for a server, or a file path for SQLite"
+            )
+        }
+        if trimmed == ":memory:" || trimmed.hasPrefix("file:") {
+            throw HistoryStoreError(
+                trimmed,
+                "an in-memory or URI SQLite database keeps nothing after perfkit exits; name a file (for example .perfkit/history.sqlite)"
+            )
+        }
+        var info = stat()
+        if stat(trimmed, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw HistoryStoreError(
+                trimmed, info.st_mode & S_IFMT == S_IFDIR ? "is a folder, not a history store" : "is not a regular file (a device, FIFO or socket); a history store is an SQLite file")
+        }
+        self = .sqlite(path: trimmed)
+    }
+
+    /// The location as shown in messages (a URL's password, and a connection string's, replaced by `***`).
+    public var display: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(_, let display): display
+        }
+    }
+
+    /// `postgres://` or `postgresql://`, any case.
+    static func isPostgresURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// A libpq `key=value` connection string (`host=db dbname=perf password=…`): it starts with a
+    /// keyword and an `=`, and has no `/` before that `=`, so a file path is never read as one.
+    static func isKeywordConnection(_ text: String) -> Bool {
+        guard let equals = text.firstIndex(of: "=") else { return false }
+        let key = text[..<equals].trimmingCharacters(in: .whitespaces)
+        return !key.isEmpty && key.allSatisfy { $0.isLetter || $0 == "_" } && !text[..<equals].contains("/")
+    }
+
+    /// The connection without any secret: a URL's user information (everything before the last `@`)
+    /// keeps only the user name before its first `:` (`u:***@host`), or becomes `***` without one, and the value of every `password` parameter, in a URL's query
+    /// or a `key=value` string, becomes `***`.
+    public static func redacted(_ text: String) -> String {
+        if isKeywordConnection(text), !isPostgresURL(text) { return redactedKeywords(text) }
+        guard let scheme = text.range(of: "://") else { return text }
+        let head = String(text[..<scheme.upperBound])
+        var rest = String(text[scheme.upperBound...])
+        // The user information ends at the last '@': a password may hold '@', '/', '?' and ':'.
+        if let at = rest.lastIndex(of: "@") {
+            let credentials = rest[..<at]
+            let user = credentials.firstIndex(of: ":").map { credentials[..<$0] }
+            rest = (user.map { $0 + ":***" } ?? "***") + "@" + rest[rest.index(after: at)...]
+        }
+        guard let question = rest.firstIndex(of: "?") else { return head + rest }
+        let query = rest[rest.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map {
+            parameter -> String in
+            let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = parts.first.map(String.init) ?? ""
+            let secret = key.lowercased().contains("password")
+            return secret && parts.count == 2 ? key + "=***" : String(parameter)
+        }
+        return head + rest[..<question] + "?" + query.joined(separator: "&")
+    }
+
+    /// A `key=value` connection string with the value of `password` (quoted or not) replaced.
+    static func redactedKeywords(_ text: String) -> String {
+        guard let pattern = try? NSRegularExpression(pattern: #"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)"#, options: .caseInsensitive)
+        else { return "***" }
+        return pattern.stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1***")
+    }
+}
