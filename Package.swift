@@ -69,14 +69,14 @@ let package = Package(
             ),
             dependencies: ["PerfKitTool"]
         ),
-        .testTarget(name: "PerfKitTests", dependencies: ["PerfKit"], exclude: ["Fixtures"]),
-        .testTarget(name: "PerfKitHistoryTests", dependencies: ["PerfKitHistory", "PerfKit"]),
+        .testTarget(name: "PerfKitTests", dependencies: ["PerfKit", "PerfKitTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "PerfKitHistoryTests", dependencies: ["PerfKitHistory", "PerfKit", "PerfKitTestSupport"]),
         .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
         .testTarget(
             name: "CalendarSubjectsTests",
             dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit", "PerfKitTestSupport"]),
         // Test support: temporary folders and running the package's tools as a user would.
-        .target(name: "PerfKitTestSupport", path: "Tests/PerfKitTestSupport"),
+        .target(name: "PerfKitTestSupport", dependencies: ["PerfKit"], path: "Tests/PerfKitTestSupport"),
         .testTarget(
             name: "PerfKitToolTests", dependencies: ["PerfKitTool", "PerfKit", "PerfKitHistory", "PerfKitTestSupport"]),
         .testTarget(

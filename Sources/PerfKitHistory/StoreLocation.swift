@@ -22,6 +22,16 @@ public enum StoreLocation: Sendable, Equatable {
                 "the history store location is empty (--store '' or an empty PERFKIT_HISTORY, such as an unset CI secret); nothing was recorded: name an SQLite file or a postgres:// URL"
             )
         }
+        if Self.isPostgresURL(trimmed), let scheme = trimmed.range(of: "://") {
+            // libpq ends the user information at the first '@': a second one means a password
+            // holding '@', which libpq would read as part of the host (and quote in its message).
+            let authority = trimmed[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" }
+            if authority.filter({ $0 == "@" }).count > 1 {
+                throw HistoryStoreError(
+                    Self.redacted(trimmed),
+                    "the URL has more than one '@' before its host; write an '@' inside a password as %40")
+            }
+        }
         if Self.isPostgresURL(trimmed) || Self.isKeywordConnection(trimmed) {
             self = .postgres(connection: trimmed, display: Self.redacted(trimmed))
             return

@@ -14,19 +14,31 @@ package struct ToolProcess: Sendable {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(tool).path
     }
 
-    /// Runs the tool with `arguments` in `directory`.
-    package func run(_ arguments: [String], in directory: String) throws -> (
+    /// Runs the tool with `arguments` in `directory`, with `environment` added to this process's.
+    package func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        // Standard error is read on another thread: a tool that fills one pipe while the other is
+        // read to its end would never exit.
+        nonisolated(unsafe) var e = Data()
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            e = err.fileHandleForReading.readDataToEndOfFile()
+            drained.signal()
+        }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
@@ -37,11 +49,11 @@ package enum PerfkitProcess {
     /// Its executable.
     package static var executable: String { ToolProcess("perfkit").executable }
 
-    /// Runs `perfkit ARGUMENTS` in `directory`.
-    package static func run(_ arguments: [String], in directory: String) throws -> (
-        status: Int32, stdout: String, stderr: String
-    ) {
-        try ToolProcess("perfkit").run(arguments, in: directory)
+    /// Runs `perfkit ARGUMENTS` in `directory`, with `environment` added.
+    package static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        try ToolProcess("perfkit").run(arguments, in: directory, environment: environment)
     }
 
     /// Starts `perfkit ARGUMENTS` in `directory` with its output discarded, for a test that kills

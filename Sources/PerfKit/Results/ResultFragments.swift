@@ -14,11 +14,21 @@ public enum ResultFragments {
     /// Writes one test's result atomically into `directory`.
     /// - Throws: ``FileError`` naming the file.
     public static func write(_ result: TestResult, into directory: String) throws(FileError) {
-        // One file per test case: parameterized cases of one test share its id, so the measurement
-        // names are part of the file name and readAll merges the cases back into one test.
-        let key = ([result.id] + result.measurements.map(\.name)).joined(separator: "-")
-        let name = String(key.map { $0.isLetter || $0.isNumber ? $0 : "_" })
-        try StoredFile.write(Fragment(schemaVersion: schemaVersion, test: result), to: directory + "/" + name + ".json")
+        // One file per test (each case of a parameterized test has an ID of its own) and measured
+        // regions; a hash of the whole key keeps names that differ only in punctuation apart.
+        let key = ([result.id] + result.measurements.map(\.name)).joined(separator: "\u{1}")
+        let readable = String(key.prefix(80).map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let path = directory + "/" + readable + "-" + String(hash, radix: 16) + ".json"
+        // Two scopes that would write one series are an error, never an overwrite.
+        if FileManager.default.fileExists(atPath: path) {
+            throw FileError(
+                path,
+                "\(result.id) (\(result.measurements.map(\.name).joined(separator: ", "))) was already written by another scope of the same test: two scopes would write one series"
+            )
+        }
+        try StoredFile.write(Fragment(schemaVersion: schemaVersion, test: result), to: path)
     }
 
     /// Reads every fragment in `directory`.
@@ -32,6 +42,13 @@ public enum ResultFragments {
             let test = try StoredFile.read(Fragment.self, from: directory + "/" + name, supportedVersion: schemaVersion)
                 .test
             if var existing = results[test.id] {
+                let shared = Set(existing.measurements.map(\.name)).intersection(test.measurements.map(\.name))
+                if let first = shared.sorted().first {
+                    throw FileError(
+                        directory + "/" + name,
+                        "\(test.id): measurement '\(first)' written by two scopes (two cases with one ID?): two scopes would write one series"
+                    )
+                }
                 existing.measurements += test.measurements
                 existing.budgets += test.budgets
                 results[test.id] = existing

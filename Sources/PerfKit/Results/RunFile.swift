@@ -11,8 +11,11 @@ public struct RunFile: Sendable, Codable, Equatable {
     /// and `countsOnly`; a version-3 series named `instructions` (hardware, unit `count`) is read as
     /// `retiredInstructions`.
     /// Version 5 added `threadsStarted` per count series and `countingSetup` in the environment.
-    /// Versions 1 to 4 are still read (version 1 and 2 series come from one process, one call a sample).
-    public static let currentSchemaVersion = 5
+    /// Version 6 added `testCase` to tests: each case of a parameterized test is a test of its own,
+    /// `Suite/f(n:) n = 100`, with its function's ID and its arguments typed.
+    /// Versions 1 to 5 are still read (version 1 and 2 series come from one process, one call a
+    /// sample; before 6, a parameterized test's cases shared one ID and one case's samples were kept).
+    public static let currentSchemaVersion = 6
 
     /// The file's schema version.
     public var schemaVersion: Int
@@ -46,8 +49,11 @@ public struct RunFile: Sendable, Codable, Equatable {
 
 /// One measured test: its identity, measurements and the outcome of its budgets.
 public struct TestResult: Sendable, Codable, Equatable {
-    /// A stable identifier, `Suite/test()`.
+    /// A stable identifier, `Suite/test()`; for one case of a parameterized test, the function's
+    /// ID and its arguments as Swift Testing describes them, `Suite/sort(n:) n = 100`.
     public var id: String
+    /// For one case of a parameterized test: the function and the case's arguments; nil otherwise.
+    public var testCase: TestCase? = nil
     /// The suite's name, used to group baselines into files.
     public var suite: String
     /// The measured regions of the test.
@@ -55,9 +61,16 @@ public struct TestResult: Sendable, Codable, Equatable {
     /// Budget outcomes recorded for the test.
     public var budgets: [BudgetOutcome]
 
+    /// The test function's ID: ``id`` without a case's arguments.
+    public var functionID: String { testCase?.function ?? id }
+
     /// Creates a test result.
-    public init(id: String, suite: String, measurements: [MeasurementResult], budgets: [BudgetOutcome] = []) {
+    public init(
+        id: String, suite: String, measurements: [MeasurementResult], budgets: [BudgetOutcome] = [],
+        testCase: TestCase? = nil
+    ) {
         self.id = id
+        self.testCase = testCase
         self.suite = suite
         self.measurements = measurements
         self.budgets = budgets
@@ -93,5 +106,52 @@ public struct BudgetOutcome: Sendable, Codable, Equatable {
         self.budget = budget
         self.status = status
         self.detail = detail
+    }
+}
+
+/// One case of a parameterized test (`@Test(arguments: …)`): the test function and the case's
+/// arguments, typed, so that cases are told apart without parsing their names.
+public struct TestCase: Sendable, Codable, Equatable, Hashable {
+    /// One argument of the case.
+    public struct Argument: Sendable, Codable, Equatable, Hashable {
+        /// The parameter's name (`n`).
+        public var name: String
+        /// The value as Swift Testing describes it (`100`, `"a b"`).
+        public var value: String
+        /// The value as a number when it is an integer or floating-point argument: a size that
+        /// cost can be fitted against.
+        public var number: Double?
+
+        /// An argument.
+        public init(name: String, value: String, number: Double? = nil) {
+            self.name = name
+            self.value = value
+            self.number = number
+        }
+    }
+
+    /// The test function's ID, `Suite/sort(n:)`.
+    public var function: String
+    /// The case's arguments, in the parameters' order.
+    public var arguments: [Argument]
+
+    /// A case.
+    public init(function: String, arguments: [Argument]) {
+        self.function = function
+        self.arguments = arguments
+    }
+
+    /// `n = 100`, or `s = "a b", k = 1`: what follows the function's ID in the case's test ID.
+    public var label: String { arguments.map { "\($0.name) = \($0.value)" }.joined(separator: ", ") }
+
+    /// The case's test ID: `Suite/sort(n:) n = 100`.
+    public var id: String { function + " " + label }
+
+    /// The size cost grows with: the case's one numeric argument (nil when it has none, or more
+    /// than one and none is named `n`, `size` or `count`).
+    public var size: Double? {
+        let numeric = arguments.filter { $0.number != nil }
+        if numeric.count == 1 { return numeric[0].number }
+        return numeric.first { ["n", "size", "count"].contains($0.name) }?.number
     }
 }

@@ -27,14 +27,27 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         guard !test.isSuite else { return try await function() }
         let budgets = test.traits.compactMap { $0 as? BudgetTrait }.map(\.budget)
+        let function_ = Self.testID(of: test)
+        // Each case of a parameterized test is a test of its own: `Suite/f(n:) n = 100`.
+        let testCase = TestCaseArguments.read(testCase, function: function_)
+        if testCase == nil, Test.Case.current?.isParameterized == true {
+            Issue.record(
+                Comment(
+                    rawValue:
+                        "\(function_): PerfKit cannot read this parameterized case's arguments (Swift Testing stores them otherwise); its cases would write one series, so this case is not measured"
+                ))
+            return try await function()
+        }
         try await measureScope(
-            testID: Self.testID(of: test), suite: Self.suiteName(of: test), budgets: budgets, performing: function)
+            testID: testCase?.id ?? function_, suite: Self.suiteName(of: test), budgets: budgets, testCase: testCase,
+            performing: function)
     }
 
     /// The scope itself, with the test's identity and budgets given: what ``provideScope(for:testCase:performing:)``
     /// does, callable from PerfKit's own tests with budgets that are not traits of the calling test.
     package func measureScope(
-        testID: String, suite: String, budgets: [Budget], performing function: @Sendable () async throws -> Void
+        testID: String, suite: String, budgets: [Budget], testCase: TestCase? = nil,
+        performing function: @Sendable () async throws -> Void
     ) async throws {
         if PerformanceContext.current?.testID == testID {
             return try await function()  // a suite-level trait already set the context up
@@ -63,7 +76,8 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
                 Self.recordIssue(for: judgement, at: budget.sourceLocation)
             }
         }
-        let result = TestResult(id: context.testID, suite: suite, measurements: measurements, budgets: outcomes)
+        let result = TestResult(
+            id: context.testID, suite: suite, measurements: measurements, budgets: outcomes, testCase: testCase)
         let summary = ResultText.summary(of: result, mode: mode)
         Attachment.record(summary, named: "perfkit-summary.txt")
         if let directory = mode.resultsDirectory {

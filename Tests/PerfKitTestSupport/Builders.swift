@@ -1,0 +1,71 @@
+import Foundation
+import PerfKit
+import Testing
+
+/// Builders for the values tests make again and again: series, environments, run files. Each
+/// takes the caller's source location where it can fail, so a failure points at the test.
+package enum Build {
+    /// A series of `values`, one per sample, in process 0.
+    package static func series(
+        _ metric: Metric = .wallClock, values: [Double], arm: String = "main", phase: Phase = .warm
+    ) -> SampleSeries {
+        var series = SampleSeries(metric: metric, arm: arm, phase: phase)
+        for (i, v) in values.enumerated() { series.append(v, round: i, position: 0, iteration: i) }
+        return series
+    }
+
+    /// An environment of one fixed machine, release build, jemalloc.
+    package static func environment(commit: String = "c", dirty: Bool = false) -> Environment {
+        Environment(
+            commit: commit, branch: "main", dirty: dirty, swiftVersion: "6.3.1", buildConfiguration: "release",
+            machine: MachineFingerprint(
+                cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
+            allocator: "jemalloc")
+    }
+
+    /// A run file whose tests `ids` each hold one measurement `m` with one series of `values`.
+    package static func run(
+        commit: String = "c", ids: [String], metric: Metric = .mallocs, values: [Double], mode: String = "measure"
+    ) -> RunFile {
+        let tests = ids.map { id in
+            TestResult(
+                id: id, suite: String(id.prefix { $0 != "/" }),
+                measurements: [
+                    MeasurementResult(
+                        name: "m", arms: ["main"], order: [], series: [series(metric, values: values)], unavailable: [])
+                ])
+        }
+        return RunFile(
+            date: Date(timeIntervalSince1970: 0), mode: mode, environment: environment(commit: commit), tests: tests)
+    }
+}
+
+/// A git repository in a folder, for tests of commands that read history.
+package struct GitRepository: Sendable {
+    /// Its folder.
+    package var path: String
+
+    /// Initialises `path` as a repository on `main` with `commits` empty commits.
+    package init(at path: String, commits: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        self.path = path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for command in [["init", "-q", "-b", "main"], ["config", "user.email", "t@example.invalid"], ["config", "user.name", "T"]] {
+            try git(command, sourceLocation: sourceLocation)
+        }
+        for n in 0..<commits { try git(["commit", "-q", "--allow-empty", "-m", "commit \(n + 1)"], sourceLocation: sourceLocation) }
+    }
+
+    /// The commits on `main`, oldest first.
+    package func commits(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        try git(["rev-list", "--reverse", "main"], sourceLocation: sourceLocation).split(separator: "\n").map(String.init)
+    }
+
+    /// Runs git in the repository; a failure is recorded at the caller and thrown.
+    @discardableResult
+    package func git(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        do { return try PerfkitProcess.runTool(["git"] + arguments, in: path) } catch {
+            Issue.record("git \(arguments.joined(separator: " ")) failed in \(path)", sourceLocation: sourceLocation)
+            throw error
+        }
+    }
+}

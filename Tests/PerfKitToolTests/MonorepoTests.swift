@@ -1,0 +1,97 @@
+import Foundation
+import PerfKit
+import PerfKitTestSupport
+import Testing
+
+/// A monorepo of the shape real packages have (Tests/Fixtures/make-monorepo.sh): a root package,
+/// the measured code in a local package under `Packages/Core`, PerfKit as a relative path
+/// dependency outside the repository. What a worktree builds, the counting path, and the exit
+/// statuses of `perfkit run`, each through what a user runs.
+@Suite(.serialized) struct MonorepoTests {
+    /// The PerfKit checkout these tests belong to.
+    static let perfkit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// A new monorepo under `folder`; returns its commits, oldest first.
+    static func monorepo(in folder: String) throws -> [String] {
+        try PerfkitProcess.runTool(
+            [perfkit + "/Tests/Fixtures/make-monorepo.sh", perfkit, folder], in: perfkit
+        ).split(separator: "\n").map(String.init)
+    }
+
+    @Test func aWorktreeBuildsTheRevisionsOwnCopyOfAnInRepositoryPackage() throws {
+        let folder = TemporaryFolder("perfkit-monorepo-worktree")
+        let repository = folder.path + "/mono"
+        let commits = try Self.monorepo(in: repository)
+        var lines: [String] = []
+        let revision = try Revision.prepare(commits[0], root: repository) { lines.append($0) }
+        #expect(
+            lines.contains {
+                $0.contains("outside the repository, pinned") && $0.contains("→ \(Self.perfkit)")
+                    && $0.hasSuffix("built from this revision's copy: Packages/Core")
+            }, "\(lines)")
+        // SwiftPM's own answer: which folder each path dependency of the worktree resolves to.
+        let json = try PerfkitProcess.runTool(
+            ["swift", "package", "show-dependencies", "--format", "json"], in: repository + "/" + revision.directory)
+        let tree = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let paths = Dictionary(
+            uniqueKeysWithValues: ((tree["dependencies"] as? [[String: Any]]) ?? []).compactMap { d in
+                (d["identity"] as? String).flatMap { n in (d["path"] as? String).map { (n, $0) } }
+            })
+        let worktree = URL(fileURLWithPath: repository + "/" + revision.directory).standardizedFileURL.path
+        #expect(paths["core"].map { URL(fileURLWithPath: $0).standardizedFileURL.path } == worktree + "/Packages/Core")
+        #expect(
+            paths[URL(fileURLWithPath: Self.perfkit).lastPathComponent.lowercased()].map {
+                URL(fileURLWithPath: $0).standardizedFileURL.path
+            } == URL(fileURLWithPath: Self.perfkit).standardizedFileURL.path, "\(paths)")
+        // The worktree holds base's Core (10 rounds), not the working tree's (11 after commit 2).
+        let core = try String(
+            contentsOfFile: worktree + "/Packages/Core/Sources/Core/Core.swift", encoding: .utf8)
+        #expect(core.contains("for r in 0..<10 "))
+        // The user's manifest is untouched.
+        let manifest = try String(contentsOfFile: repository + "/Package.swift", encoding: .utf8)
+        #expect(manifest.contains(#".package(path: "Packages/Core")"#) && !manifest.contains("\"" + Self.perfkit + "\""))
+    }
+
+    @Test func countsAndExitStatusesOfARunInTheMonorepo() throws {
+        let folder = TemporaryFolder("perfkit-monorepo-run")
+        let repository = folder.path + "/mono"
+        _ = try Self.monorepo(in: repository)
+        // The counting path in a package whose measured code is in a local package: counts taken.
+        let counted = try PerfkitProcess.run(
+            ["run", "--counts", "--filter", "MonoBenchmarks", "--processes", "2", "--samples", "3", "--output", "c.json"],
+            in: repository)
+        #expect(counted.status == ExitStatus.fine, "\(counted.stderr.suffix(2_000))")
+        let run = try RunFile.read(from: repository + "/c.json")
+        let instructions = run.tests.flatMap { $0.measurements.flatMap(\.series) }.filter { $0.metric == .instructions }
+        #expect(instructions.count == 1 && (instructions.first?.values.count ?? 0) >= 3)
+        #expect(Set(instructions.first?.values ?? []).count == 1, "\(instructions.first?.values ?? [])")
+        // A failed budget: the run file is written, exit 4, and the last line says so.
+        let budget = try PerfkitProcess.run(
+            ["run", "--filter", "MonoFailing/allocates", "--processes", "1", "--output", "b.json"], in: repository)
+        #expect(budget.status == ExitStatus.testFailed, "\(budget.stderr.suffix(2_000))")
+        #expect(FileManager.default.fileExists(atPath: repository + "/b.json"))
+        let last = budget.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("perfkit run: b.json written; exit 4 because 1 budget failed"), "\(last)")
+        // A counting failure after a finished timing run: exit 3, the timing run kept and named.
+        let crash = try PerfkitProcess.run(
+            ["run", "--counts", "--filter", "failsUnderValgrind", "--processes", "1", "--output", "t.json"],
+            in: repository)
+        #expect(crash.status == ExitStatus.childFailed, "\(crash.stderr.suffix(2_000))")
+        #expect(crash.stderr.contains("the timing run it followed was kept: t.json"), "\(crash.stderr.suffix(2_000))")
+        #expect(!crash.stderr.contains("no measured test matched"))
+        let kept = try RunFile.read(from: repository + "/t.json")
+        #expect(kept.tests.contains { $0.id.hasSuffix("failsUnderValgrind()") })
+        // A bad filter is bad input, told before anything is built.
+        let filter = try PerfkitProcess.run(["run", "--filter", "(unclosed"], in: repository)
+        #expect(filter.status == ExitStatus.badInput)
+        #expect(filter.stderr == "perfkit: --filter '(unclosed' is not a regular expression\n")
+        // A build that fails: exit 3 with SwiftPM's first error quoted.
+        try Data("public func broken() -> Int { undefinedName }\n".utf8).write(
+            to: URL(fileURLWithPath: repository + "/Packages/Core/Sources/Core/Broken.swift"))
+        let build = try PerfkitProcess.run(["run", "--processes", "1"], in: repository)
+        #expect(build.status == ExitStatus.childFailed)
+        let line = build.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(line.contains("release build of . failed") && line.contains("error: cannot find 'undefinedName'"), "\(line)")
+    }
+}
