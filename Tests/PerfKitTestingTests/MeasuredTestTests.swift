@@ -266,3 +266,24 @@ private struct Policy: MeasurableSubject {
                 "SuiteLevelPerformanceTests/aTestUnderASuiteTraitIsMeasuredAndItsBudgetJudged()") == true)
     }
 }
+
+/// The arguments of a parameterized case are read, so each case is a series of its own.
+@Suite struct TestCaseArgumentsTests {
+    @Test(arguments: [100, 10_000])
+    func aCasesArgumentsAreRead(n: Int) throws {
+        let testCase = try #require(TestCaseArguments.read(Test.Case.current, function: "M.S/f(n:)"))
+        #expect(testCase.id == "M.S/f(n:) n = \(n)")
+        #expect(testCase.size == Double(n))
+    }
+
+    @Test(arguments: ["a b"], [1, 2])
+    func severalArgumentsAreReadInOrder(s: String, k: Int) throws {
+        let testCase = try #require(TestCaseArguments.read(Test.Case.current, function: "f(s:k:)"))
+        #expect(testCase.label == "s = \"a b\", k = \(k)")
+        #expect(testCase.size == Double(k))
+    }
+
+    @Test func aTestThatIsNotParameterizedHasNoCase() {
+        #expect(TestCaseArguments.read(Test.Case.current, function: "f()") == nil)
+    }
+}

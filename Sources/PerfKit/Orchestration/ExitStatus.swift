@@ -39,10 +39,11 @@ package enum ExitStatus {
     /// The status for a finished comparison.
     /// - Parameters:
     ///   - comparison: The comparison.
+    ///   - growth: The growth of parameterized tests: a count that grows faster fails too.
     ///   - failOnRegression: Whether `--fail-on regression` was given.
     /// - Returns: ``regression`` or ``fine``.
-    package static func of(_ comparison: Comparison, failOnRegression: Bool) -> Int32 {
-        comparison.hasRegression && failOnRegression ? regression : fine
+    package static func of(_ comparison: Comparison, growth: GrowthReport? = nil, failOnRegression: Bool) -> Int32 {
+        (comparison.hasRegression || growth?.hasRegression == true) && failOnRegression ? regression : fine
     }
 
     /// The status of a run whose measured processes exited with `worst` (0 passed, 1 a test failed).

@@ -10,6 +10,9 @@ public struct ReportWriter: Sendable {
     public var csv: String?
     /// Where the JSON document goes, if anywhere.
     public var json: String?
+    /// The growth of parameterized tests over sizes: a section and a log–log chart per function
+    /// in the Markdown report (nil, or empty, for none).
+    public var growth: GrowthReport? = nil
 
     /// Creates a writer.
     public init(markdown: String?, csv: String?, json: String?) {
@@ -72,12 +75,24 @@ public struct ReportWriter: Sendable {
                     written.append(path)
                 }
             }
+            if let growth, !growth.isEmpty {
+                var names: [String: String] = [:]
+                for (n, chart) in growth.charts().enumerated() {
+                    let name = base.lastPathComponent + "-growth-\(n + 1).svg"
+                    try StoredFile.writeAtomically(Data(chart.svg.utf8), to: folder.appendingPathComponent(name).path)
+                    names[chart.function] = name
+                    written.append(folder.appendingPathComponent(name).path)
+                }
+                report.extraSections.append(growth.markdown(charts: names))
+            }
             report.fullReportName = URL(fileURLWithPath: full).lastPathComponent
             try StoredFile.writeAtomically(Data(report.renderFull().utf8), to: full)
             try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
             written += [full, markdown]
         } else if let markdown {
             // Standard output or a device: the report alone, no companion beside it.
+            var report = report
+            if let growth, !growth.isEmpty { report.extraSections.append(growth.markdown(charts: [:])) }
             try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
             written.append(markdown)
         }

@@ -7,10 +7,10 @@ import Testing
 /// values and their parameters' names) are read by reflection of `Test.Case`'s stored fields. When
 /// a later Swift Testing stores them otherwise, ``read(_:function:)`` returns nil and the trait
 /// refuses to merge the cases (an error naming the test), never a silent overwrite.
-enum TestCaseArguments {
+package enum TestCaseArguments {
     /// The case of `testCase` for the test function `function`, or nil when the case is not
     /// parameterized or its arguments cannot be read.
-    static func read(_ testCase: Test.Case?, function: String) -> TestCase? {
+    package static func read(_ testCase: Test.Case?, function: String) -> TestCase? {
         guard let testCase, testCase.isParameterized else { return nil }
         guard let arguments = arguments(of: testCase), !arguments.isEmpty else { return nil }
         return TestCase(function: function, arguments: arguments)

@@ -39,16 +39,20 @@ enum AbbaCommand {
         let elapsed = Int(Date().timeIntervalSince(started))
         let report = try session.report(
             a: a, b: b, command: MarkdownReport.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)
-        let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
-            .write(report, rawTests: session.rawTests)
+        var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
+        let growth = GrowthReport(
+            baseline: session.rawTests.first?.tests, current: session.rawTests.last?.tests ?? [])
+        writer.growth = growth
+        let written = try writer.write(report, rawTests: session.rawTests)
         for line in ReportHeadline(session.comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines {
             Output.line(line)
         }
         Output.line(
             "\(session.order.rounds.count) rounds, stopped at \(session.stopReason), \(elapsed) s"
                 + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
+        for line in growth.plainLines { Output.line(line) }
         for warning in session.warnings() { Output.progress("warning: \(warning)") }
-        return ExitStatus.of(session.comparison, failOnRegression: parsed[.failOn] != nil)
+        return ExitStatus.of(session.comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
     }
 
     /// `perfkit abba A B --counts`: both revisions built, each counted once under callgrind, the
@@ -90,16 +94,19 @@ enum AbbaCommand {
                 lead:
                     "Each test counted under callgrind in 3 processes a side (the heap shifted in 2); counts do not drift with the machine, so no rounds are needed."
             ))
-        let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
-            .write(report, rawTests: [("A", sides[0].tests), ("B", sides[1].tests)])
+        var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
+        let growth = GrowthReport(baseline: sides[0].tests, current: sides[1].tests)
+        writer.growth = growth
+        let written = try writer.write(report, rawTests: [("A", sides[0].tests), ("B", sides[1].tests)])
         for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines {
             Output.line(line)
         }
         for line in whereItWent.plainLines { Output.line(line) }
+        for line in growth.plainLines { Output.line(line) }
         Output.line(
             "counted both sides in \(Int(Date().timeIntervalSince(started))) s"
                 + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
-        return ExitStatus.of(comparison, failOnRegression: parsed[.failOn] != nil)
+        return ExitStatus.of(comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
     }
 
     /// `--rounds N`: one look after N rounds; otherwise looks up to `--max-rounds`.

@@ -66,15 +66,19 @@ enum CompareCommand {
                 "The current run is of commit \(currentEnvironment.commit.prefix(12)), not of this checkout's HEAD \(head.prefix(12)): run perfkit run again to judge the code you have"
             )
         }
-        let written = try ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
-            .write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
+        var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
+        let growth = GrowthReport(baseline: baseline.tests, current: currentTests)
+        writer.growth = growth
+        let written = try writer.write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
         // The answer always goes to standard output, whatever files are written too.
         for line in ReportHeadline(comparison, direction: "current against \(baseline.name)", sides: report.sidesNamed)
             .plainLines
         { Output.line(line) }
         for notice in report.notices { Output.line("warning: " + notice) }
         for line in whereItWent.plainLines { Output.line(line) }
+        for line in growth.plainLines { Output.line(line) }
+        for line in Comparison.unmatchedCases(baseline: baseline.tests, current: currentTests) { Output.line(line) }
         for path in written where path.hasSuffix(".md") { Output.line("report: \(path)") }
-        return ExitStatus.of(comparison, failOnRegression: parsed[.failOn] != nil)
+        return ExitStatus.of(comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
     }
 }
