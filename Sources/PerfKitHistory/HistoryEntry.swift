@@ -22,7 +22,7 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     /// of the per-process medians.
     public var value: Double
     /// Timing: the 95% interval's lower end (Hodges–Lehmann over the process medians). A count: the
-    /// lowest per-process median (a counting run's two processes differ only in a shifted heap).
+    /// lowest per-process median (a counting run's processes differ only in a shifted heap).
     public var lower: Double
     /// The interval's upper end, or a count's highest per-process median.
     public var upper: Double

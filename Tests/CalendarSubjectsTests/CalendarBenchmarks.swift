@@ -15,8 +15,10 @@ import Testing
     func historyLayout(days: Int) throws {
         let events = Workloads.historyEvents(days: days, seed: 42)
         let grid = DayGrid(timeZone: Self.utc, from: Workloads.epoch, count: days)
+        // One measurement name for every case: each case is its own series (`historyLayout(days:) days = 7`),
+        // and the growth view fits the cases' cost against days.
         let result = try measure(
-            "history-\(days)d",
+            "history",
             arms: Presentation.allCases.map {
                 Arm($0.rawValue, LayoutSubject(events: events, grid: grid, presentation: $0))
             })
@@ -91,33 +93,29 @@ import Testing
 }
 
 @Suite(.tags(.performance)) struct ViewportQueryBenchmarks {
-    @Test(.performance(samples: 1_000))
-    func queryCostDoesNotGrowWithLoadedDays() throws {
-        let oneDay = CalendarScene(days: 1), ninetyDays = CalendarScene(days: 90)
-        let result = try measure(
-            "query-390x200",
-            arms: [Arm("1d", ViewportQuerySubject(scene: oneDay)), Arm("90d", ViewportQuerySubject(scene: ninetyDays))])
-        for arm in ["1d", "90d"] {
-            if let mallocs = result.series(.mallocs, arm: arm, phase: .warm) {
-                #expect(mallocs.values.allSatisfy { $0 == 0 }, "a warm query reuses its buffer")
-            } else {
-                // No exact count without jemalloc, or in a process of a split run that leaves it to the first.
-                #expect(
-                    !Jemalloc.isLinked || PerformanceMode.current.leavesExactCountsToAnotherProcess,
-                    "\(arm): no exact allocation count was taken")
-            }
+    /// One viewport query (a 390×200 pt band) over 1 to 90 loaded days. The work it does is bounded
+    /// by the rows a band can meet, whatever is loaded: asserted here exactly (rows examined, no
+    /// allocation), and shown by the growth view of its simulated instructions. Its wall-clock time
+    /// is not asserted: it also pays for memory the larger index spreads over (see the report).
+    @Test(.performance(samples: 1_000), arguments: [1, 7, 30, 90])
+    func queryWorkIsBoundedWhateverIsLoaded(days: Int) throws {
+        let oneDay = CalendarScene(days: 1), scene = CalendarScene(days: days)
+        let result = try measure("query-390x200", subject: ViewportQuerySubject(scene: scene))
+        if let mallocs = result.series(.mallocs, arm: "main", phase: .warm) {
+            #expect(mallocs.values.allSatisfy { $0 == 0 }, "a warm query reuses its buffer")
+        } else {
+            // No exact count without jemalloc, or in a process of a split run that leaves it to the first.
+            #expect(
+                !Jemalloc.isLinked || PerformanceMode.current.leavesExactCountsToAnotherProcess,
+                "no exact allocation count was taken")
         }
         // Work is bounded by the rows a 200 pt band can meet: at most the rows of three whole
         // days (a band spans parts of at most three day rows), for 1 loaded day or 90, never the
         // 90 days' 1,242 rows.
         let bound = Double(3 * oneDay.index.rowCount)
-        for arm in ["1d", "90d"] {
-            let rows = try #require(result.series(ViewportQuerySubject.rowsExamined, arm: arm, phase: .warm)?.values)
-            #expect(
-                rows.allSatisfy { $0 >= 1 && $0 <= bound },
-                "\(arm): up to \(rows.max() ?? 0) rows examined, bound \(bound)")
-        }
-        #expect(Double(ninetyDays.index.rowCount) > 10 * bound)
+        let rows = try #require(result.series(ViewportQuerySubject.rowsExamined, arm: "main", phase: .warm)?.values)
+        #expect(rows.allSatisfy { $0 >= 1 && $0 <= bound }, "up to \(rows.max() ?? 0) rows examined, bound \(bound)")
+        if days == 90 { #expect(Double(scene.index.rowCount) > 10 * bound) }
     }
 }
 

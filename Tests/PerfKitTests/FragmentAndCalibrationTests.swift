@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 @Suite struct ResultFragmentTests {
@@ -42,6 +43,22 @@ import Testing
         #expect(tests[0].measurements.map(\.name) == ["history-1d", "history-7d", "history-90d"])
         #expect(tests[0].measurements.map { $0.series[0].values } == [[1], [7], [90]])
         #expect(Set(tests[0].budgets.map(\.budget)) == ["max ≤ 1", "max ≤ 7", "max ≤ 90"])
+    }
+
+    /// Two scopes that would write one series (one ID, one measurement name) are an error naming
+    /// the test, never an overwrite: before run file schema 6 a parameterized test's cases did this
+    /// and the last case's samples were the only ones kept.
+    @Test func twoScopesWritingOneSeriesAreAnErrorNotAnOverwrite() throws {
+        let folder = TemporaryFolder("perfkit-fragments")
+        try ResultFragments.write(
+            Self.result(id: "S/sort(n:)", measurement: "sort", value: 1, budget: "max ≤ 1"), into: folder.path)
+        #expect {
+            try ResultFragments.write(
+                Self.result(id: "S/sort(n:)", measurement: "sort", value: 2, budget: "max ≤ 2"), into: folder.path)
+        } throws: { error in
+            String(describing: error).contains("S/sort(n:) (sort) was already written by another scope")
+        }
+        #expect(try ResultFragments.readAll(from: folder.path).first?.measurements.first?.series.first?.values == [1])
     }
 
     @Test func aCorruptFragmentIsRefusedNamingIt() throws {

@@ -99,4 +99,32 @@ import Testing
                 "README's command table lacks or differs for \(verb)")
         }
     }
+
+    /// README's exit-status table is the code's (``ExitStatus/table``), row for row; each row has
+    /// its own test (MonorepoTests, HistoryEdgeTests, InterruptTests, ComparisonDecisionTests).
+    @Test func readmesExitStatusTableIsTheCodes() throws {
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| exit ") }.map(String.init)
+        #expect(rows == ExitStatus.table.map { "| exit \($0.status) | \($0.meaning) |" })
+    }
+
+    /// Every prose statement of how many processes count a test follows the code's constant.
+    @Test func readmeGlossaryAndHelpStateTheCountingProcessesTheCodeRuns() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        let words = [1: "once", 2: "two", 3: "three", 4: "four"]
+        let n = CountingRun.processesPerTest
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let glossary = try String(contentsOf: root.appendingPathComponent("Documentation/Glossary.md"), encoding: .utf8)
+        #expect(readme.contains("measured test \(words[n] ?? "\(n)") more times under valgrind"))
+        #expect(glossary.contains("\(words[n] ?? "\(n)") processes per test"))
+        let help = try PerfkitProcess.run(["run", "--help"], in: FileManager.default.temporaryDirectory.path).stdout
+        #expect(help.contains(CountingRun.summary))
+        for document in [readme, glossary] {
+            for wrong in words.filter({ $0.key != n }).values where wrong != "once" {
+                #expect(!document.contains("\(wrong) processes per test"))
+            }
+        }
+    }
 }

@@ -32,7 +32,7 @@ extension CalendarDemo {
     ///   - saveBaseline: Save this run as the baseline before comparing.
     ///   - executable: The `perfkit` executable the memory and history child processes run.
     ///   - command: The command line the report names.
-    ///   - counts: Also count simulated instructions, once more under callgrind (``CountingRun``).
+    ///   - counts: Also count simulated instructions in a counting run (``CountingRun``).
     ///   - progress: Receives one line per step.
     /// - Returns: The outcome.
     /// - Throws: ``OrchestrationError`` for a failed build or child; ``FileError`` for a corrupt

@@ -4,7 +4,7 @@ import Foundation
 /// changed, found by driving `git bisect` in a worktree of its own with a counting run of the one
 /// test at each step (the user's working tree and its bisect state are never touched).
 ///
-/// Counts do not vary between runs, so each step is decided by one counting run: its median per
+/// Counts do not drift with the machine's load, so each step is decided by one counting run: its median per
 /// call against GOOD's, beyond the count tolerance (``Comparison/countsDiffer(_:_:tolerance:floor:)``).
 /// GOOD is counted once and BAD only when git names it as the culprit without having tested it,
 /// so a range of n commits takes about ⌈log2 n⌉ + 1 counting runs.
@@ -76,7 +76,7 @@ package struct Bisection: Sendable {
             throw OrchestrationError.cannotDo(
                 "\(good) is not an ancestor of \(bad): bisect needs GOOD before BAD on one history")
         }
-        let setup = try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress)
+        let setup = try CountingRun.prepare(directory: ".", progress: progress)
         var counter = try StepCounter(
             good: goodCommit, goodName: good, selector: selector, samples: samples, setup: setup, progress: progress)
         let tree = counter.tree

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The counting pass of a run: the measured tests once more, in one process under valgrind's
-/// callgrind, where each sample's simulated instruction count covers the measured body alone
-/// (``SimulatedCounter``).
+/// The counting run: each measured test again under valgrind's callgrind, in ``processesPerTest``
+/// processes of its own (the heap shifted by each of ``heapPads``), where each sample's simulated
+/// instruction count covers the measured body alone (``SimulatedCounter``). ``summary`` says so in
+/// words, for help texts and reports, from these constants.
 ///
 /// The process is made as repeatable as a process can be: ASLR off (`setarch -R`), Swift's
 /// hashing deterministic (`SWIFT_DETERMINISTIC_HASHING=1`), an environment of fixed variables
@@ -20,7 +21,7 @@ package enum CountingRun {
         package var shim: String
         /// The valgrind executable, resolved through `PATH` once (the counting process runs with a fixed `PATH`).
         package var valgrind: String
-        /// A setup (``prepare(directory:scratch:progress:)`` makes the real one).
+        /// A setup (``prepare(directory:progress:)`` makes the real one).
         package init(version: String, cpu: String, shim: String, valgrind: String = "/usr/bin/valgrind") {
             self.version = version
             self.cpu = cpu
@@ -29,14 +30,18 @@ package enum CountingRun {
         }
     }
 
-    /// Checks valgrind and builds the sigsuspend shim (``Setup/shim``) with the package's own build.
+    /// Where the shim is built: a build folder of its own, so building it leaves the release build
+    /// of the tests as it was (a product build in the tests' folder changed their build plan, and
+    /// the next timing run rebuilt everything).
+    package static let shimScratch = ".perfkit/shim-build"
+
+    /// Checks valgrind and builds the sigsuspend shim (``Setup/shim``) in ``shimScratch``.
     /// - Parameters:
     ///   - directory: The package directory.
-    ///   - scratch: Its build folder (as the release build uses).
     ///   - progress: Receives one line per step.
     /// - Returns: The setup.
     /// - Throws: ``OrchestrationError/countingUnavailable(_:)`` with one line saying what is missing.
-    package static func prepare(directory: String, scratch: String, progress: (String) -> Void = { _ in }) throws
+    package static func prepare(directory: String, progress: (String) -> Void = { _ in }) throws
         -> Setup
     {
         let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -51,10 +56,10 @@ package enum CountingRun {
         }
         progress("perfkit: building PerfKitValgrindShim (a sigsuspend valgrind can run Swift Testing with)…")
         let (status, _) = try ChildProcess.run(
-            ["swift", "build", "-c", "release", "--product", "PerfKitValgrindShim", "--scratch-path", scratch],
+            ["swift", "build", "-c", "release", "--product", "PerfKitValgrindShim", "--scratch-path", shimScratch],
             in: directory,
             output: .standardError, showErrors: true)
-        let shim = directory + "/" + scratch + "/release/libPerfKitValgrindShim.so"
+        let shim = directory + "/" + shimScratch + "/release/libPerfKitValgrindShim.so"
         guard status == 0, FileManager.default.fileExists(atPath: shim) else {
             throw OrchestrationError.countingUnavailable(
                 "cannot build the product PerfKitValgrindShim in \(directory) (status \(status)); the package must depend on PerfKit"
@@ -78,14 +83,15 @@ package enum CountingRun {
     /// one at a time, so each process keeps one core busy; counts do not depend on the load).
     package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// Runs each of the bundle's tests matching `filter` under callgrind, in two processes of its own
-    /// (each with the heap shifted by another of ``heapPads``), `jobs` processes at a time, and reads their counts.
+    /// Runs each of the bundle's tests matching `filter` under callgrind, in ``processesPerTest``
+    /// processes of its own (each with the heap shifted by another of ``heapPads``), `jobs`
+    /// processes at a time, and reads their counts.
     /// - Parameters:
     ///   - bundle: The release test bundle.
     ///   - directory: The package directory.
     ///   - filter: Test filter.
     ///   - samples: Samples per arm and phase, if forced (default ``PerformanceMode``'s 3).
-    ///   - setup: From ``prepare(directory:scratch:progress:)``.
+    ///   - setup: From ``prepare(directory:progress:)``.
     ///   - extra: Variables added to the fixed environment (test-only, for example an injected change).
     ///   - jobs: Counting processes at once (``defaultJobs``).
     ///   - progress: Receives one line when it starts, and one naming series whose bodies start threads.
@@ -225,10 +231,18 @@ package enum CountingRun {
     }
 
     /// The heap shifts of the counting processes of a test: none, then 5 and 11 blocks of every small size class.
-    static let heapPads = [0, 5, 11]
+    package static let heapPads = [0, 5, 11]
 
-    /// The passes of one test as one result: values labelled by process (pass), the dump numbers of
-    /// both, the first pass's profile and budgets (`merging` would list each budget once per pass).
+    /// Counting processes per test: one per heap shift.
+    package static var processesPerTest: Int { heapPads.count }
+
+    /// How a counting run counts, in one phrase made from the constants above (help and reports).
+    package static var summary: String {
+        "each test counted under callgrind in \(processesPerTest) processes (the heap shifted in \(heapPads.filter { $0 > 0 }.count))"
+    }
+
+    /// The processes of one test as one result: values labelled by process, the dump numbers of
+    /// every process, the first process's profile and budgets (`merging` would list each budget once per pass).
     static func joined(_ passes: [[TestResult]]) -> [TestResult] {
         var merged = [TestResult].merging(processes: passes)
         for t in merged.indices {

@@ -59,12 +59,11 @@ package enum MeasuredRun {
         return (processes > 1 ? [TestResult].merging(processes: results) : results[0], status)
     }
 
-    /// Which passes a run makes: timing (native processes), simulated counts (one process under
-    /// callgrind), or both.
+    /// What a run measures: timing (native processes), simulated counts (a counting run), or both.
     package struct Passes: Sendable, Equatable {
         /// Native processes: time, CPU, exact allocation counts, memory, subject counters.
         package var timing: Bool
-        /// A counting run: simulated instructions per call, each test in 3 processes under callgrind.
+        /// A counting run: simulated instructions per call (``CountingRun/summary``).
         package var counts: Bool
         /// Timing only (the default).
         package static let timing = Passes(timing: true, counts: false)
@@ -109,7 +108,7 @@ package enum MeasuredRun {
         // valgrind and the shim are checked before anything is measured: a missing valgrind costs nothing.
         let setup =
             passes.counts
-            ? try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: progress) : nil
+            ? try CountingRun.prepare(directory: ".", progress: progress) : nil
         var tests: [TestResult] = []
         var status: Int32 = 0
         if passes.timing {

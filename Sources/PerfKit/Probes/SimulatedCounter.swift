@@ -38,7 +38,7 @@ public enum SimulatedCounter {
     /// Allocates, and keeps for the process's life, `n` blocks of every small size class, so every
     /// later object sits at another address. A subject whose work depends on addresses (a set of
     /// objects hashed by identity, an order taken from pointers) then counts differently: the
-    /// counting run's second process per test uses this to find such series.
+    /// counting run's processes after the first (``CountingRun/heapPads``) use this to find such series.
     static func padHeap(_ n: Int) {
         for size in stride(from: 16, through: 1_024, by: 16) {
             for _ in 0..<n { _ = malloc(size) }  // never freed, on purpose

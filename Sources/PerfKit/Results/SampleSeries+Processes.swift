@@ -4,7 +4,7 @@ extension SampleSeries {
     public var processCount: Int { Set(processes ?? [0]).count }
 
     /// How far the per-process medians spread: the highest over the lowest, minus one (0 for one
-    /// process). For a counting run, whose two processes differ only in a shifted heap, it says how
+    /// process). For a counting run, whose processes differ only in a shifted heap, it says how
     /// much the series follows heap addresses.
     public var processSpread: Double {
         let medians = processMedians()

@@ -1,3 +1,4 @@
+import PerfKit
 import PerfKitCommandLine
 
 /// The `perfkit` verbs' options, each declared once (a verb may give one its own help text).
@@ -13,7 +14,7 @@ extension Option {
         "commit", value: "REV", help: "record: the commit it measured (default the run file's)")
     package static let counts = Option(
         flag: "counts",
-        help: "also count simulated instructions per call, once more under valgrind (deterministic; about 50x slower)")
+        help: "also count simulated instructions per call: \(CountingRun.summary), about 50x slower")
     package static let countsOnly = Option(
         flag: "counts-only", help: "count simulated instructions only (no timing processes)")
     package static let csv = Option(

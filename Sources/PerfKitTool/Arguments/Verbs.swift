@@ -95,7 +95,7 @@ extension VerbTable {
                     .envA,
                     .envB,
                     .counts.help(
-                        "compare simulated instruction counts instead: each test counted in 3 processes a side (the heap shifted in 2), no timing rounds"
+                        "compare simulated instruction counts instead: \(CountingRun.summary) a side, no timing rounds"
                     ),
                 ]),
             Verb(

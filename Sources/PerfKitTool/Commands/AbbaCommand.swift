@@ -55,16 +55,16 @@ enum AbbaCommand {
         return ExitStatus.of(session.comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
     }
 
-    /// `perfkit abba A B --counts`: both revisions built, each counted once under callgrind, the
-    /// counts compared (identical, or against the count tolerance). Counts need no rounds: they do
-    /// not drift with the machine.
+    /// `perfkit abba A B --counts`: both revisions built, each counted by a counting run
+    /// (``CountingRun/summary``), the counts compared (identical, or against the count tolerance).
+    /// No timing rounds: counts do not drift with the machine's load.
     static func counted(
         _ parsed: Arguments, arguments: [String], filter: String, iterations: Int?,
         environments: (a: [String: String], b: [String: String]), started: Date
     ) throws -> Int32 {
         let arms = try AbbaSession.Arm.build(parsed.positionals[0], parsed.positionals[1], progress: Output.progress)
         // The shim does not depend on the measured code: built once, from the working tree.
-        let setup = try CountingRun.prepare(directory: ".", scratch: Revision.scratchPath(), progress: Output.progress)
+        let setup = try CountingRun.prepare(directory: ".", progress: Output.progress)
         let machine = EnvironmentReader.machine()
         var sides: [(tests: [TestResult], environment: Environment)] = []
         for (arm, environment) in [(arms.a, environments.a), (arms.b, environments.b)] {
@@ -92,7 +92,7 @@ enum AbbaCommand {
             sides: MarkdownReport.Sides(
                 heading: "B against A (simulated counts)", against: "B against A", first: "A", second: "B",
                 lead:
-                    "Each test counted under callgrind in 3 processes a side (the heap shifted in 2); counts do not drift with the machine, so no rounds are needed."
+                    "Each side: \(CountingRun.summary); counts do not drift with the machine's load, so no rounds are needed."
             ))
         var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
         let growth = GrowthReport(baseline: sides[0].tests, current: sides[1].tests)
