@@ -64,8 +64,15 @@ import Testing
         try measure("checksum") { monoChecksum(2_000) }
     }
 }
+SWIFT
+cat > Tests/MonoTests/MonoFailing.swift <<'SWIFT'
+import Foundation
+import Mono
+import PerfKitTesting
+import Testing
 
-/// Measured tests that fail on purpose, selected by --filter in the exit-status tests.
+/// Measured tests that fail on purpose, selected by --filter in the exit-status tests (a file of
+/// their own: Swift Testing's --filter also matches a test's source file name).
 @Suite struct MonoFailing {
     /// A budget no run meets: 0 allocations for a body that allocates.
     @Test(.performance(), .budget(.mallocs, max: 0)) func allocates() throws {

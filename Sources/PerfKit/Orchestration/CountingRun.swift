@@ -77,7 +77,7 @@ package enum CountingRun {
     /// What a counting run's setup is, recorded in its run file's environment
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
-        "callgrind Ir, one process per test, heap shifts 0, 5 and 11, jemalloc decay off, ASLR off, deterministic hashing"
+        "callgrind Ir, one process per test, pinned heap (jemalloc arena at a fixed range, tcache off), jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing"
 
     /// Counting processes run at once by default: one per core (valgrind runs a process's threads
     /// one at a time, so each process keeps one core busy; counts do not depend on the load).
@@ -122,11 +122,16 @@ package enum CountingRun {
         try FileManager.default.copyItem(atPath: setup.shim, toPath: root + "/shim.so")
         var environment = [
             "PATH": "/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C", "SWIFT_DETERMINISTIC_HASHING": "1",
+            // Every symbol bound at start-up: a lazily bound call would count the dynamic linker's
+            // resolution in whichever sample first made it.
+            "LD_BIND_NOW": "1",
             "LD_PRELOAD": root + "/shim.so",
             // jemalloc returns dirty pages on a timer (decay): under valgrind, 50× slower, whether a
             // purge falls inside a sample depends on the machine's load, and counts moved by up to
             // 0.6% between runs of one binary. Without decay the allocator's work is the same each run.
-            "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1",
+            // The thread cache off: the pinned heap (``PinnedHeap``) then sees every request of the
+            // body in order, and no cached block of another arena or an earlier test is reused.
+            "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1,tcache:false",
             MeasuredProcessEnvironment.mode: MeasuredProcessEnvironment.measureMode,
         ]
         if let samples { environment[MeasuredProcessEnvironment.samples] = String(samples) }
@@ -230,15 +235,20 @@ package enum CountingRun {
         }
     }
 
-    /// The heap shifts of the counting processes of a test: none, then 5 and 11 blocks of every small size class.
-    package static let heapPads = [0, 5, 11]
+    /// The heap shifts of the counting processes of a test. One process, unshifted: the body's heap
+    /// is pinned (``PinnedHeap``), so a shift of the process's other arenas no longer moves it
+    /// (three processes with shifts 0, 5 and 11 found address-following series before).
+    package static let heapPads = [0]
 
     /// Counting processes per test: one per heap shift.
     package static var processesPerTest: Int { heapPads.count }
 
     /// How a counting run counts, in one phrase made from the constants above (help and reports).
     package static var summary: String {
-        "each test counted under callgrind in \(processesPerTest) processes (the heap shifted in \(heapPads.filter { $0 > 0 }.count))"
+        let shifted = heapPads.filter { $0 > 0 }.count
+        let processes = processesPerTest == 1 ? "one process" : "\(processesPerTest) processes"
+        return "each test counted under callgrind in \(processes) on a pinned heap"
+            + (shifted > 0 ? " (the rest of the heap shifted in \(shifted))" : "")
     }
 
     /// The processes of one test as one result: values labelled by process, the dump numbers of

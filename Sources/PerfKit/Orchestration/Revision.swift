@@ -151,11 +151,17 @@ package struct Revision: Sendable, Equatable {
         let command =
             ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch]
             + (pinnedLayout ? Self.pinnedLayoutFlags : [])
+        // Always from a fresh plan: SwiftPM reuses its cached plan while the manifests are unchanged,
+        // and then neither sees a source file added to a local package (it built the old code and
+        // said "Build complete") nor one removed ("missing inputs"). Planning again costs about 2 s
+        // and recompiles only what changed.
+        let folder = scratch.hasPrefix("/") ? scratch : directory + "/" + scratch
+        BuildLog.removePlan(scratch: folder)
         var finished = try ChildProcess.runKeepingErrors(
             command, in: directory, output: .standardErrorAndCapture, showErrors: true)
         if finished.status != 0, BuildLog.isStalePlan(finished) {
             progress("perfkit: the release build's plan named files that are gone; building once more from a fresh plan")
-            BuildLog.removePlan(scratch: directory + "/" + scratch)
+            BuildLog.removePlan(scratch: folder)
             finished = try ChildProcess.runKeepingErrors(
                 command, in: directory, output: .standardErrorAndCapture, showErrors: true)
         }
@@ -163,7 +169,7 @@ package struct Revision: Sendable, Equatable {
             throw OrchestrationError.buildFailed(
                 revision: name, status: finished.status, firstError: BuildLog.firstError(finished))
         }
-        let release = directory + "/" + scratch + "/release"
+        let release = folder + "/release"
         guard
             let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: {
                 $0.hasSuffix("PackageTests.xctest")

@@ -10,7 +10,7 @@ public enum GrowthChart {
     ///   - unit: The cost's unit, for the axis.
     /// - Returns: A self-contained SVG document.
     public static func svg(title: String, sides: [(name: String, fit: GrowthFit)], unit: String) -> String {
-        let width = 420.0, height = 260.0, left = 70.0, right = 20.0, top = 36.0, bottom = 46.0
+        let width = 560.0, height = 260.0, left = 70.0, right = 20.0, top = 36.0, bottom = 46.0
         let points = sides.flatMap { $0.fit.points }
         guard let minSize = points.map(\.size).min(), let maxSize = points.map(\.size).max(),
             let minCost = points.map(\.cost).min(), let maxCost = points.map(\.cost).max(), minSize > 0, minCost > 0

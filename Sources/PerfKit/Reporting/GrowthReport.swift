@@ -46,13 +46,15 @@ public struct GrowthReport: Sendable {
         guard !isEmpty else { return [] }
         var lines = changes.map { "growth changed: " + $0.line }
         for (key, fit) in current.fits.sorted(by: { $0.key < $1.key })
-        where key.metric.isDeterministic || key.metric == .wallClock {
+        where key.metric == .instructions || key.metric == .wallClock {
+            let exponent = String(format: "%.2f", fit.exponent)
             let range =
                 key.metric.isDeterministic
                 ? "" : String(format: " (%.2f–%.2f)", fit.exponentRange.lowerBound, fit.exponentRange.upperBound)
-            lines.append(
-                "growth: \(key) grows as \(fit.name) (exponent \(String(format: "%.2f", fit.exponent))\(range)) over \(fit.points.count) sizes"
-            )
+            let how =
+                fit.order.map { "as \($0) (exponent \(exponent)\(range))" }
+                ?? "with exponent \(exponent)\(range), no plain name fits"
+            lines.append("growth: \(key) grows \(how) over \(fit.points.count) sizes")
         }
         return lines
     }
