@@ -143,6 +143,29 @@ import Testing
         #expect(!before.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") })
     }
 
+    /// Another user (`nobody`, through setpriv) shows a store in a folder it cannot write, and
+    /// leaves nothing beside it; the owner records again afterwards. Needs root to switch users.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func anotherUserShowsAStoreInAFolderItCannotWrite() throws {
+        let commit = try GitRepository(at: folder.path, commits: 1).commits()[0]
+        try Build.run(commit: commit, ids: ["S/t()"], values: [1]).write(to: folder.path + "/r.json")
+        try FileManager.default.createDirectory(atPath: folder.path + "/shared", withIntermediateDirectories: true)
+        #expect(try perfkit(["history", "record", "--from", "r.json", "--store", "shared/h.sqlite"]).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path + "/shared")
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o644], ofItemAtPath: folder.path + "/shared/h.sqlite")
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/shared").sorted()
+        let shown = try PerfkitProcess.runTool(
+            [
+                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", PerfkitProcess.executable, "history",
+                "show", "--store", folder.path + "/shared/h.sqlite",
+            ], in: "/")
+        #expect(shown.contains("1 series over 1 commits"), "\(shown)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/shared").sorted() == before)
+        #expect(try perfkit(["history", "record", "--from", "r.json", "--store", "shared/h.sqlite"]).status == 0)
+    }
+
     @Test func aNegativeSchemaVersionAndADamagedStoreAreRefusedAndLeftAsTheyWere() throws {
         let commit = try GitRepository(at: folder.path, commits: 1).commits()[0]
         try Build.run(commit: commit, ids: (0..<300).map { "S\($0)/t()" }, values: [1]).write(
