@@ -16,6 +16,10 @@ int perfkit_pinned_heap_prepare(void);
 /// to perfkit_pinned_heap_leave), or -1 when the heap is not prepared.
 int perfkit_pinned_heap_enter(void);
 
+/// Right after entering, before a counted region: settles jemalloc's per-thread address-map cache
+/// on the pinned range, so what the harness looked up before does not change the body's count.
+void perfkit_pinned_heap_settle(void);
+
 /// Binds the calling thread back to `previous` (from perfkit_pinned_heap_enter).
 void perfkit_pinned_heap_leave(int previous);
 

@@ -78,6 +78,7 @@ public enum SimulatedCounter {
             let threadsBefore = perfkit_threads_started()
             // The body allocates from the pinned heap; binding and unbinding are outside the count.
             let previous = PinnedHeap.status == 0 ? perfkit_pinned_heap_enter() : -1
+            if previous >= 0 { perfkit_pinned_heap_settle() }
             perfkit_count_begin()
             let result: R
             do { result = try body() } catch {
