@@ -113,17 +113,17 @@ import Testing
     /// Every prose statement of how many processes count a test follows the code's constant.
     @Test func readmeGlossaryAndHelpStateTheCountingProcessesTheCodeRuns() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
-        let words = [1: "once", 2: "two", 3: "three", 4: "four"]
+        let words = [1: "one", 2: "two", 3: "three", 4: "four"]
         let n = CountingRun.processesPerTest
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let glossary = try String(contentsOf: root.appendingPathComponent("Documentation/Glossary.md"), encoding: .utf8)
-        #expect(readme.contains("measured test \(words[n] ?? "\(n)") more times under valgrind"))
-        #expect(glossary.contains("\(words[n] ?? "\(n)") processes per test"))
+        let perTest = n == 1 ? "one process per test" : "\(words[n] ?? "\(n)") processes per test"
+        #expect(readme.contains(perTest) && glossary.contains(perTest))
         let help = try PerfkitProcess.run(["run", "--help"], in: FileManager.default.temporaryDirectory.path).stdout
         #expect(help.contains(CountingRun.summary))
         for document in [readme, glossary] {
-            for wrong in words.filter({ $0.key != n }).values where wrong != "once" {
-                #expect(!document.contains("\(wrong) processes per test"))
+            for (count, word) in words where count != n {
+                #expect(!document.contains("\(word) processes per test") && !document.contains("\(word) more times under valgrind"))
             }
         }
     }
