@@ -2,7 +2,7 @@ import Foundation
 import PerfKitTestSupport
 import Testing
 
-@testable import PerfKit
+import PerfKit
 
 /// Cost against size: the exponent, the plain name only where the fit supports it, and a growth
 /// change told apart from a change by one ratio at every size.

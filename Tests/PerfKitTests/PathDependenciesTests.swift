@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PerfKit
+import PerfKit
 
 /// Which path dependencies a worktree keeps (inside the repository: the revision's own copy) and
 /// which it pins (outside: the working tree's folder).

@@ -26,7 +26,7 @@ public struct GrowthFit: Sendable, Equatable, Codable {
         }
 
         /// The growing part, f(n).
-        func f(_ n: Double) -> Double {
+        package func f(_ n: Double) -> Double {
             switch self {
             case .constant: 1
             case .logarithmic: log2(max(n, 2))

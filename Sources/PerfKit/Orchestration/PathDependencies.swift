@@ -17,10 +17,20 @@ package struct PathDependencies: Sendable, Equatable {
         package var written: String
         /// The absolute folder it was pinned to, or nil when it stays inside the repository.
         package var pinned: String?
+
+        /// A dependency.
+        package init(manifest: String, written: String, pinned: String?) {
+            self.manifest = manifest
+            self.written = written
+            self.pinned = pinned
+        }
     }
 
     /// Every relative path dependency of the worktree's manifests.
     package var dependencies: [Dependency]
+
+    /// The dependencies found.
+    package init(dependencies: [Dependency]) { self.dependencies = dependencies }
 
     /// The dependencies pinned to folders outside the repository.
     package var pinned: [Dependency] { dependencies.filter { $0.pinned != nil } }
