@@ -26,10 +26,12 @@ enum DemoCommand {
             Output.progress(
                 "calendar-demo: saved this run as baseline '\(baselineName)' (there was none, or --save-baseline)")
         }
-        try ReportWriter(
-            markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil
-        )
-        .write(demo.report, rawTests: [("current", demo.run.tests)])
+        var writer = ReportWriter(
+            markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil)
+        // How layout cost grows with days and whether the viewport query grows with loaded days.
+        let growth = GrowthReport(baseline: demo.baseline.tests, current: demo.run.tests)
+        writer.growth = growth
+        try writer.write(demo.report, rawTests: [("current", demo.run.tests)])
         Output.line(RunSummary.text(demo.run))
         Output.line("")
         Output.line("policy comparison (native against reference):")
@@ -41,6 +43,10 @@ enum DemoCommand {
             demo.comparison, direction: "this run against \(baselineName)", sides: demo.report.sidesNamed, limit: 10
         ).plainLines {
             Output.line("  " + line)
+        }
+        for line in growth.plainLines { Output.line(line) }
+        for line in Comparison.unmatchedCases(baseline: demo.baseline.tests, current: demo.run.tests) {
+            Output.line(line)
         }
         Output.line("report: \(reportPath) (\(Int(Date().timeIntervalSince(started))) s)")
         let exit = ExitStatus.ofRun(worst: demo.status)

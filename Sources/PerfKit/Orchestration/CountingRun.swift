@@ -77,7 +77,7 @@ package enum CountingRun {
     /// What a counting run's setup is, recorded in its run file's environment
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
-        "callgrind Ir, one process per test, pinned heap (jemalloc arena at a fixed range, tcache off), jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing"
+        "callgrind Ir, one process per test and heap shift (0, 5, 11), pinned heap (jemalloc arena at a fixed range, tcache off), jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing"
 
     /// Counting processes run at once by default: one per core (valgrind runs a process's threads
     /// one at a time, so each process keeps one core busy; counts do not depend on the load).
@@ -235,10 +235,14 @@ package enum CountingRun {
         }
     }
 
-    /// The heap shifts of the counting processes of a test. One process, unshifted: the body's heap
-    /// is pinned (``PinnedHeap``), so a shift of the process's other arenas no longer moves it
-    /// (three processes with shifts 0, 5 and 11 found address-following series before).
-    package static let heapPads = [0]
+    /// The heap shifts of the counting processes of a test: none, then 5 and 11 blocks of every
+    /// small size class of the process's usual arena. The body and its set-up run on the pinned
+    /// heap (``PinnedHeap``), which the shifts do not move; they move what the test allocated
+    /// outside it (inputs built before `measure`). Three processes stay because counts still move
+    /// between runs of one binary where jemalloc's shared locks meet the harness's threads
+    /// (Evidence, 2026-12-01 third session: the playback redraw 2.1%, layouts up to 0.1%), and the
+    /// comparison widens its tolerance by what the processes show.
+    package static let heapPads = [0, 5, 11]
 
     /// Counting processes per test: one per heap shift.
     package static var processesPerTest: Int { heapPads.count }
@@ -248,7 +252,7 @@ package enum CountingRun {
         let shifted = heapPads.filter { $0 > 0 }.count
         let processes = processesPerTest == 1 ? "one process" : "\(processesPerTest) processes"
         return "each test counted under callgrind in \(processes) on a pinned heap"
-            + (shifted > 0 ? " (the rest of the heap shifted in \(shifted))" : "")
+            + (shifted > 0 ? " (the rest of the heap shifted in \(shifted) of them)" : "")
     }
 
     /// The processes of one test as one result: values labelled by process, the dump numbers of
