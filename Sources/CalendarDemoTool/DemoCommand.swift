@@ -27,7 +27,8 @@ enum DemoCommand {
                 "calendar-demo: saved this run as baseline '\(baselineName)' (there was none, or --save-baseline)")
         }
         var writer = ReportWriter(
-            markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil)
+            markdown: reportPath, csv: URL(fileURLWithPath: reportPath).deletingPathExtension().path + ".csv", json: nil
+        )
         // How layout cost grows with days and whether the viewport query grows with loaded days.
         let growth = GrowthReport(baseline: demo.baseline.tests, current: demo.run.tests)
         writer.growth = growth

@@ -35,7 +35,8 @@ public final class HistoryStore {
         let version = try schemaVersion()
         guard version >= 0 else {
             throw HistoryStoreError(
-                connection.location, "history schema version \(version) is not one perfkit writes (the store is damaged)")
+                connection.location,
+                "history schema version \(version) is not one perfkit writes (the store is damaged)")
         }
         if version > Self.currentSchemaVersion {
             throw HistoryStoreError(

@@ -31,7 +31,10 @@ final class PostgresConnection: SQLConnection {
             let said = parseError.map { String(cString: $0) } ?? "cannot be parsed"
             PQfreemem(parseError)
             let safe = said.split(separator: "\"").first.map(String.init) ?? said
-            throw HistoryStoreError(display, "libpq cannot parse the connection: \(safe.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ":"))))")
+            throw HistoryStoreError(
+                display,
+                "libpq cannot parse the connection: \(safe.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ":"))))"
+            )
         }
         var secrets: [String] = []
         var hasTimeout = false
@@ -39,7 +42,9 @@ final class PostgresConnection: SQLConnection {
         while let keyword = option.pointee.keyword {
             let name = String(cString: keyword)
             if let value = option.pointee.val {
-                if name == "password", case let secret = String(cString: value), !secret.isEmpty { secrets.append(secret) }
+                if name == "password", case let secret = String(cString: value), !secret.isEmpty {
+                    secrets.append(secret)
+                }
                 if name == "connect_timeout" { hasTimeout = true }
             }
             option += 1

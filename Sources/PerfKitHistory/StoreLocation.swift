@@ -51,7 +51,10 @@ public enum StoreLocation: Sendable, Equatable {
         var info = stat()
         if stat(trimmed, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             throw HistoryStoreError(
-                trimmed, info.st_mode & S_IFMT == S_IFDIR ? "is a folder, not a history store" : "is not a regular file (a device, FIFO or socket); a history store is an SQLite file")
+                trimmed,
+                info.st_mode & S_IFMT == S_IFDIR
+                    ? "is a folder, not a history store"
+                    : "is not a regular file (a device, FIFO or socket); a history store is an SQLite file")
         }
         self = .sqlite(path: trimmed)
     }
@@ -105,7 +108,9 @@ public enum StoreLocation: Sendable, Equatable {
 
     /// A `key=value` connection string with the value of `password` (quoted or not) replaced.
     static func redactedKeywords(_ text: String) -> String {
-        guard let pattern = try? NSRegularExpression(pattern: #"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)"#, options: .caseInsensitive)
+        guard
+            let pattern = try? NSRegularExpression(
+                pattern: #"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)"#, options: .caseInsensitive)
         else { return "***" }
         return pattern.stringByReplacingMatches(
             in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1***")

@@ -49,15 +49,20 @@ package struct GitRepository: Sendable {
     package init(at path: String, commits: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
         self.path = path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for command in [["init", "-q", "-b", "main"], ["config", "user.email", "t@example.invalid"], ["config", "user.name", "T"]] {
+        for command in [
+            ["init", "-q", "-b", "main"], ["config", "user.email", "t@example.invalid"], ["config", "user.name", "T"],
+        ] {
             try git(command, sourceLocation: sourceLocation)
         }
-        for n in 0..<commits { try git(["commit", "-q", "--allow-empty", "-m", "commit \(n + 1)"], sourceLocation: sourceLocation) }
+        for n in 0..<commits {
+            try git(["commit", "-q", "--allow-empty", "-m", "commit \(n + 1)"], sourceLocation: sourceLocation)
+        }
     }
 
     /// The commits on `main`, oldest first.
     package func commits(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
-        try git(["rev-list", "--reverse", "main"], sourceLocation: sourceLocation).split(separator: "\n").map(String.init)
+        try git(["rev-list", "--reverse", "main"], sourceLocation: sourceLocation).split(separator: "\n").map(
+            String.init)
     }
 
     /// Runs git in the repository; a failure is recorded at the caller and thrown.

@@ -1,8 +1,7 @@
 import Foundation
+import PerfKit
 import PerfKitTestSupport
 import Testing
-
-import PerfKit
 
 /// Cost against size: the exponent, the plain name only where the fit supports it, and a growth
 /// change told apart from a change by one ratio at every size.
@@ -16,7 +15,8 @@ import PerfKit
 
     @Test(arguments: GrowthFit.Order.allCases)
     func anExactCostIsNamedByItsOrder(order: GrowthFit.Order) throws {
-        let fit = try #require(GrowthFit(Self.points(order, overhead: order == .constant ? 40_000 : 500), deterministic: true))
+        let fit = try #require(
+            GrowthFit(Self.points(order, overhead: order == .constant ? 40_000 : 500), deterministic: true))
         #expect(fit.order == order, "\(fit.name), residual \(fit.residual ?? -1)")
     }
 
@@ -58,7 +58,8 @@ import PerfKit
 
     @Test func aLinearFunctionMadeQuadraticIsAGrowthChangeAndARegression() throws {
         let before = GrowthReport(baseline: nil, current: Self.run { 200 + 7 * $0 })
-        let report = GrowthReport(baseline: Self.run { 200 + 7 * $0 }, current: Self.run { 200 + 7 * $0 + $0 * $0 / 50 })
+        let report = GrowthReport(
+            baseline: Self.run { 200 + 7 * $0 }, current: Self.run { 200 + 7 * $0 + $0 * $0 / 50 })
         #expect(before.changes.isEmpty)
         let change = try #require(report.changes.first)
         #expect(report.changes.count == 1 && report.hasRegression)
@@ -73,7 +74,8 @@ import PerfKit
 
     @Test func aCaseIDIsTheFunctionAndItsArguments() {
         let testCase = TestCase(
-            function: "M.S/sort(n:k:)", arguments: [.init(name: "n", value: "100", number: 100), .init(name: "k", value: "\"x\"")])
+            function: "M.S/sort(n:k:)",
+            arguments: [.init(name: "n", value: "100", number: 100), .init(name: "k", value: "\"x\"")])
         #expect(testCase.id == "M.S/sort(n:k:) n = 100, k = \"x\"")
         #expect(testCase.size == 100)
     }

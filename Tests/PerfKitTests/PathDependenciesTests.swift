@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import PerfKit
+import Testing
 
 /// Which path dependencies a worktree keeps (inside the repository: the revision's own copy) and
 /// which it pins (outside: the working tree's folder).
@@ -76,7 +75,8 @@ import PerfKit
     }
 
     @Test func theFirstErrorLineIsQuoted() {
-        let log = "Building for production...\n/r/A.swift:3:9: error: cannot find 'x' in scope\n/r/B.swift:1:1: error: later"
+        let log =
+            "Building for production...\n/r/A.swift:3:9: error: cannot find 'x' in scope\n/r/B.swift:1:1: error: later"
         #expect(BuildLog.firstError(finished(log)) == "/r/A.swift:3:9: error: cannot find 'x' in scope")
     }
 }

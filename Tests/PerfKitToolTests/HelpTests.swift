@@ -123,7 +123,9 @@ import Testing
         #expect(help.contains(CountingRun.summary))
         for document in [readme, glossary] {
             for (count, word) in words where count != n {
-                #expect(!document.contains("\(word) processes per test") && !document.contains("\(word) more times under valgrind"))
+                #expect(
+                    !document.contains("\(word) processes per test")
+                        && !document.contains("\(word) more times under valgrind"))
             }
         }
     }

@@ -64,7 +64,8 @@ import Testing
 
     @Test(arguments: [
         ("", "empty"), (" ", "empty"), (":memory:", "in-memory"), ("file:h.sqlite?mode=memory", "in-memory"),
-        ("/dev/null", "not a regular file"), ("/tmp", "is a folder"), ("postgress://u:pw@127.0.0.1:1/db", "not a store"),
+        ("/dev/null", "not a regular file"), ("/tmp", "is a folder"),
+        ("postgress://u:pw@127.0.0.1:1/db", "not a store"),
     ])
     func aStoreThatWouldKeepNothingIsRefused(store: String, says: String) throws {
         let commit = try GitRepository(at: folder.path, commits: 1).commits()[0]
@@ -192,7 +193,9 @@ import Testing
     @Test func aRevisionNeverReachesGitAsAnOption() throws {
         _ = try GitRepository(at: folder.path, commits: 1)
         try Build.run(commit: "c", ids: ["S/t()"], values: [1]).write(to: folder.path + "/r.json")
-        let result = try perfkit(["history", "record", "--from", "r.json", "--commit", "--output=x", "--store", "h.sqlite"])
+        let result = try perfkit([
+            "history", "record", "--from", "r.json", "--commit", "--output=x", "--store", "h.sqlite",
+        ])
         #expect(result.status == ExitStatus.badInput)
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(!left.contains { $0.hasPrefix("x") }, "\(left)")

@@ -50,7 +50,8 @@ import Testing
         #expect(core.contains("for r in 0..<10 "))
         // The user's manifest is untouched.
         let manifest = try String(contentsOfFile: repository + "/Package.swift", encoding: .utf8)
-        #expect(manifest.contains(#".package(path: "Packages/Core")"#) && !manifest.contains("\"" + Self.perfkit + "\""))
+        #expect(
+            manifest.contains(#".package(path: "Packages/Core")"#) && !manifest.contains("\"" + Self.perfkit + "\""))
     }
 
     @Test func countsAndExitStatusesOfARunInTheMonorepo() throws {
@@ -59,7 +60,10 @@ import Testing
         _ = try Self.monorepo(in: repository)
         // The counting path in a package whose measured code is in a local package: counts taken.
         let counted = try PerfkitProcess.run(
-            ["run", "--counts", "--filter", "MonoBenchmarks", "--processes", "2", "--samples", "3", "--output", "c.json"],
+            [
+                "run", "--counts", "--filter", "MonoBenchmarks", "--processes", "2", "--samples", "3", "--output",
+                "c.json",
+            ],
             in: repository)
         #expect(counted.status == ExitStatus.fine, "\(counted.stderr.suffix(2_000))")
         let run = try RunFile.read(from: repository + "/c.json")
@@ -92,6 +96,8 @@ import Testing
         let build = try PerfkitProcess.run(["run", "--processes", "1"], in: repository)
         #expect(build.status == ExitStatus.childFailed)
         let line = build.stderr.split(separator: "\n").last.map(String.init) ?? ""
-        #expect(line.contains("release build of . failed") && line.contains("error: cannot find 'undefinedName'"), "\(line)")
+        #expect(
+            line.contains("release build of . failed") && line.contains("error: cannot find 'undefinedName'"), "\(line)"
+        )
     }
 }

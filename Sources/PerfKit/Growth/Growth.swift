@@ -96,7 +96,8 @@ public struct GrowthChange: Sendable, Equatable {
         for (key, after) in current.fits where key.metric.isDeterministic {
             guard let before = baseline.fits[key] else { continue }
             let orderChanged = before.order != nil && after.order != nil && before.order != after.order
-            let exponentMoved = (before.order == nil || after.order == nil) && abs(after.exponent - before.exponent) >= 0.5
+            let exponentMoved =
+                (before.order == nil || after.order == nil) && abs(after.exponent - before.exponent) >= 0.5
             guard orderChanged || exponentMoved else { continue }
             let ratios: [(Double, Double)] = after.points.compactMap { point in
                 before.points.first { $0.size == point.size }.map { (point.size, point.cost / $0.cost) }

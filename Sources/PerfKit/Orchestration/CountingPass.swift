@@ -96,7 +96,8 @@ package struct CountingPass: Sendable {
             !fragments.isEmpty
         else {
             throw OrchestrationError.countingFailed(
-                status: status, detail: "\(id)\(finished.signalled ? " (killed by signal \(status))" : ""): "
+                status: status,
+                detail: "\(id)\(finished.signalled ? " (killed by signal \(status))" : ""): "
                     + Self.lastWords(valgrindLog: text, errors: finished.errors, log: log))
         }
         let counted = CountingRun.profiled(try ResultFragments.readAll(from: results), dumps: folder)

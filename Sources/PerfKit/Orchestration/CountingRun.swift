@@ -230,8 +230,10 @@ package enum CountingRun {
         }
         let folder = URL(fileURLWithPath: bundle).deletingLastPathComponent().path
         let beside = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        for item in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where item.hasSuffix(".resources") {
-            try? FileManager.default.createSymbolicLink(atPath: beside + "/" + item, withDestinationPath: folder + "/" + item)
+        for item in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where item.hasSuffix(".resources") {
+            try? FileManager.default.createSymbolicLink(
+                atPath: beside + "/" + item, withDestinationPath: folder + "/" + item)
         }
     }
 

@@ -22,7 +22,10 @@ package enum ExitStatus {
     /// Every status with its meaning, in README's words.
     package static let table: [(status: Int32, meaning: String)] = [
         (fine, "fine"),
-        (regression, "a regression under `--fail-on regression`; a change at the newest commit under `history show --fail-on change`"),
+        (
+            regression,
+            "a regression under `--fail-on regression`; a change at the newest commit under `history show --fail-on change`"
+        ),
         (badInput, "usage or bad input (options, files, revisions, a bad or damaged history store); nothing written"),
         (childFailed, "a build, a measured process or a counting process failed (a finished timing run is kept)"),
         (testFailed, "a measured test failed (an expectation or a budget); the run file and reports were written"),
@@ -32,7 +35,8 @@ package enum ExitStatus {
 
     /// The table on one line, for `--help`.
     package static var helpLine: String {
-        "Exit status: " + table.map { "\($0.status) \($0.meaning.replacingOccurrences(of: "`", with: ""))" }.joined(separator: "; ")
+        "Exit status: "
+            + table.map { "\($0.status) \($0.meaning.replacingOccurrences(of: "`", with: ""))" }.joined(separator: "; ")
             + "."
     }
 

@@ -93,7 +93,9 @@ package enum MeasuredRun {
         progress: (String) -> Void = { _ in }
     ) throws -> (run: RunFile, status: Int32, dumps: String?, countingFailure: OrchestrationError?) {
         // A filter that is not a regular expression is bad input, told before anything is built.
-        guard (try? NSRegularExpression(pattern: requested)) != nil else { throw OrchestrationError.badFilter(requested) }
+        guard (try? NSRegularExpression(pattern: requested)) != nil else {
+            throw OrchestrationError.badFilter(requested)
+        }
         let revision = try Revision.prepare(".", progress: progress)
         let bundle = try revision.build(progress: progress)
         var filter = requested

@@ -71,7 +71,8 @@ package struct PathDependencies: Sendable, Equatable {
         for manifest in manifests.sorted() {
             let path = worktree + "/" + manifest
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            let folder = (repository as NSString).appendingPathComponent((manifest as NSString).deletingLastPathComponent)
+            let folder = (repository as NSString).appendingPathComponent(
+                (manifest as NSString).deletingLastPathComponent)
             let (rewritten, dependencies) = pinned(text, manifest: manifest, folder: folder, repository: repository)
             found += dependencies
             guard rewritten != text else { continue }
@@ -105,7 +106,8 @@ package struct PathDependencies: Sendable, Equatable {
             let absolute = URL(fileURLWithPath: written, relativeTo: URL(fileURLWithPath: folder + "/"))
                 .standardizedFileURL.path
             let inside = absolute == top || absolute.hasPrefix(top + "/")
-            dependencies.insert(Dependency(manifest: manifest, written: written, pinned: inside ? nil : absolute), at: 0)
+            dependencies.insert(
+                Dependency(manifest: manifest, written: written, pinned: inside ? nil : absolute), at: 0)
             if !inside, let target = Range(match.range(at: 1), in: result) {
                 result.replaceSubrange(target, with: absolute)
             }

@@ -85,7 +85,8 @@ package struct Revision: Sendable, Equatable {
             return Revision(name: ".", directory: ".", commit: head + (status.isEmpty ? "" : "+dirty"))
         }
         let commit = try resolve(revision, in: folder)
-        let name = String((worktree ?? revision).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        let name = String(
+            (worktree ?? revision).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
         let path = worktreeRoot + "/" + name
         let absolute = folder + "/" + path
         if FileManager.default.fileExists(atPath: absolute + "/.git") {
@@ -103,7 +104,8 @@ package struct Revision: Sendable, Equatable {
         }
         // The package may sit below the repository's top: the worktree holds the whole repository.
         let prefix = Git.answer(["rev-parse", "--show-prefix"], in: folder) ?? ""
-        let package = prefix.isEmpty ? path : path + "/" + prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let package =
+            prefix.isEmpty ? path : path + "/" + prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let repository = Git.topLevel(of: folder) ?? folder
         let pinned = try PathDependencies.pin(worktree: absolute, repository: repository)
         if let line = pinned.progressLine(worktree: path) { progress(line) }
@@ -160,7 +162,8 @@ package struct Revision: Sendable, Equatable {
         var finished = try ChildProcess.runKeepingErrors(
             command, in: directory, output: .standardErrorAndCapture, showErrors: true)
         if finished.status != 0, BuildLog.isStalePlan(finished) {
-            progress("perfkit: the release build's plan named files that are gone; building once more from a fresh plan")
+            progress(
+                "perfkit: the release build's plan named files that are gone; building once more from a fresh plan")
             BuildLog.removePlan(scratch: folder)
             finished = try ChildProcess.runKeepingErrors(
                 command, in: directory, output: .standardErrorAndCapture, showErrors: true)

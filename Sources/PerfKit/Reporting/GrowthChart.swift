@@ -30,7 +30,8 @@ public enum GrowthChart {
         ]
         for size in Set(points.map(\.size)).sorted() {
             svg.append(
-                "<text x=\"\(f(x(size)))\" y=\"\(Int(height - bottom + 14))\" text-anchor=\"middle\">\(Growth.size(size))</text>")
+                "<text x=\"\(f(x(size)))\" y=\"\(Int(height - bottom + 14))\" text-anchor=\"middle\">\(Growth.size(size))</text>"
+            )
         }
         for exponent in Int(floor(ly0))...Int(ceil(ly1)) where Double(exponent) >= ly0 && Double(exponent) <= ly1 {
             let c = pow(10, Double(exponent))
@@ -47,7 +48,8 @@ public enum GrowthChart {
             let ly = top + 4 + Double(k) * 14
             svg.append(line(left + 10, ly, left + 30, ly, colour: colour, width: 2))
             svg.append(
-                "<text x=\"\(Int(left + 36))\" y=\"\(f(ly + 4))\">\(escape(side.name)): \(escape(side.fit.name))</text>")
+                "<text x=\"\(Int(left + 36))\" y=\"\(f(ly + 4))\">\(escape(side.name)): \(escape(side.fit.name))</text>"
+            )
         }
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"

@@ -76,7 +76,9 @@ public struct GrowthReport: Sendable {
             if let chart = charts[function] { lines += ["![cost against size](\(chart))", ""] }
             let keys = current.fits.keys.filter { $0.function == function }.sorted()
             let sizes = Set(keys.flatMap { current.fits[$0]!.points.map(\.size) }).sorted()
-            lines.append("| series | growth | exponent | " + sizes.map { "per element at \(Growth.size($0))" }.joined(separator: " | ") + " |")
+            lines.append(
+                "| series | growth | exponent | "
+                    + sizes.map { "per element at \(Growth.size($0))" }.joined(separator: " | ") + " |")
             lines.append("|---|---|---|" + String(repeating: "---|", count: sizes.count))
             for key in keys {
                 let fit = current.fits[key]!

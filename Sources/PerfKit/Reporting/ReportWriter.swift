@@ -100,13 +100,13 @@ public struct ReportWriter: Sendable {
             let comparisons = (report.armComparison.map { [$0.comparison] } ?? []) + [report.comparison]
             try StoredFile.writeAtomically(Data(comparisons.map(CSVReport.summary).joined().utf8), to: csv)
             if let rawPath = Self.rawPath(of: csv) {
-            let header = CSV.line([
-                "side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position",
-                "iteration", "value",
-            ])
-            let raw = [header] + rawTests.flatMap { CSVReport.rawRows($0.tests, side: $0.side) }
-            try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
-            written.append(rawPath)
+                let header = CSV.line([
+                    "side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position",
+                    "iteration", "value",
+                ])
+                let raw = [header] + rawTests.flatMap { CSVReport.rawRows($0.tests, side: $0.side) }
+                try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
+                written.append(rawPath)
             }
             written.insert(csv, at: written.count - (Self.rawPath(of: csv) == nil ? 0 : 1))
         }

@@ -109,7 +109,8 @@ extension VerbTable {
                     .series,
                     .machine,
                     .markdown.help("show: a Markdown report with an SVG trend per changed series beside it"),
-                    .failOn.value("change", help: "show: exit 1 when the newest recorded commit is a change point of a series"),
+                    .failOn.value(
+                        "change", help: "show: exit 1 when the newest recorded commit is a change point of a series"),
                 ]),
             Verb(
                 name: "bisect", run: BisectCommand.run, positionals: "GOOD BAD",

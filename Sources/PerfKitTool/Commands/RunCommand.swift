@@ -59,7 +59,8 @@ enum RunCommand {
         if let countingFailure { throw CountingFailedAfterTiming(written: output, cause: countingFailure) }
         let exit = ExitStatus.ofRun(worst: status)
         if exit != ExitStatus.fine {
-            Output.progress(ExitStatus.closingLine(tool: "perfkit run", written: output, tests: run.tests, status: exit))
+            Output.progress(
+                ExitStatus.closingLine(tool: "perfkit run", written: output, tests: run.tests, status: exit))
         }
         return exit
     }
