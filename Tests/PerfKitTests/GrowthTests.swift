@@ -15,9 +15,17 @@ import Testing
 
     @Test(arguments: GrowthFit.Order.allCases)
     func anExactCostIsNamedByItsOrder(order: GrowthFit.Order) throws {
-        let fit = try #require(
-            GrowthFit(Self.points(order, overhead: order == .constant ? 40_000 : 500), deterministic: true))
+        // A fixed overhead small beside the growing part (a log n cost under a large overhead is constant).
+        let overhead: Double = order == .constant ? 40_000 : order == .logarithmic ? 5 : 500
+        let fit = try #require(GrowthFit(Self.points(order, overhead: overhead), deterministic: true))
         #expect(fit.order == order, "\(fit.name), residual \(fit.residual ?? -1)")
+    }
+
+    /// The calendar's history layout (exponent 0.97 over 1, 7, 30 and 90 days) was named n² when a
+    /// more complex model was preferred for fitting better: a linear cost with overhead is n.
+    @Test func aLinearCostWithOverheadIsLinearNotQuadratic() throws {
+        let points = [1.0, 7, 30, 90].map { GrowthFit.Point(size: $0, cost: 12_000 + 348_000 * $0) }
+        #expect(try #require(GrowthFit(points, deterministic: true)).order == .linear)
     }
 
     @Test func theExponentIsTheLogLogSlope() throws {

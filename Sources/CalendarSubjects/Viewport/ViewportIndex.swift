@@ -66,6 +66,8 @@ package struct ViewportIndex: Sendable {
 
     /// Number of index rows (runs of frames sharing a top edge).
     package var rowCount: Int { rows.count }
+    /// Indexed frames: the most a query can return.
+    package var frameCount: Int { frames.count }
 
     /// Indexes descriptors.
     /// - Complexity: O(n log n).

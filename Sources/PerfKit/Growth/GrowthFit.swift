@@ -88,15 +88,15 @@ public struct GrowthFit: Sendable, Equatable, Codable {
         exponentRange = min(a, b, exponent)...max(a, b, exponent)
         guard Set(sorted.map(\.size)).count >= 3 else { return }
         let tolerance = Self.tolerance(deterministic: deterministic)
-        var best: (order: Order, residual: Double)?
-        for order in Order.allCases {
-            let r = Self.residual(sorted, order)
-            if let b = best, r >= b.residual / 2 { continue }
-            best = (order, r)
-        }
-        if let best, best.residual <= tolerance {
-            order = best.order
-            residual = best.residual
+        // The simplest order whose model fits every size within the tolerance: a more complex
+        // model (n² with a linear part) always fits at least as well, so fit alone cannot choose.
+        for candidate in Order.allCases {
+            let r = Self.worstResidual(sorted, candidate)
+            if r <= tolerance {
+                order = candidate
+                residual = r
+                break
+            }
         }
     }
 
@@ -129,7 +129,7 @@ public struct GrowthFit: Sendable, Equatable, Codable {
 
     /// The largest relative residual of the order's model fitted with non-negative coefficients by
     /// least squares on relative error (every subset of the columns tried; the best feasible kept).
-    static func residual(_ points: [Point], _ order: Order) -> Double {
+    package static func worstResidual(_ points: [Point], _ order: Order) -> Double {
         let columns = columns(order, sizes: points.count)
         // Rows scaled by 1/cost: minimise Σ(Σ_j x_j·col_j(n)/c − 1)².
         let rows: [[Double]] = points.map { p in columns.map { column in column(p.size) / p.cost } }
