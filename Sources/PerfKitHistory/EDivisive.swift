@@ -79,24 +79,17 @@ public struct EDivisive: Sendable {
                     between += toRight - toLeft
                 }
                 guard tau >= low + minimumSegment else { continue }
-                let m = Double(tau - low), n = Double(high - tau)
-                let e =
-                    2 * between / (m * n) - (m > 1 ? withinX / (m * (m - 1) / 2) : 0)
-                    - (n > 1 ? withinY / (n * (n - 1) / 2) : 0)
-                let q = m * n / (m + n) * e
+                let q = Self.scaledEnergy(
+                    m: Double(tau - low), n: Double(high - tau), between: between, withinX: withinX, withinY: withinY)
                 if best == nil || q > best!.statistic { best = (tau, q) }
             }
         }
         return best
     }
 
-    /// The scaled energy distance Q = mn/(m+n) · (2·mean|x−y| − mean|x−x′| − mean|y−y′|).
-    static func statistic(_ x: ArraySlice<Double>, _ y: ArraySlice<Double>) -> Double {
-        let m = Double(x.count), n = Double(y.count)
-        var between = 0.0, withinX = 0.0, withinY = 0.0
-        for a in x { for b in y { between += abs(a - b) } }
-        for (i, a) in x.enumerated() { for b in x.dropFirst(i + 1) { withinX += abs(a - b) } }
-        for (i, a) in y.enumerated() { for b in y.dropFirst(i + 1) { withinY += abs(a - b) } }
+    /// The scaled energy distance Q = mn/(m+n) · (2·mean|x−y| − mean|x−x′| − mean|y−y′|), from the
+    /// sums of distances between and within the two pieces (m and n values): its one copy.
+    static func scaledEnergy(m: Double, n: Double, between: Double, withinX: Double, withinY: Double) -> Double {
         let e =
             2 * between / (m * n) - (m > 1 ? withinX / (m * (m - 1) / 2) : 0)
             - (n > 1 ? withinY / (n * (n - 1) / 2) : 0)

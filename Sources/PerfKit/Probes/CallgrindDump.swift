@@ -69,8 +69,11 @@ public struct CallgrindDump: Sendable, Equatable {
             } else if line.hasPrefix("calls=") {
                 pendingCalls = UInt64(line.dropFirst(6).split(separator: " ").first ?? "") ?? 0
                 nextIsCall = true
-            } else if line.hasPrefix("totals:") {
-                totals = UInt64(line.dropFirst(7).split(separator: " ").first ?? "") ?? 0
+            } else if line.hasPrefix("totals:") || line.hasPrefix("summary:") {
+                // The one reading of a dump's total: `totals:`, else `summary:` (SimulatedCounter's too).
+                if let value = SimulatedCounter.totals(ofText: String(line)), line.hasPrefix("totals:") || totals == 0 {
+                    totals = value
+                }
             }
         }
     }
