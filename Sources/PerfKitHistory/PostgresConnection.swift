@@ -24,17 +24,11 @@ final class PostgresConnection: SQLConnection {
     ///   - create: Whether to create that schema when it does not exist (recording).
     init(connection text: String, display: String, create: Bool) throws(HistoryStoreError) {
         location = display
-        // Parsed by libpq first: a malformed string is bad input, and libpq's own message, which
-        // quotes the offending part (a password's bad % escape), is cut before the quote.
+        // Parsed already (``StoreLocation``); read again here for its password and timeout.
         var parseError: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(text, &parseError) else {
-            let said = parseError.map { String(cString: $0) } ?? "cannot be parsed"
             PQfreemem(parseError)
-            let safe = said.split(separator: "\"").first.map(String.init) ?? said
-            throw HistoryStoreError(
-                display,
-                "libpq cannot parse the connection: \(safe.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ":"))))"
-            )
+            throw HistoryStoreError(display, "libpq cannot parse the connection string")
         }
         var secrets: [String] = []
         var hasTimeout = false

@@ -1,3 +1,4 @@
+import CLibpq
 import Foundation
 
 /// Where a history store is, parsed once from what the user gave (`--store`, `PERFKIT_HISTORY`):
@@ -33,7 +34,7 @@ public enum StoreLocation: Sendable, Equatable {
             }
         }
         if Self.isPostgresURL(trimmed) || Self.isKeywordConnection(trimmed) {
-            self = .postgres(connection: trimmed, display: Self.redacted(trimmed))
+            self = .postgres(connection: trimmed, display: try Self.display(ofConnection: trimmed))
             return
         }
         if let scheme = trimmed.range(of: "://"), !trimmed[..<scheme.lowerBound].contains("/") {
@@ -65,6 +66,34 @@ public enum StoreLocation: Sendable, Equatable {
         case .sqlite(let path): path
         case .postgres(_, let display): display
         }
+    }
+
+    /// A connection as shown: rebuilt from what libpq parsed (`postgres://user@host:port/dbname`),
+    /// so no password, query parameter or stray part of the string can reach a message.
+    /// - Throws: ``HistoryStoreError`` when libpq cannot parse it; the string is then not shown at all.
+    static func display(ofConnection text: String) throws(HistoryStoreError) -> String {
+        var parseError: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(text, &parseError) else {
+            PQfreemem(parseError)
+            throw HistoryStoreError(
+                isPostgresURL(text) ? String(text.prefix { $0 != ":" }) + "://…" : "(a key=value connection)",
+                "libpq cannot parse the connection string (not shown: it may hold a password)")
+        }
+        defer { PQconninfoFree(options) }
+        var values: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        // A part that looks like a setting (`=`) or names a password was mistyped into another
+        // part (libpq read `…/db?password=x` without `?` as a database name): not shown either.
+        func shown(_ key: String) -> String? {
+            values[key].map { $0.contains("=") || $0.lowercased().contains("password") ? "…" : $0 }
+        }
+        let user = shown("user").map { $0 + "@" } ?? ""
+        let port = shown("port").map { ":" + $0 } ?? ""
+        return "postgres://" + user + (shown("host") ?? shown("hostaddr") ?? "") + port + "/" + (shown("dbname") ?? "")
     }
 
     /// `postgres://` or `postgresql://`, any case.
