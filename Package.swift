@@ -33,8 +33,6 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CValgrind"),
-        // A jemalloc arena over a fixed address range: the heap a counting run's bodies repeat on.
-        .target(name: "CPinnedHeap"),
         .target(name: "PerfKitValgrindShim"),
         .target(
             name: "PerfKit",
@@ -42,7 +40,6 @@ let package = Package(
                 .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
                 "CLinux",
                 "CValgrind",
-                "CPinnedHeap",
             ]
         ),
         .target(name: "PerfKitTesting", dependencies: ["PerfKit"]),

@@ -77,7 +77,7 @@ package enum CountingRun {
     /// What a counting run's setup is, recorded in its run file's environment
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
-        "callgrind Ir, one process per test and heap shift (0, 5, 11), pinned heap (jemalloc arena at a fixed range, tcache off), jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing"
+        "callgrind Ir, one process per test and heap shift (0, 5, 11), jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing"
 
     /// Counting processes run at once by default: one per core (valgrind runs a process's threads
     /// one at a time, so each process keeps one core busy; counts do not depend on the load).
@@ -129,9 +129,7 @@ package enum CountingRun {
             // jemalloc returns dirty pages on a timer (decay): under valgrind, 50× slower, whether a
             // purge falls inside a sample depends on the machine's load, and counts moved by up to
             // 0.6% between runs of one binary. Without decay the allocator's work is the same each run.
-            // The thread cache off: the pinned heap (``PinnedHeap``) then sees every request of the
-            // body in order, and no cached block of another arena or an earlier test is reused.
-            "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1,tcache:false",
+            "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1",
             MeasuredProcessEnvironment.mode: MeasuredProcessEnvironment.measureMode,
         ]
         if let samples { environment[MeasuredProcessEnvironment.samples] = String(samples) }
@@ -238,12 +236,10 @@ package enum CountingRun {
     }
 
     /// The heap shifts of the counting processes of a test: none, then 5 and 11 blocks of every
-    /// small size class of the process's usual arena. The body and its set-up run on the pinned
-    /// heap (``PinnedHeap``), which the shifts do not move; they move what the test allocated
-    /// outside it (inputs built before `measure`). Three processes stay because counts still move
-    /// between runs of one binary where jemalloc's shared locks meet the harness's threads
-    /// (Evidence, 2026-12-01 third session: the playback redraw 2.1%, layouts up to 0.1%), and the
-    /// comparison widens its tolerance by what the processes show.
+    /// small size class. A series that moves between them depends on addresses, which a separately
+    /// built binary moves too; the comparison widens its tolerance by what the processes show. (A
+    /// pinned heap, a jemalloc arena over a fixed range with the thread cache off, was tried and
+    /// not kept: Evidence, 2026-12-01 third session.)
     package static let heapPads = [0, 5, 11]
 
     /// Counting processes per test: one per heap shift.
@@ -253,8 +249,8 @@ package enum CountingRun {
     package static var summary: String {
         let shifted = heapPads.filter { $0 > 0 }.count
         let processes = processesPerTest == 1 ? "one process" : "\(processesPerTest) processes"
-        return "each test counted under callgrind in \(processes) on a pinned heap"
-            + (shifted > 0 ? " (the rest of the heap shifted in \(shifted) of them)" : "")
+        return "each test counted under callgrind in \(processes)"
+            + (shifted > 0 ? " (the heap shifted in \(shifted) of them)" : "")
     }
 
     /// The processes of one test as one result: values labelled by process, the dump numbers of

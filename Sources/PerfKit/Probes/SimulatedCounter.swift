@@ -1,4 +1,3 @@
-import CPinnedHeap
 import CValgrind
 import Foundation
 import Synchronization
@@ -76,19 +75,14 @@ public enum SimulatedCounter {
         guard let prefix = outputPrefix else { return (try body(), nil, 0, 0) }
         return try dumps.withLock { last in
             let threadsBefore = perfkit_threads_started()
-            // The body allocates from the pinned heap; binding and unbinding are outside the count.
-            let previous = PinnedHeap.status == 0 ? perfkit_pinned_heap_enter() : -1
-            if previous >= 0 { perfkit_pinned_heap_settle() }
             perfkit_count_begin()
             let result: R
             do { result = try body() } catch {
                 perfkit_count_end(label)
-                perfkit_pinned_heap_leave(previous)
                 last += 1
                 throw error
             }
             perfkit_count_end(label)
-            perfkit_pinned_heap_leave(previous)
             last += 1
             let text = FileManager.default.contents(atPath: "\(prefix).\(last)").map {
                 String(decoding: $0, as: UTF8.self)

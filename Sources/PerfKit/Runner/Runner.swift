@@ -217,9 +217,7 @@ public struct Runner: Sendable {
     private func takeCountedSample<S: MeasurableSubject>(
         _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector
     ) throws {
-        // The subject's state is set up on the pinned heap too, so warm samples find it where
-        // every other run found it (``PinnedHeap``).
-        let box = try PinnedHeap.around { try prepare(subject, &slot, label.phase) }
+        let box = try prepare(subject, &slot, label.phase)
         let before = Self.runningTotals(subject, box.value)
         let tag = "\(label.arm)|\(label.phase.identifier)|\(label.iteration)"
         let (output, count, dump, threads) = try withUnsafeMutablePointer(to: &box.value) { state in
