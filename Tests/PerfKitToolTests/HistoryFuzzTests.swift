@@ -76,7 +76,8 @@ import Testing
         let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         for n in 0..<Self.cases {
             // A connection by its form (a scheme or a keyword first); anything else is a file path.
-            let first = ["postgres://", "POSTGRESQL://", "host=127.0.0.1 ", "password=s3cr3t "][generator.index(below: 4)]
+            let first = ["postgres://", "POSTGRESQL://", "host=127.0.0.1 ", "password=s3cr3t "][
+                generator.index(below: 4)]
             let url =
                 first
                 + (0..<(1 + generator.index(below: 8))).map { _ in parts[generator.index(below: parts.count)] }.joined()

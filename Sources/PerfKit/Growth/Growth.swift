@@ -21,6 +21,7 @@ public struct Growth: Sendable, Equatable {
             "\(SeriesID.shortTest(function)) \(measurement) [\(arm), \(phase.identifier)] \(metric.name)"
         }
 
+        /// Ordered by function, measurement, arm, phase and metric.
         public static func < (a: Key, b: Key) -> Bool {
             (a.function, a.measurement, a.arm, a.phase, a.metric.name)
                 < (b.function, b.measurement, b.arm, b.phase, b.metric.name)
@@ -81,6 +82,7 @@ public struct GrowthChange: Sendable, Equatable {
     /// The largest size both sides measured, and the ratio there (current / baseline).
     public var largest: (size: Double, ratio: Double)
 
+    /// Equal when every field is.
     public static func == (a: GrowthChange, b: GrowthChange) -> Bool {
         a.key == b.key && a.before == b.before && a.after == b.after && a.largest == b.largest
     }

@@ -37,6 +37,7 @@ public struct GrowthFit: Sendable, Equatable, Codable {
             }
         }
 
+        /// Ordered from the slowest-growing (constant) to the fastest (n³).
         public static func < (a: Order, b: Order) -> Bool { a.rawValue < b.rawValue }
     }
 
