@@ -25,8 +25,13 @@ public final class HistoryStore {
     ///   - create: Whether to create a missing store and bring an older one's schema forward (when
     ///     recording); reading never changes a store.
     /// - Throws: ``HistoryStoreError``: cannot open, not a store, or a schema newer than this code.
-    public init(_ location: String, create: Bool) throws(HistoryStoreError) {
-        switch try StoreLocation(location) {
+    public convenience init(_ location: String, create: Bool) throws(HistoryStoreError) {
+        try self.init(StoreLocation(location), create: create)
+    }
+
+    /// Opens a store already parsed (``StoreLocation``), as ``init(_:create:)`` does.
+    public init(_ location: StoreLocation, create: Bool) throws(HistoryStoreError) {
+        switch location {
         case .postgres(let text, let display):
             connection = try PostgresConnection(connection: text, display: display, create: create)
         case .sqlite(let path):

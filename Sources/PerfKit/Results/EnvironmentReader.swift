@@ -33,17 +33,16 @@ public enum EnvironmentReader {
     public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath)
         -> Environment
     {
-        let commit = ChildProcess.output(["git", "rev-parse", "HEAD"], in: directory) ?? "unknown"
-        var branch = ChildProcess.output(["git", "rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
+        let commit = Git.answer(["rev-parse", "HEAD"], in: directory) ?? "unknown"
+        var branch = Git.answer(["rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
         if branch == "HEAD" {
             // A detached checkout (an abba worktree, a CI job): name the branches that contain the commit's tip instead of "HEAD".
             let names =
-                ChildProcess.output(
-                    ["git", "branch", "--all", "--points-at", "HEAD", "--format=%(refname:short)"], in: directory) ?? ""
+                Git.answer(["branch", "--all", "--points-at", "HEAD", "--format=%(refname:short)"], in: directory) ?? ""
             let candidates = names.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("(") }
             branch = candidates.isEmpty ? "detached" : candidates.joined(separator: ", ")
         }
-        let status = ChildProcess.output(["git", "status", "--porcelain", "--untracked-files=no"], in: directory) ?? ""
+        let status = Git.answer(["status", "--porcelain", "--untracked-files=no"], in: directory) ?? ""
         let version =
             ChildProcess.output(["swift", "--version"], in: directory)?.split(separator: "\n").first.map(String.init)
             ?? "unknown"

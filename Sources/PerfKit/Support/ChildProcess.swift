@@ -56,18 +56,22 @@ package enum ChildProcess {
         output: Output = .capture, showErrors: Bool = false,
         replacingEnvironment: Bool = false
     ) throws -> (status: Int32, output: Data) {
+        // The child's standard error is wired straight to this process's (or discarded), never through
+        // a pipe and a reader thread: measured test bundles run through here while they are timed.
         let finished = try runKeepingErrors(
             arguments, in: directory, environment: environment, output: output, showErrors: showErrors,
-            replacingEnvironment: replacingEnvironment)
+            replacingEnvironment: replacingEnvironment, keepErrors: false)
         return (finished.status, finished.output)
     }
 
     /// ``run(_:in:environment:output:showErrors:replacingEnvironment:)``, keeping the tail of the
     /// child's standard error (passed on too when `showErrors`) and how it ended.
+    /// - Parameter keepErrors: Whether to read standard error through a pipe to keep its tail
+    ///   (false: wired straight through, ``Finished/errors`` empty).
     package static func runKeepingErrors(
         _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
         output: Output = .capture, showErrors: Bool = false,
-        replacingEnvironment: Bool = false
+        replacingEnvironment: Bool = false, keepErrors: Bool = true
     ) throws -> Finished {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -79,7 +83,8 @@ package enum ChildProcess {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
         let errorPipe = Pipe()
-        process.standardError = errorPipe
+        process.standardError =
+            keepErrors ? errorPipe : showErrors ? FileHandle.standardError : FileHandle.nullDevice
         let pipe = Pipe()
         switch output {
         case .capture: process.standardOutput = pipe
@@ -96,17 +101,20 @@ package enum ChildProcess {
         let tail = Mutex(Data())
         let drained = DispatchSemaphore(value: 0)
         let reader = errorPipe.fileHandleForReading
-        DispatchQueue.global().async {
-            while true {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                if showErrors { FileHandle.standardError.write(chunk) }
-                tail.withLock { kept in
-                    kept.append(chunk)
-                    if kept.count > errorTail { kept.removeFirst(kept.count - errorTail) }
+        if !keepErrors { drained.signal() }
+        if keepErrors {
+            DispatchQueue.global().async {
+                while true {
+                    let chunk = reader.availableData
+                    if chunk.isEmpty { break }
+                    if showErrors { FileHandle.standardError.write(chunk) }
+                    tail.withLock { kept in
+                        kept.append(chunk)
+                        if kept.count > errorTail { kept.removeFirst(kept.count - errorTail) }
+                    }
                 }
+                drained.signal()
             }
-            drained.signal()
         }
         var data = Data()
         switch output {

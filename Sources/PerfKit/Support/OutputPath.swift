@@ -102,8 +102,15 @@ public enum OutputPath: Equatable, Sendable {
     ///   - suffix: What replaces its extension.
     /// - Returns: The companion's path, or nil.
     public static func companion(of path: String, suffix: String) -> String? {
-        guard case .regularFile = (try? resolve(path)) ?? .descriptor(1) else { return nil }
+        guard takesCompanions(path) else { return nil }
         return URL(fileURLWithPath: path).deletingPathExtension().path + suffix
+    }
+
+    /// Whether files may go beside `path`: it is (or will be) a regular file, not standard output,
+    /// a device, a FIFO or a socket.
+    public static func takesCompanions(_ path: String) -> Bool {
+        if case .regularFile = (try? resolve(path)) ?? .descriptor(1) { return true }
+        return false
     }
 
     /// Checks every file a command will write, companions included, before any work: each must be

@@ -60,7 +60,7 @@ enum CompareCommand {
             "\(currentSource) (\(currentEnvironment.commit.prefix(12))) against baseline \(baseline.name) "
             + "(\(baseline.environment.commit.prefix(12)), saved \(day))"
         // A run of older code (the last run stopped on a compile error, say) must not pass for this checkout.
-        let head = ChildProcess.output(["git", "rev-parse", "HEAD"])
+        let head = Git.answer(["rev-parse", "HEAD"])
         if parsed[.with] == nil, let head, !currentEnvironment.commit.hasPrefix(head) {
             report.notices.append(
                 "The current run is of commit \(currentEnvironment.commit.prefix(12)), not of this checkout's HEAD \(head.prefix(12)): run perfkit run again to judge the code you have"

@@ -22,7 +22,7 @@ enum HistoryCommand {
     /// `history record`: adds a run's series of one commit to the store.
     static func record(_ parsed: Arguments, location: String) throws -> Int32 {
         let path = parsed[.from] ?? RunFile.latestPath
-        _ = try StoreLocation(location)  // a bad location costs nothing: checked before the run file is read
+        let stored = try StoreLocation(location)  // a bad location costs nothing: checked before the run file is read
         let run = try RunFile.read(from: path)
         guard !run.environment.dirty, !run.environment.commit.hasSuffix("+dirty") else {
             throw UsageError(
@@ -37,7 +37,7 @@ enum HistoryCommand {
         }
         let entries = HistoryEntry.entries(of: run, commit: commit, recorded: Date())
         guard !entries.isEmpty else { throw UsageError("\(path): no series to record") }
-        let store = try HistoryStore(location, create: true)
+        let store = try HistoryStore(stored, create: true)
         try store.record(entries)
         Output.line(
             "recorded \(entries.count) series of commit \(commit.position) \(commit.hash.prefix(12)) on machine \(run.environment.machine.identifier) in \(store.location)"
@@ -62,7 +62,7 @@ enum HistoryCommand {
             let inputs: [String] = if case .sqlite(let file) = stored { [file] } else { [] }
             try OutputPath.check([markdown], inputs: inputs)
         }
-        let store = try HistoryStore(location, create: false)
+        let store = try HistoryStore(stored, create: false)
         var histories = ChangePointDetector().histories(try store.entries(machine: parsed[.machine]))
         if let series {
             histories = histories.filter { h in

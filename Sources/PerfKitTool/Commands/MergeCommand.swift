@@ -22,7 +22,7 @@ enum MergeCommand {
             (path: path, run: try RunFile.read(from: path))
         }
         let merge = try RunFile.merging(shards)
-        if merge.dumpOffsets.contains(where: { $0.highest > 0 }), OutputPath.companion(of: output, suffix: "") != nil {
+        if merge.dumpOffsets.contains(where: { $0.highest > 0 }), OutputPath.takesCompanions(output) {
             try? FileManager.default.removeItem(atPath: folder)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for ((path, _), dumps) in zip(shards, merge.dumpOffsets) where dumps.highest > 0 {
