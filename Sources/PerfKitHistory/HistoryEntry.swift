@@ -30,6 +30,9 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     public var processes: Int
     /// When it was recorded.
     public var recorded: Date
+    /// The test function and size when the series is a sized case of a parameterized test (its
+    /// growth is fitted across the commit's cases); nil otherwise and in stores before schema 2.
+    public var caseSize: CaseSize?
 
     /// A count's spread over its processes (``SampleSeries/processSpread`` when it was recorded).
     public var countSpread: Double { lower > 0 && upper > lower ? upper / lower - 1 : 0 }
@@ -38,7 +41,7 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     public init(
         machine: String, commit: CommitInfo, series: SeriesID, unit: String, kind: MetricKind, measure: HistoryMeasure,
         value: Double, lower: Double,
-        upper: Double, processes: Int, recorded: Date
+        upper: Double, processes: Int, recorded: Date, caseSize: CaseSize? = nil
     ) {
         self.machine = machine
         self.commit = commit
@@ -51,6 +54,7 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
         self.upper = upper
         self.processes = processes
         self.recorded = recorded
+        self.caseSize = caseSize
     }
 
     /// The entries of a run file: one per series (every arm, phase and metric kept apart).
@@ -90,11 +94,28 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
                             unit: series.metric.unit.symbol,
                             kind: series.metric.kind, measure: measure, value: value, lower: lower, upper: upper,
                             processes: series.processCount,
-                            recorded: recorded))
+                            recorded: recorded,
+                            caseSize: test.testCase.flatMap { c in
+                                c.size.map { CaseSize(function: c.function, size: $0) }
+                            }))
                 }
             }
         }
         return entries.sorted { $0.series < $1.series }
+    }
+}
+
+/// Where a sized case of a parameterized test stands: its function and its size.
+public struct CaseSize: Sendable, Codable, Equatable, Hashable {
+    /// The test function's ID (`Suite/sort(n:)`), shared by its cases.
+    public var function: String
+    /// The case's size (``TestCase/size``).
+    public var size: Double
+
+    /// A sized case.
+    public init(function: String, size: Double) {
+        self.function = function
+        self.size = size
     }
 }
 

@@ -36,10 +36,13 @@ public enum HistoryReport {
     /// `Suite/test() measurement [arm, phase] metric`, without the module.
     public static func name(_ series: SeriesID) -> String { series.shortDescription }
 
-    /// The plain-text report: every series with a change point, then how many had none.
-    /// - Parameter histories: From ``ChangePointDetector/histories(_:)``.
+    /// The plain-text report: every series with a change point, then how many had none, then the
+    /// commits where a parameterized test's growth changed.
+    /// - Parameters:
+    ///   - histories: From ``ChangePointDetector/histories(_:)``.
+    ///   - growth: From ``HistoryGrowth/changes(_:)``.
     /// - Returns: Lines; identical for the same entries whichever store held them.
-    public static func text(_ histories: [SeriesHistory]) -> [String] {
+    public static func text(_ histories: [SeriesHistory], growth: [HistoryGrowthChange] = []) -> [String] {
         var lines: [String] = []
         for machine in Array(Set(histories.map(\.machine))).sorted() {
             let mine = histories.filter { $0.machine == machine }
@@ -51,6 +54,7 @@ public enum HistoryReport {
             }
             let quiet = mine.filter(\.changes.isEmpty).count
             lines.append("  \(quiet) of \(mine.count) series without a change point")
+            for change in growth where change.machine == machine { lines.append("  growth changed: " + change.line) }
         }
         if histories.isEmpty { lines.append("no history recorded (perfkit history record adds a run)") }
         return lines
@@ -59,9 +63,12 @@ public enum HistoryReport {
     /// The Markdown report: a table of change points per machine and a trend chart per changed series.
     /// - Parameters:
     ///   - histories: From ``ChangePointDetector/histories(_:)``.
+    ///   - growth: From ``HistoryGrowth/changes(_:)``.
     ///   - charts: The chart file of each changed series (relative to the report), by machine and series.
     /// - Returns: The document.
-    public static func markdown(_ histories: [SeriesHistory], charts: [String: String]) -> String {
+    public static func markdown(
+        _ histories: [SeriesHistory], growth: [HistoryGrowthChange] = [], charts: [String: String]
+    ) -> String {
         var lines = [
             "# Change points", "",
             "Counts (simulated instructions, exact allocation counts) change at the commit whose value differs from its predecessor's beyond the count tolerance (widened to twice what the count moved when the heap moved): they vary between runs by far less than timing, so a step is that commit's. Timing varies, so its change points come from E-divisive means with a permutation test, with the stated false-alarm rate a series; a timing step's commit is an estimate. A machine's series are never read against another machine's.",
@@ -100,6 +107,11 @@ public enum HistoryReport {
             lines += [
                 "", "\(mine.filter(\.changes.isEmpty).count) of \(mine.count) series without a change point.", "",
             ]
+            let grew = growth.filter { $0.machine == machine }
+            if !grew.isEmpty {
+                lines += ["**Growth changed** (a parameterized test's count against its size, commit by commit):", ""]
+                lines += grew.map { "- " + $0.line } + [""]
+            }
             for history in mine where !history.changes.isEmpty {
                 if let chart = charts[chartKey(history)] {
                     lines += ["![\(name(history.series))](\(chart))", ""]

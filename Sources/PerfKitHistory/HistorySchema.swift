@@ -22,14 +22,19 @@ enum HistorySchema {
                 PRIMARY KEY (machine, commit_hash, test, measurement, arm, phase, metric)
             )
             """,
-        ]
+        ],
+        // Version 2: a sized case's function and size, so a commit's growth can be fitted.
+        [
+            "ALTER TABLE perfkit_history ADD COLUMN case_function TEXT",
+            "ALTER TABLE perfkit_history ADD COLUMN case_size DOUBLE PRECISION",
+        ],
     ]
 
     static let columns =
-        "machine, commit_hash, parent_hash, position, commit_date, subject, test, measurement, arm, phase, metric, unit, kind, measure, value, lower_value, upper_value, processes, recorded"
+        "machine, commit_hash, parent_hash, position, commit_date, subject, test, measurement, arm, phase, metric, unit, kind, measure, value, lower_value, upper_value, processes, recorded, case_function, case_size"
 
     static let insert =
-        "INSERT INTO perfkit_history (\(columns)) VALUES (" + (1...19).map { "$\($0)" }.joined(separator: ", ") + ")"
+        "INSERT INTO perfkit_history (\(columns)) VALUES (" + (1...21).map { "$\($0)" }.joined(separator: ", ") + ")"
     static let select = "SELECT \(columns) FROM perfkit_history"
     static let order = " ORDER BY machine, test, measurement, metric, arm, phase, position, commit_hash"
 
@@ -56,12 +61,13 @@ enum HistorySchema {
             .text(e.unit), .text(e.kind.identifier), .text(e.measure.rawValue), .real(e.value), .real(e.lower),
             .real(e.upper),
             .integer(Int64(e.processes)), .real(e.recorded.timeIntervalSince1970),
+            e.caseSize.map { .text($0.function) } ?? .null, e.caseSize.map { .real($0.size) } ?? .null,
         ]
     }
 
     /// A selected row as an entry, or nil when a field is unreadable.
     static func entry(_ r: [SQLValue]) -> HistoryEntry? {
-        guard r.count == 19, let machine = r[0].text, let hash = r[1].text, let parent = r[2].text,
+        guard r.count == 21, let machine = r[0].text, let hash = r[1].text, let parent = r[2].text,
             let position = r[3].integer,
             let date = r[4].integer, let subject = r[5].text, let test = r[6].text, let measurement = r[7].text,
             let arm = r[8].text,
@@ -79,6 +85,7 @@ enum HistorySchema {
             series: SeriesID(test: test, measurement: measurement, arm: arm, phase: phase, metric: metric), unit: unit,
             kind: kind, measure: measure,
             value: value, lower: lower, upper: upper, processes: Int(processes),
-            recorded: Date(timeIntervalSince1970: recorded))
+            recorded: Date(timeIntervalSince1970: recorded),
+            caseSize: r[19].text.flatMap { function in r[20].double.map { CaseSize(function: function, size: $0) } })
     }
 }

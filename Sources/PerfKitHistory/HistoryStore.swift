@@ -72,17 +72,38 @@ public final class HistoryStore {
 
     /// Applies the migrations above the stored version, forward only, in one exclusive transaction
     /// (two first recorders at once: the second finds the work done).
-    private func migrate() throws(HistoryStoreError) {
+    private func migrate(upTo target: Int = HistoryStore.currentSchemaVersion) throws(HistoryStoreError) {
         try transaction { () throws(HistoryStoreError) in
             let version = try schemaVersion()
-            guard version < Self.currentSchemaVersion else { return }
-            for step in HistorySchema.migrations[version...] {
+            guard version < target else { return }
+            for step in HistorySchema.migrations[version..<target] {
                 for statement in step { try connection.execute(statement) }
             }
             try connection.execute("DELETE FROM perfkit_schema")
-            try connection.execute(
-                "INSERT INTO perfkit_schema (version) VALUES ($1)", [.integer(Int64(Self.currentSchemaVersion))])
+            try connection.execute("INSERT INTO perfkit_schema (version) VALUES ($1)", [.integer(Int64(target))])
         }
+    }
+
+    /// Creates a store at an older schema `version` and writes one row of it, as an older perfkit
+    /// would have (tests of the migration).
+    package static func createOlderForTesting(
+        _ location: String, version: Int, row: HistoryEntry
+    ) throws(HistoryStoreError) {
+        let connection: any SQLConnection =
+            switch try StoreLocation(location) {
+            case .postgres(let text, let display):
+                try PostgresConnection(connection: text, display: display, create: true)
+            case .sqlite(let path): try SQLiteConnection(path: path, create: true)
+            }
+        for step in HistorySchema.migrations[0..<version] {
+            for statement in step { try connection.execute(statement) }
+        }
+        try connection.execute("INSERT INTO perfkit_schema (version) VALUES ($1)", [.integer(Int64(version))])
+        let columns = HistorySchema.columns.split(separator: ",").prefix(19).joined(separator: ",")
+        try connection.execute(
+            "INSERT INTO perfkit_history (\(columns)) VALUES (" + (1...19).map { "$\($0)" }.joined(separator: ", ")
+                + ")",
+            Array(HistorySchema.row(row).prefix(19)))
     }
 
     /// Runs `body` in an exclusive write transaction, rolled back when it throws.

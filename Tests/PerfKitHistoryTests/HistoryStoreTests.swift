@@ -50,6 +50,26 @@ import Testing
         }
     }
 
+    @Test func aVersionOneStoreIsBroughtForwardByRecordingKeepingItsRows() throws {
+        for location in locations() {
+            let old = Self.entries(commit: 1, value: 10)[0]
+            try HistoryStore.createOlderForTesting(location, version: 1, row: old)
+            let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(location, create: false) }
+            #expect(error?.problem == "history schema version 1 is older; perfkit history record brings it forward")
+            let store = try HistoryStore(location, create: true)
+            #expect(try store.entries() == [old], "\(location)")
+            var sized = Self.entries(commit: 2, value: 20)[0]
+            sized.series.test = "M.S/f(n:) n = 1000"
+            sized.caseSize = CaseSize(function: "M.S/f(n:)", size: 1000)
+            try store.record([sized])
+            let read = try HistoryStore(location, create: false).entries()
+            #expect(
+                read.sorted { $0.commit.position < $1.commit.position }.map(\.caseSize) == [
+                    nil, CaseSize(function: "M.S/f(n:)", size: 1000),
+                ], "\(location)")
+        }
+    }
+
     @Test func aStoreOfANewerSchemaIsRefusedWithOneLine() throws {
         for location in locations() {
             let store = try HistoryStore(location, create: true)
@@ -58,7 +78,8 @@ import Testing
             let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(location, create: true) }
             #expect(
                 error?.description.contains(
-                    "history schema version 2 is newer than this perfkit reads (1); upgrade perfkit") == true,
+                    "history schema version \(HistoryStore.currentSchemaVersion + 1) is newer than this perfkit reads (\(HistoryStore.currentSchemaVersion)); upgrade perfkit"
+                ) == true,
                 "\(location)")
             #expect(error?.description.contains("\n") == false)
         }

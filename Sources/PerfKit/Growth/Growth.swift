@@ -16,6 +16,15 @@ public struct Growth: Sendable, Equatable {
         /// The metric.
         public var metric: Metric
 
+        /// The key of one function's series.
+        public init(function: String, measurement: String, arm: String, phase: Phase, metric: Metric) {
+            self.function = function
+            self.measurement = measurement
+            self.arm = arm
+            self.phase = phase
+            self.metric = metric
+        }
+
         /// `Suite/sort(n:) sort [main, warm] instructions`.
         public var description: String {
             "\(SeriesID.shortTest(function)) \(measurement) [\(arm), \(phase.identifier)] \(metric.name)"
@@ -50,6 +59,13 @@ public struct Growth: Sendable, Equatable {
                 }
             }
         }
+        self.init(points: points)
+    }
+
+    /// The growth of sized points already gathered (a function needs two sizes or more), for
+    /// readers that do not hold run results (a branch's history).
+    /// - Parameter points: Each key's points, one per size, in any order.
+    public init(points: [Key: [GrowthFit.Point]]) {
         var fits: [Key: GrowthFit] = [:]
         for (key, list) in points { fits[key] = GrowthFit(list, deterministic: key.metric.isDeterministic) }
         self.fits = fits

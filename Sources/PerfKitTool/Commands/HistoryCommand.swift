@@ -63,36 +63,47 @@ enum HistoryCommand {
             try OutputPath.check([markdown], inputs: inputs)
         }
         let store = try HistoryStore(stored, create: false)
-        var histories = ChangePointDetector().histories(try store.entries(machine: parsed[.machine]))
+        var entries = try store.entries(machine: parsed[.machine])
         if let series {
-            histories = histories.filter { h in
-                let name = HistoryReport.name(h.series)
+            entries = entries.filter { e in
+                let name = HistoryReport.name(e.series)
                 return series.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
             }
         }
+        let histories = ChangePointDetector().histories(entries)
+        let growth = HistoryGrowth.changes(entries)
         Output.progress("perfkit history: \(store.location)")
-        for line in HistoryReport.text(histories) { Output.line(line) }
-        if let markdown = parsed[.markdown] { try writeMarkdown(histories, to: markdown) }
+        for line in HistoryReport.text(histories, growth: growth) { Output.line(line) }
+        if let markdown = parsed[.markdown] { try writeMarkdown(histories, growth: growth, to: markdown) }
         guard failOnChange else { return ExitStatus.fine }
         let newest = ChangePointDetector.changedAtNewestCommit(histories)
-        if !newest.isEmpty {
+        let faster = HistoryGrowth.fasterAtNewestCommit(growth, entries: entries)
+        if !newest.isEmpty || !faster.isEmpty {
+            let names =
+                newest.map { HistoryReport.name($0.series) }
+                + faster.map { "growth of " + SeriesID.shortTest($0.change.key.function) }
+            let what = [
+                newest.isEmpty ? nil : "\(newest.count) series changed",
+                faster.isEmpty ? nil : "\(faster.count) growths grew faster",
+            ].compactMap { $0 }.joined(separator: " and ")
             Output.progress(
-                "perfkit history: exit 1: \(newest.count) series changed at the newest recorded commit: "
-                    + newest.prefix(3).map { HistoryReport.name($0.series) }.joined(separator: "; "))
+                "perfkit history: exit 1: \(what) at the newest recorded commit: "
+                    + names.prefix(3).joined(separator: "; "))
             return ExitStatus.regression
         }
         return ExitStatus.fine
     }
 
     /// The Markdown report, with one trend chart per changed series beside it (none beside a device).
-    static func writeMarkdown(_ histories: [SeriesHistory], to markdown: String) throws {
+    static func writeMarkdown(_ histories: [SeriesHistory], growth: [HistoryGrowthChange], to markdown: String) throws {
         var charts: [String: String] = [:]
         for (n, history) in histories.filter({ !$0.changes.isEmpty }).enumerated() {
             guard let file = OutputPath.companion(of: markdown, suffix: "-trend-\(n + 1).svg") else { break }
             try StoredFile.writeAtomically(Data(TrendChart.svg(history).utf8), to: file)
             charts[HistoryReport.chartKey(history)] = URL(fileURLWithPath: file).lastPathComponent
         }
-        try StoredFile.writeAtomically(Data(HistoryReport.markdown(histories, charts: charts).utf8), to: markdown)
+        try StoredFile.writeAtomically(
+            Data(HistoryReport.markdown(histories, growth: growth, charts: charts).utf8), to: markdown)
         Output.line("report: \(markdown) (\(charts.count) trend charts beside it)")
     }
 }
