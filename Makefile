@@ -2,6 +2,9 @@
 SWIFT ?= swift
 # Extra flags, for example SWIFT_FLAGS="-Xswiftc -warnings-as-errors" in CI.
 SWIFT_FLAGS ?=
+# PerfKit's own builds include `perfkit history` (the History trait, off for packages that depend
+# on PerfKit); every target uses the same traits so no target rebuilds another's products.
+TRAITS ?= Jemalloc,History
 
 .PHONY: deps build release test test-without-jemalloc crosscheck mutation-check demo doctor format lint
 
@@ -9,19 +12,20 @@ deps:
 	@./Scripts/ensure-deps.sh
 
 build: deps
-	$(SWIFT) build $(SWIFT_FLAGS)
+	$(SWIFT) build --traits $(TRAITS) $(SWIFT_FLAGS)
 
 release: deps
-	$(SWIFT) build -c release --product perfkit $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --traits $(TRAITS) --product perfkit $(SWIFT_FLAGS)
 
 # Swift Testing suites, then PerfKit's statistics against numpy and SciPy (skipped with a reason
 # when Python with numpy and scipy cannot be had). The history store's PostgreSQL tests use a
 # server on loopback that Scripts/test-postgres.sh starts (they skip, saying why, when it cannot).
 test: deps
-	PERFKIT_TEST_POSTGRES="$$(./Scripts/test-postgres.sh)" $(SWIFT) test $(SWIFT_FLAGS)
+	PERFKIT_TEST_POSTGRES="$$(./Scripts/test-postgres.sh)" $(SWIFT) test --traits $(TRAITS) $(SWIFT_FLAGS)
 	./Scripts/crosscheck.sh .build/debug/perfkit
 
-# The same suites built without the Jemalloc trait: allocation metrics must say "unavailable".
+# The same suites built without any trait, as a package that depends on PerfKit with
+# `traits: []` builds it: allocation metrics must say "unavailable", `perfkit history` what to install.
 test-without-jemalloc: deps
 	$(SWIFT) test --disable-default-traits --scratch-path .build/without-jemalloc $(SWIFT_FLAGS)
 
@@ -34,7 +38,7 @@ mutation-check:
 
 # The flagship example has its own tool, so perfkit (and the plugin adopters build) never compiles it.
 demo: deps
-	$(SWIFT) build -c release --product calendar-demo $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --traits $(TRAITS) --product calendar-demo $(SWIFT_FLAGS)
 	.build/release/calendar-demo demo
 
 doctor: release

@@ -6,6 +6,10 @@ import PackageDescription
 /// The `Jemalloc` trait (on by default) links jemalloc as the process allocator so that
 /// allocation counters are exact. Build with `--disable-default-traits` to go without it;
 /// allocation metrics are then reported as unavailable, never as zero.
+///
+/// The `History` trait (off by default) builds `perfkit history` into the tool, with the history
+/// store's database clients (SQLite, libpq): a package that never records history builds the
+/// tool and the plugin without `libsqlite3-dev` and `libpq-dev`.
 let package = Package(
     name: "PerfKit",
     platforms: [.macOS(.v15)],
@@ -21,6 +25,9 @@ let package = Package(
     ],
     traits: [
         .trait(name: "Jemalloc", description: "Link jemalloc as the process allocator for exact allocation counters."),
+        .trait(
+            name: "History",
+            description: "perfkit history: the SQLite and PostgreSQL history store (apt libsqlite3-dev libpq-dev)."),
         .default(enabledTraits: ["Jemalloc"]),
     ],
     targets: [
@@ -51,7 +58,11 @@ let package = Package(
         // would be one folder on a case-insensitive disk (macOS's default).
         // The verb table, parser, output and interrupt handling both tools share.
         .target(name: "PerfKitCommandLine", dependencies: ["PerfKit"]),
-        .executableTarget(name: "PerfKitTool", dependencies: ["PerfKit", "PerfKitHistory", "PerfKitCommandLine"]),
+        .executableTarget(
+            name: "PerfKitTool",
+            dependencies: [
+                "PerfKit", "PerfKitCommandLine", .target(name: "PerfKitHistory", condition: .when(traits: ["History"])),
+            ]),
         // The flagship example's tool (`make demo`): the calendar demo and its workloads.
         .executableTarget(
             name: "CalendarDemoTool", dependencies: ["CalendarSubjects", "PerfKit", "PerfKitCommandLine"]),

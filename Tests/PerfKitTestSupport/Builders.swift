@@ -38,6 +38,28 @@ package enum Build {
         return RunFile(
             date: Date(timeIntervalSince1970: 0), mode: mode, environment: environment(commit: commit), tests: tests)
     }
+
+    /// A run of one parameterized test function `function` (`S/f(n:)`) with a case per size, each
+    /// a counted series of `cost(n)` instructions per call in every sample.
+    package static func sizedRun(
+        commit: String = "c", function: String, sizes: [Int], cost: (Double) -> Double
+    ) -> RunFile {
+        let tests = sizes.map { n in
+            let testCase = TestCase(
+                function: function, arguments: [TestCase.Argument(name: "n", value: "\(n)", number: Double(n))])
+            return TestResult(
+                id: testCase.id, suite: String(function.prefix { $0 != "/" }),
+                measurements: [
+                    MeasurementResult(
+                        name: "m", arms: ["main"], order: [],
+                        series: [series(.instructions, values: Array(repeating: cost(Double(n)), count: 3))],
+                        unavailable: [])
+                ], testCase: testCase)
+        }
+        return RunFile(
+            date: Date(timeIntervalSince1970: 0), mode: "measure", environment: environment(commit: commit),
+            tests: tests)
+    }
 }
 
 /// A git repository in a folder, for tests of commands that read history.
