@@ -4,7 +4,7 @@ import PerfKit
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Ctrl-C and SIGTERM: the signal is forwarded to every process group the tool started (builds,

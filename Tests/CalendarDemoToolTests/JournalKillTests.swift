@@ -5,7 +5,7 @@ import PerfKitTestSupport
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A journal writer killed at any moment loses no acknowledged edit and duplicates none.

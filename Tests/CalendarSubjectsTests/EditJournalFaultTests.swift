@@ -4,7 +4,7 @@ import PerfKit
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Faults a careful user's CI would meet: a write cut short, an unreadable journal, a damaged last line.

@@ -4,7 +4,7 @@ import PerfKitTestSupport
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A save killed at any moment leaves the baseline entirely old or entirely new.

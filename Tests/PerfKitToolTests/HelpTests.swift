@@ -132,14 +132,14 @@ import Testing
 }
 
 #if !History
-    /// Built without the History trait, `perfkit history` says in one line what to install.
-    @Suite struct HistoryUnavailableTests {
-        @Test func historySaysWhatToInstallInOneLineAndExitsTwo() throws {
-            let folder = TemporaryFolder("perfkit-history-unavailable")
-            let run = try PerfkitProcess.run(["history", "record"], in: folder.path)
-            #expect(run.status == ExitStatus.badInput)
-            #expect(run.stderr.contains("apt-get install libsqlite3-dev libpq-dev pkg-config"))
-            #expect(run.stderr.trimmingCharacters(in: .newlines).split(separator: "\n").count == 1)
-        }
+/// Built without the History trait, `perfkit history` says in one line what to install.
+@Suite struct HistoryUnavailableTests {
+    @Test func historySaysWhatToInstallInOneLineAndExitsTwo() throws {
+        let folder = TemporaryFolder("perfkit-history-unavailable")
+        let run = try PerfkitProcess.run(["history", "record"], in: folder.path)
+        #expect(run.status == ExitStatus.badInput)
+        #expect(run.stderr.contains("apt-get install libsqlite3-dev libpq-dev pkg-config"))
+        #expect(run.stderr.trimmingCharacters(in: .newlines).split(separator: "\n").count == 1)
     }
+}
 #endif

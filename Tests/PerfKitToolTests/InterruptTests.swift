@@ -3,7 +3,7 @@ import PerfKitTestSupport
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Ctrl-C (issue 29, defect 4): SIGINT to `perfkit run` during the package's release build and

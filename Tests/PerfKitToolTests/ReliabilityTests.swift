@@ -4,7 +4,7 @@ import PerfKitTestSupport
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The defects of the fault campaign (issue 29), one test each: every one failed on the code before

@@ -2,9 +2,9 @@ import Foundation
 import PerfKit
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// One record of the edit journal.

@@ -3,7 +3,7 @@ import PerfKit
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The inter-process lock of an edit journal: an exclusive `flock` on a descriptor of its own,

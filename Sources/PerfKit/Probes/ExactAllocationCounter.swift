@@ -1,6 +1,6 @@
 #if Jemalloc
-    import CJemalloc
-    import Synchronization
+import CJemalloc
+import Synchronization
 #endif
 
 /// Exact allocation and free counts for a body run on the calling thread.
@@ -25,12 +25,12 @@ public enum ExactAllocationCounter {
     /// Why exact counts are unavailable, or `nil` when they are available.
     public static var unavailableReason: String? {
         #if Jemalloc
-            Arena.pool.withLock { pool in
-                if pool.isEmpty, let arena = Arena() { pool.append(arena) }
-                return pool.isEmpty ? "jemalloc refused to create a measuring arena" : nil
-            }
+        Arena.pool.withLock { pool in
+            if pool.isEmpty, let arena = Arena() { pool.append(arena) }
+            return pool.isEmpty ? "jemalloc refused to create a measuring arena" : nil
+        }
         #else
-            "built without the Jemalloc trait; allocation counts are unavailable"
+        "built without the Jemalloc trait; allocation counts are unavailable"
         #endif
     }
 
@@ -40,89 +40,89 @@ public enum ExactAllocationCounter {
     /// - Throws: Whatever `body` throws (the thread's arena and cache are restored first).
     public static func count<R>(_ body: () throws -> R) rethrows -> (result: R, counts: Counts?) {
         #if Jemalloc
-            guard let arena = Arena.acquire() else { return (try body(), nil) }
-            defer { Arena.release(arena) }
-            var previousArena: UInt32 = 0
-            var size = MemoryLayout<UInt32>.size
-            _ = mallctl("thread.arena", &previousArena, &size, nil, 0)
-            var target = arena.index
-            _ = mallctl("thread.arena", nil, nil, &target, MemoryLayout<UInt32>.size)
-            _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
-            var disabled = false
-            _ = mallctl("thread.tcache.enabled", nil, nil, &disabled, MemoryLayout<Bool>.size)
-            defer {
-                var enabled = true
-                _ = mallctl("thread.tcache.enabled", nil, nil, &enabled, MemoryLayout<Bool>.size)
-                _ = mallctl("thread.arena", nil, nil, &previousArena, MemoryLayout<UInt32>.size)
-            }
-            let before = arena.read()
-            let result = try body()
-            let after = arena.read()
-            return (result, Counts(mallocs: after.mallocs &- before.mallocs, frees: after.frees &- before.frees))
+        guard let arena = Arena.acquire() else { return (try body(), nil) }
+        defer { Arena.release(arena) }
+        var previousArena: UInt32 = 0
+        var size = MemoryLayout<UInt32>.size
+        _ = mallctl("thread.arena", &previousArena, &size, nil, 0)
+        var target = arena.index
+        _ = mallctl("thread.arena", nil, nil, &target, MemoryLayout<UInt32>.size)
+        _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+        var disabled = false
+        _ = mallctl("thread.tcache.enabled", nil, nil, &disabled, MemoryLayout<Bool>.size)
+        defer {
+            var enabled = true
+            _ = mallctl("thread.tcache.enabled", nil, nil, &enabled, MemoryLayout<Bool>.size)
+            _ = mallctl("thread.arena", nil, nil, &previousArena, MemoryLayout<UInt32>.size)
+        }
+        let before = arena.read()
+        let result = try body()
+        let after = arena.read()
+        return (result, Counts(mallocs: after.mallocs &- before.mallocs, frees: after.frees &- before.frees))
         #else
-            return (try body(), nil)
+        return (try body(), nil)
         #endif
     }
 }
 
 #if Jemalloc
-    /// A private measuring arena and the cached MIBs of its counters.
-    ///
-    /// Each count holds an arena exclusively, so counts taken at once on several threads (parallel
-    /// tests) never see each other. The MIB buffers are written only during init and read-only
-    /// afterwards, hence `@unchecked Sendable`.
-    private final class Arena: @unchecked Sendable {
-        /// Arenas not in use. Shared by every thread that counts, so it sits behind a mutex.
-        static let pool = Mutex<[Arena]>([])
+/// A private measuring arena and the cached MIBs of its counters.
+///
+/// Each count holds an arena exclusively, so counts taken at once on several threads (parallel
+/// tests) never see each other. The MIB buffers are written only during init and read-only
+/// afterwards, hence `@unchecked Sendable`.
+private final class Arena: @unchecked Sendable {
+    /// Arenas not in use. Shared by every thread that counts, so it sits behind a mutex.
+    static let pool = Mutex<[Arena]>([])
 
-        static func acquire() -> Arena? {
-            if let arena = pool.withLock({ $0.popLast() }) { return arena }
-            return Arena()
-        }
+    static func acquire() -> Arena? {
+        if let arena = pool.withLock({ $0.popLast() }) { return arena }
+        return Arena()
+    }
 
-        static func release(_ arena: Arena) { pool.withLock { $0.append(arena) } }
+    static func release(_ arena: Arena) { pool.withLock { $0.append(arena) } }
 
-        let index: UInt32
-        // Four MIBs of `depth` components each: small.nmalloc, large.nmalloc, small.ndalloc, large.ndalloc.
-        private let mibs: UnsafeMutablePointer<Int>
-        private let depth = 5
-        // The `epoch` MIB: refreshing by name converts a String to a C string, which allocates in debug builds.
-        private let epochMIB: UnsafeMutablePointer<Int>
-        private let epochDepth = 1
+    let index: UInt32
+    // Four MIBs of `depth` components each: small.nmalloc, large.nmalloc, small.ndalloc, large.ndalloc.
+    private let mibs: UnsafeMutablePointer<Int>
+    private let depth = 5
+    // The `epoch` MIB: refreshing by name converts a String to a C string, which allocates in debug builds.
+    private let epochMIB: UnsafeMutablePointer<Int>
+    private let epochDepth = 1
 
-        init?() {
-            var index: UInt32 = 0
-            var size = MemoryLayout<UInt32>.size
-            guard mallctl("arenas.create", &index, &size, nil, 0) == 0 else { return nil }
-            self.index = index
-            mibs = .allocate(capacity: 4 * depth)
-            epochMIB = .allocate(capacity: 1)
-            var epochLength = epochDepth
-            guard mallctlnametomib("epoch", epochMIB, &epochLength) == 0 else { return nil }
-            let names = [
-                "stats.arenas.0.small.nmalloc", "stats.arenas.0.large.nmalloc",
-                "stats.arenas.0.small.ndalloc", "stats.arenas.0.large.ndalloc",
-            ]
-            for (slot, name) in names.enumerated() {
-                var length = depth
-                guard mallctlnametomib(name, mibs + slot * depth, &length) == 0, length == depth else { return nil }
-                mibs[slot * depth + 2] = Int(index)
-            }
-        }
-
-        /// Refreshes the statistics epoch, then reads the arena's counters, without allocating.
-        func read() -> ExactAllocationCounter.Counts {
-            var newEpoch: UInt64 = 1
-            var oldEpoch: UInt64 = 0
-            var epochSize = MemoryLayout<UInt64>.size
-            _ = mallctlbymib(epochMIB, epochDepth, &oldEpoch, &epochSize, &newEpoch, epochSize)
-            func value(_ slot: Int) -> UInt64 {
-                var value: UInt64 = 0
-                var size = MemoryLayout<UInt64>.size
-                _ = mallctlbymib(mibs + slot * depth, depth, &value, &size, nil, 0)
-                return value
-            }
-            return .init(mallocs: value(0) &+ value(1), frees: value(2) &+ value(3))
+    init?() {
+        var index: UInt32 = 0
+        var size = MemoryLayout<UInt32>.size
+        guard mallctl("arenas.create", &index, &size, nil, 0) == 0 else { return nil }
+        self.index = index
+        mibs = .allocate(capacity: 4 * depth)
+        epochMIB = .allocate(capacity: 1)
+        var epochLength = epochDepth
+        guard mallctlnametomib("epoch", epochMIB, &epochLength) == 0 else { return nil }
+        let names = [
+            "stats.arenas.0.small.nmalloc", "stats.arenas.0.large.nmalloc",
+            "stats.arenas.0.small.ndalloc", "stats.arenas.0.large.ndalloc",
+        ]
+        for (slot, name) in names.enumerated() {
+            var length = depth
+            guard mallctlnametomib(name, mibs + slot * depth, &length) == 0, length == depth else { return nil }
+            mibs[slot * depth + 2] = Int(index)
         }
     }
+
+    /// Refreshes the statistics epoch, then reads the arena's counters, without allocating.
+    func read() -> ExactAllocationCounter.Counts {
+        var newEpoch: UInt64 = 1
+        var oldEpoch: UInt64 = 0
+        var epochSize = MemoryLayout<UInt64>.size
+        _ = mallctlbymib(epochMIB, epochDepth, &oldEpoch, &epochSize, &newEpoch, epochSize)
+        func value(_ slot: Int) -> UInt64 {
+            var value: UInt64 = 0
+            var size = MemoryLayout<UInt64>.size
+            _ = mallctlbymib(mibs + slot * depth, depth, &value, &size, nil, 0)
+            return value
+        }
+        return .init(mallocs: value(0) &+ value(1), frees: value(2) &+ value(3))
+    }
+}
 #endif

@@ -1,7 +1,7 @@
 import CLinux
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Retired user-space instructions of the calling thread through `perf_event_open`.

@@ -1,5 +1,5 @@
 #if Jemalloc
-    import CJemalloc
+import CJemalloc
 #endif
 
 /// Access to jemalloc's statistics when jemalloc is the process allocator.
@@ -11,9 +11,9 @@ public enum Jemalloc {
     /// Whether this build links jemalloc at all.
     public static var isLinked: Bool {
         #if Jemalloc
-            true
+        true
         #else
-            false
+        false
         #endif
     }
 
@@ -21,15 +21,15 @@ public enum Jemalloc {
     /// - Returns: `nil` when they do, otherwise the reason they do not.
     public static func verifyIsProcessAllocator() -> String? {
         #if Jemalloc
-            guard let counter = ThreadAllocationCounter() else { return "thread.allocatedp is not readable" }
-            let before = counter.allocated
-            let block = malloc(4096)
-            blackHole(block)  // keeps the optimizer from eliding the malloc/free pair
-            let after = counter.allocated
-            free(block)
-            return after >= before + 4096 ? nil : "a 4 KiB malloc did not reach jemalloc (another allocator interposes)"
+        guard let counter = ThreadAllocationCounter() else { return "thread.allocatedp is not readable" }
+        let before = counter.allocated
+        let block = malloc(4096)
+        blackHole(block)  // keeps the optimizer from eliding the malloc/free pair
+        let after = counter.allocated
+        free(block)
+        return after >= before + 4096 ? nil : "a 4 KiB malloc did not reach jemalloc (another allocator interposes)"
         #else
-            return "built without the Jemalloc trait"
+        return "built without the Jemalloc trait"
         #endif
     }
 
@@ -38,22 +38,22 @@ public enum Jemalloc {
     /// - Returns: The value, or `nil` when unavailable.
     public static func statistic(_ name: String) -> UInt64? {
         #if Jemalloc
-            var value: Int = 0
-            var size = MemoryLayout<Int>.size
-            guard mallctl(name, &value, &size, nil, 0) == 0 else { return nil }
-            return UInt64(value)
+        var value: Int = 0
+        var size = MemoryLayout<Int>.size
+        guard mallctl(name, &value, &size, nil, 0) == 0 else { return nil }
+        return UInt64(value)
         #else
-            return nil
+        return nil
         #endif
     }
 
     /// Advances the statistics epoch so that totals are current (about 12 µs here).
     public static func refreshEpoch() {
         #if Jemalloc
-            var newEpoch: UInt64 = 1
-            var oldEpoch: UInt64 = 0
-            var size = MemoryLayout<UInt64>.size
-            _ = mallctl("epoch", &oldEpoch, &size, &newEpoch, size)
+        var newEpoch: UInt64 = 1
+        var oldEpoch: UInt64 = 0
+        var size = MemoryLayout<UInt64>.size
+        _ = mallctl("epoch", &oldEpoch, &size, &newEpoch, size)
         #endif
     }
 
@@ -80,16 +80,16 @@ public struct ThreadAllocationCounter {
     /// Creates a counter for the calling thread, or `nil` without jemalloc.
     public init?() {
         #if Jemalloc
-            var allocated: UnsafeMutablePointer<UInt64>? = nil
-            var deallocated: UnsafeMutablePointer<UInt64>? = nil
-            var size = MemoryLayout<UnsafeMutablePointer<UInt64>>.size
-            guard mallctl("thread.allocatedp", &allocated, &size, nil, 0) == 0, let allocated else { return nil }
-            size = MemoryLayout<UnsafeMutablePointer<UInt64>>.size
-            guard mallctl("thread.deallocatedp", &deallocated, &size, nil, 0) == 0, let deallocated else { return nil }
-            allocatedPointer = allocated
-            deallocatedPointer = deallocated
+        var allocated: UnsafeMutablePointer<UInt64>? = nil
+        var deallocated: UnsafeMutablePointer<UInt64>? = nil
+        var size = MemoryLayout<UnsafeMutablePointer<UInt64>>.size
+        guard mallctl("thread.allocatedp", &allocated, &size, nil, 0) == 0, let allocated else { return nil }
+        size = MemoryLayout<UnsafeMutablePointer<UInt64>>.size
+        guard mallctl("thread.deallocatedp", &deallocated, &size, nil, 0) == 0, let deallocated else { return nil }
+        allocatedPointer = allocated
+        deallocatedPointer = deallocated
         #else
-            return nil
+        return nil
         #endif
     }
 

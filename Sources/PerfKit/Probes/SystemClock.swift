@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Direct reads of the operating system's clocks, in nanoseconds.
@@ -55,11 +55,11 @@ public struct ResourceUsage: Sendable, Equatable {
     public static func current() -> ResourceUsage {
         var usage = rusage()
         #if canImport(Glibc)
-            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-            let peakScale: UInt64 = 1024  // ru_maxrss is in KiB on Linux
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let peakScale: UInt64 = 1024  // ru_maxrss is in KiB on Linux
         #else
-            getrusage(RUSAGE_SELF, &usage)
-            let peakScale: UInt64 = 1
+        getrusage(RUSAGE_SELF, &usage)
+        let peakScale: UInt64 = 1
         #endif
         func ns(_ tv: timeval) -> UInt64 { UInt64(tv.tv_sec) * 1_000_000_000 + UInt64(tv.tv_usec) * 1_000 }
         return ResourceUsage(
@@ -77,28 +77,28 @@ public enum ResidentMemory {
     /// The process's resident set in bytes, or `nil` where `/proc/self/statm` cannot be read.
     public static func currentBytes() -> UInt64? {
         #if os(Linux)
-            let fd = open("/proc/self/statm", O_RDONLY)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer -> UInt64? in
-                let count = read(fd, buffer.baseAddress, 127)
-                guard count > 0 else { return nil }
-                // Fields: size resident shared text lib data dt (in pages). Take the second.
-                var index = 0
-                while index < count && buffer[index] != 0x20 { index += 1 }
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer -> UInt64? in
+            let count = read(fd, buffer.baseAddress, 127)
+            guard count > 0 else { return nil }
+            // Fields: size resident shared text lib data dt (in pages). Take the second.
+            var index = 0
+            while index < count && buffer[index] != 0x20 { index += 1 }
+            index += 1
+            var pages: UInt64 = 0
+            var digits = 0
+            while index < count, buffer[index] >= 0x30, buffer[index] <= 0x39 {
+                pages = pages * 10 + UInt64(buffer[index] - 0x30)
                 index += 1
-                var pages: UInt64 = 0
-                var digits = 0
-                while index < count, buffer[index] >= 0x30, buffer[index] <= 0x39 {
-                    pages = pages * 10 + UInt64(buffer[index] - 0x30)
-                    index += 1
-                    digits += 1
-                }
-                guard digits > 0 else { return nil }
-                return pages * UInt64(sysconf(Int32(_SC_PAGESIZE)))
+                digits += 1
             }
+            guard digits > 0 else { return nil }
+            return pages * UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        }
         #else
-            return nil
+        return nil
         #endif
     }
 }

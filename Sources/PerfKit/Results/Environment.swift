@@ -46,9 +46,9 @@ public struct Environment: Sendable, Codable, Equatable {
     /// The build configuration of the code calling this (the module's own optimisation setting).
     public static var currentBuildConfiguration: String {
         #if DEBUG
-            "debug"
+        "debug"
         #else
-            "release"
+        "release"
         #endif
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Reads an input file whole, with one-line errors that say what is wrong with the path: missing,

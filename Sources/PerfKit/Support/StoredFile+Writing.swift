@@ -2,17 +2,17 @@ import CLinux
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// `write(2)`, named through its module because `StoredFile` has `write` methods of its own.
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-        Glibc.write(fd, buffer, count)
+    Glibc.write(fd, buffer, count)
     #else
-        Darwin.write(fd, buffer, count)
+    Darwin.write(fd, buffer, count)
     #endif
 }
 
