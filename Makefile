@@ -45,9 +45,10 @@ doctor: release
 	.build/release/perfkit doctor
 
 format:
-	$(SWIFT) format -i -r Sources Tests Package.swift
+	$(SWIFT) format -i -r Sources Tests Plugins Package.swift
 
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+	$(SWIFT) format lint --strict -r Sources Tests Plugins Package.swift
 	python3 ./Scripts/doc-coverage.py
 	python3 ./Scripts/folder-cycles.py > /dev/null
+	python3 ./Scripts/long-lines.py

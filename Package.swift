@@ -72,7 +72,8 @@ let package = Package(
                 intent: .custom(
                     verb: "perfkit",
                     description:
-                        "Run the perfkit tool (run, baseline, compare, abba, history, bisect, merge, stats, doctor) on this package"
+                        "Run the perfkit tool (run, baseline, compare, abba, history, bisect, merge, stats, doctor) on "
+                        + "this package"
                 ),
                 permissions: [
                     .writeToPackageDirectory(reason: "perfkit writes .perfkit/, Baselines/ and reports in the package")

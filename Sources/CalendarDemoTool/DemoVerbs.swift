@@ -12,7 +12,8 @@ extension VerbTable {
             Verb(
                 name: "demo", run: DemoCommand.run, positionals: "",
                 summary:
-                    "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what make demo runs).",
+                    "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what make demo "
+                    + "runs).",
                 options: [
                     .samples.help("samples per measured test"),
                     .processes.help("fresh processes (default 8)"),

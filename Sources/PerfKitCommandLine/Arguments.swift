@@ -40,7 +40,8 @@ package struct Arguments {
                         "; did you mean --\($0)?"
                     } ?? ""
                 throw UsageError(
-                    "unknown option --\(name) for \(verb.tool) \(verb.name)\(suggestion) (\(verb.tool) \(verb.name) --help lists them)"
+                    "unknown option --\(name) for \(verb.tool) \(verb.name)\(suggestion) (\(verb.tool) \(verb.name) "
+                        + "--help lists them)"
                 )
             }
             if option.isFlag {
@@ -74,7 +75,8 @@ package struct Arguments {
         guard let value = self[option] else {
             let doing = action.isEmpty ? "" : " \(action)"
             throw UsageError(
-                "\(verb.tool) \(verb.name)\(doing) needs --\(option.name)\(placeholder) (\(verb.tool) \(verb.name) --help)"
+                "\(verb.tool) \(verb.name)\(doing) needs --\(option.name)\(placeholder) (\(verb.tool) \(verb.name) "
+                    + "--help)"
             )
         }
         return value

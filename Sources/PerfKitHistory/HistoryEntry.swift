@@ -173,7 +173,9 @@ public struct CommitInfo: Sendable, Codable, Equatable, Hashable {
         }
         if Git.isShallow(in: directory) {
             throw .cannotDo(
-                "\(directory == "." ? "this repository" : directory) is a shallow clone: a commit's place on the branch cannot be counted; deepen it first (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)"
+                "\(directory == "." ? "this repository" : directory) is a shallow clone: a commit's place on the "
+                    + "branch cannot be counted; deepen it first (git fetch --unshallow, or fetch-depth: 0 in "
+                    + "actions/checkout)"
             )
         }
         let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)

@@ -10,12 +10,14 @@ public enum HistoryReport {
         switch change.evidence {
         case .beyondCountTolerance(let tolerance, let floor):
             step =
-                "\(MarkdownReport.percent(change.ratio.value)), beyond the count tolerance (±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) instructions)"
+                "\(MarkdownReport.percent(change.ratio.value)), beyond the count tolerance "
+                + "(±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) instructions)"
         case .exactCountDiffers:
             step = "\(MarkdownReport.percent(change.ratio.value)), an exact count that differs"
         case .eDivisive(let p, let alpha):
             step =
-                "\(MarkdownReport.percent(change.ratio.value)) (95% interval \(MarkdownReport.percent(change.ratio.lower)) … \(MarkdownReport.percent(change.ratio.upper))), "
+                "\(MarkdownReport.percent(change.ratio.value)) (95% interval "
+                + "\(MarkdownReport.percent(change.ratio.lower)) … \(MarkdownReport.percent(change.ratio.upper))), "
                 + "E-divisive p = \(Format.pValue(p)) at a false-alarm rate of \(Format.trim(alpha * 100))% a series"
         }
         return "commit \(change.commit.position) \(change.commit.hash.prefix(12)) \"\(change.commit.subject)\": "
@@ -71,7 +73,12 @@ public enum HistoryReport {
     ) -> String {
         var lines = [
             "# Change points", "",
-            "Counts (simulated instructions, exact allocation counts) change at the commit whose value differs from its predecessor's beyond the count tolerance (widened to twice what the count moved when the heap moved): they vary between runs by far less than timing, so a step is that commit's. Timing varies, so its change points come from E-divisive means with a permutation test, with the stated false-alarm rate a series; a timing step's commit is an estimate. A machine's series are never read against another machine's.",
+            "Counts (simulated instructions, exact allocation counts) change at the commit whose value differs from "
+                + "its predecessor's beyond the count tolerance (widened to twice what the count moved when the heap "
+                + "moved): they vary between runs by far less than timing, so a step is that commit's. Timing varies, "
+                + "so its change points come from E-divisive means with a permutation test, with the stated "
+                + "false-alarm rate a series; a timing step's commit is an estimate. A machine's series are never "
+                + "read against another machine's.",
             "",
         ]
         for machine in Array(Set(histories.map(\.machine))).sorted() {
@@ -93,7 +100,9 @@ public enum HistoryReport {
                     let step =
                         change.ratio.lower == change.ratio.upper
                         ? MarkdownReport.percent(change.ratio.value)
-                        : "\(MarkdownReport.percent(change.ratio.value)) (\(MarkdownReport.percent(change.ratio.lower)) … \(MarkdownReport.percent(change.ratio.upper)))"
+                        : "\(MarkdownReport.percent(change.ratio.value)) "
+                            + "(\(MarkdownReport.percent(change.ratio.lower)) … "
+                            + "\(MarkdownReport.percent(change.ratio.upper)))"
                     let cells = [
                         "`\(name(history.series))`", nature(history),
                         "\(change.commit.position) `\(change.commit.hash.prefix(12))`",
@@ -119,7 +128,9 @@ public enum HistoryReport {
             }
         }
         lines.append(
-            "What this does not prove: a change point says when a series' level moved on this machine, not why; a count step is not a time step, and a timing step's commit is within the method's resolution, not certain."
+            "What this does not prove: a change point says when a series' level moved on this machine, not why; a "
+                + "count step is not a time step, and a timing step's commit is within the method's resolution, not "
+                + "certain."
         )
         return lines.joined(separator: "\n") + "\n"
     }

@@ -15,9 +15,11 @@ enum HistorySchema {
             CREATE TABLE perfkit_history (
                 machine TEXT NOT NULL, commit_hash TEXT NOT NULL, parent_hash TEXT NOT NULL, position INTEGER NOT NULL,
                 commit_date BIGINT NOT NULL, subject TEXT NOT NULL,
-                test TEXT NOT NULL, measurement TEXT NOT NULL, arm TEXT NOT NULL, phase TEXT NOT NULL, metric TEXT NOT NULL,
+                test TEXT NOT NULL, measurement TEXT NOT NULL, arm TEXT NOT NULL, phase TEXT NOT NULL, metric TEXT \
+            NOT NULL,
                 unit TEXT NOT NULL, kind TEXT NOT NULL, measure TEXT NOT NULL,
-                value DOUBLE PRECISION NOT NULL, lower_value DOUBLE PRECISION NOT NULL, upper_value DOUBLE PRECISION NOT NULL,
+                value DOUBLE PRECISION NOT NULL, lower_value DOUBLE PRECISION NOT NULL, upper_value DOUBLE PRECISION \
+            NOT NULL,
                 processes INTEGER NOT NULL, recorded DOUBLE PRECISION NOT NULL,
                 PRIMARY KEY (machine, commit_hash, test, measurement, arm, phase, metric)
             )
@@ -31,7 +33,8 @@ enum HistorySchema {
     ]
 
     static let columns =
-        "machine, commit_hash, parent_hash, position, commit_date, subject, test, measurement, arm, phase, metric, unit, kind, measure, value, lower_value, upper_value, processes, recorded, case_function, case_size"
+        "machine, commit_hash, parent_hash, position, commit_date, subject, test, measurement, arm, phase, metric, "
+        + "unit, kind, measure, value, lower_value, upper_value, processes, recorded, case_function, case_size"
 
     static let insert =
         "INSERT INTO perfkit_history (\(columns)) VALUES (" + (1...21).map { "$\($0)" }.joined(separator: ", ") + ")"

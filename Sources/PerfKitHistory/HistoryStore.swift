@@ -46,7 +46,8 @@ public final class HistoryStore {
         if version > Self.currentSchemaVersion {
             throw HistoryStoreError(
                 connection.location,
-                "history schema version \(version) is newer than this perfkit reads (\(Self.currentSchemaVersion)); upgrade perfkit"
+                "history schema version \(version) is newer than this perfkit reads (\(Self.currentSchemaVersion)); "
+                    + "upgrade perfkit"
             )
         }
         if version < Self.currentSchemaVersion {

@@ -48,7 +48,8 @@ final class SQLiteConnection: SQLConnection {
                 guard check == ["ok"] else {
                     throw HistoryStoreError(
                         path,
-                        "the store is damaged (SQLite's quick_check: \(check.prefix(2).joined(separator: "; "))); nothing was recorded: restore it from a copy"
+                        "the store is damaged (SQLite's quick_check: \(check.prefix(2).joined(separator: "; "))); "
+                            + "nothing was recorded: restore it from a copy"
                     )
                 }
                 // A store written in WAL mode by an older perfkit goes back to the rollback journal.
@@ -62,7 +63,8 @@ final class SQLiteConnection: SQLConnection {
             if !create, error.problem.contains("unable to open") || error.problem.contains("readonly") {
                 throw HistoryStoreError(
                     path,
-                    "\(error.problem) (a store in WAL mode from an older perfkit needs its folder writable to be read; perfkit history record converts it)"
+                    "\(error.problem) (a store in WAL mode from an older perfkit needs its folder writable to be read; "
+                        + "perfkit history record converts it)"
                 )
             }
             throw error

@@ -20,7 +20,8 @@ public enum StoreLocation: Sendable, Equatable {
         guard !trimmed.isEmpty else {
             throw HistoryStoreError(
                 "(empty)",
-                "the history store location is empty (--store '' or an empty PERFKIT_HISTORY, such as an unset CI secret); nothing was recorded: name an SQLite file or a postgres:// URL"
+                "the history store location is empty (--store '' or an empty PERFKIT_HISTORY, such as an unset CI "
+                    + "secret); nothing was recorded: name an SQLite file or a postgres:// URL"
             )
         }
         if Self.isPostgresURL(trimmed), let scheme = trimmed.range(of: "://") {
@@ -40,13 +41,15 @@ public enum StoreLocation: Sendable, Equatable {
         if let scheme = trimmed.range(of: "://"), !trimmed[..<scheme.lowerBound].contains("/") {
             throw HistoryStoreError(
                 Self.redacted(trimmed),
-                "'\(trimmed[..<scheme.lowerBound])://' is not a store perfkit knows: use postgres:// (or postgresql://) for a server, or a file path for SQLite"
+                "'\(trimmed[..<scheme.lowerBound])://' is not a store perfkit knows: use postgres:// (or "
+                    + "postgresql://) for a server, or a file path for SQLite"
             )
         }
         if trimmed == ":memory:" || trimmed.hasPrefix("file:") {
             throw HistoryStoreError(
                 trimmed,
-                "an in-memory or URI SQLite database keeps nothing after perfkit exits; name a file (for example .perfkit/history.sqlite)"
+                "an in-memory or URI SQLite database keeps nothing after perfkit exits; name a file (for example "
+                    + ".perfkit/history.sqlite)"
             )
         }
         var info = stat()
@@ -111,7 +114,8 @@ public enum StoreLocation: Sendable, Equatable {
     }
 
     /// The connection without any secret: a URL's user information (everything before the last `@`)
-    /// keeps only the user name before its first `:` (`u:***@host`), or becomes `***` without one, and the value of every `password` parameter, in a URL's query
+    /// keeps only the user name before its first `:` (`u:***@host`), or becomes `***` without one, and the value of
+    /// every `password` parameter, in a URL's query
     /// or a `key=value` string, becomes `***`.
     public static func redacted(_ text: String) -> String {
         if isKeywordConnection(text), !isPostgresURL(text) { return redactedKeywords(text) }

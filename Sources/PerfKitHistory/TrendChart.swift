@@ -22,15 +22,18 @@ public enum TrendChart {
         }
         func y(_ v: Double) -> Double { top + (1 - (v - yMin) / (yMax - yMin)) * height }
         var svg = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 40))\" height=\"\(Int(top + height + 50))\" font-family=\"sans-serif\" font-size=\"11\">",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 40))\" "
+                + "height=\"\(Int(top + height + 50))\" font-family=\"sans-serif\" font-size=\"11\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
             "<text x=\"10\" y=\"18\" font-size=\"13\">\(SVGChart.escape(HistoryReport.name(history.series)))</text>",
-            "<text x=\"10\" y=\"34\" fill=\"#57606a\">\(SVGChart.escape(HistoryReport.nature(history))); machine \(SVGChart.escape(history.machine)); dashed: change point</text>",
+            "<text x=\"10\" y=\"34\" fill=\"#57606a\">\(SVGChart.escape(HistoryReport.nature(history))); machine "
+                + "\(SVGChart.escape(history.machine)); dashed: change point</text>",
         ]
         for k in 0...4 {
             let v = yMin + (yMax - yMin) * Double(k) / 4
             svg.append(
-                "<line x1=\"\(left)\" y1=\"\(y(v))\" x2=\"\(left + width)\" y2=\"\(y(v))\" stroke=\"#d0d7de\" stroke-width=\"0.5\"/>"
+                "<line x1=\"\(left)\" y1=\"\(y(v))\" x2=\"\(left + width)\" y2=\"\(y(v))\" stroke=\"#d0d7de\" "
+                    + "stroke-width=\"0.5\"/>"
             )
             svg.append(
                 "<text x=\"\(left - 6)\" y=\"\(y(v) + 4)\" text-anchor=\"end\">\(SVGChart.escape(labels[k]))</text>")
@@ -38,10 +41,12 @@ public enum TrendChart {
         for change in history.changes {
             let cx = (x(change.commit.position) + x(change.previous.position)) / 2
             svg.append(
-                "<line x1=\"\(cx)\" y1=\"\(top - 6)\" x2=\"\(cx)\" y2=\"\(top + height)\" stroke=\"#cf222e\" stroke-dasharray=\"4 3\"/>"
+                "<line x1=\"\(cx)\" y1=\"\(top - 6)\" x2=\"\(cx)\" y2=\"\(top + height)\" stroke=\"#cf222e\" "
+                    + "stroke-dasharray=\"4 3\"/>"
             )
             svg.append(
-                "<text x=\"\(cx + 4)\" y=\"\(top + 4)\" fill=\"#cf222e\">\(SVGChart.escape("commit \(change.commit.position): \(MarkdownReport.percent(change.ratio.value))"))</text>"
+                "<text x=\"\(cx + 4)\" y=\"\(top + 4)\" "
+                    + "fill=\"#cf222e\">\(SVGChart.escape("commit \(change.commit.position): \(MarkdownReport.percent(change.ratio.value))"))</text>"
             )
         }
         let path = entries.map { "\(x($0.commit.position)),\(y($0.value))" }.joined(separator: " ")
@@ -49,7 +54,9 @@ public enum TrendChart {
         for entry in entries {
             if entry.upper > entry.lower {
                 svg.append(
-                    "<line x1=\"\(x(entry.commit.position))\" y1=\"\(y(entry.lower))\" x2=\"\(x(entry.commit.position))\" y2=\"\(y(entry.upper))\" stroke=\"#0969da\" stroke-opacity=\"0.4\"/>"
+                    "<line x1=\"\(x(entry.commit.position))\" y1=\"\(y(entry.lower))\" "
+                        + "x2=\"\(x(entry.commit.position))\" y2=\"\(y(entry.upper))\" stroke=\"#0969da\" "
+                        + "stroke-opacity=\"0.4\"/>"
                 )
             }
             svg.append(
@@ -60,11 +67,13 @@ public enum TrendChart {
         for entry in entries
         where entry.commit.position == first || entry.commit.position == last || entry.commit.position % 5 == 0 {
             svg.append(
-                "<text x=\"\(x(entry.commit.position))\" y=\"\(axis + 14)\" text-anchor=\"middle\">\(entry.commit.position)</text>"
+                "<text x=\"\(x(entry.commit.position))\" y=\"\(axis + 14)\" "
+                    + "text-anchor=\"middle\">\(entry.commit.position)</text>"
             )
         }
         svg.append(
-            "<text x=\"\(left + width / 2)\" y=\"\(axis + 34)\" text-anchor=\"middle\" fill=\"#57606a\">commit (position on the branch)</text>"
+            "<text x=\"\(left + width / 2)\" y=\"\(axis + 34)\" text-anchor=\"middle\" fill=\"#57606a\">commit "
+                + "(position on the branch)</text>"
         )
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"

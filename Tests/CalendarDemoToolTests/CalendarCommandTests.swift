@@ -9,9 +9,12 @@ import Testing
     @Test func layoutJSONHasTheStableShape() throws {
         let input = """
             {"timeZone": "Europe/Berlin", "events": [
-              {"id": "A", "calendar": "work", "title": "Standup", "start": "2015-05-01T10:20:00", "end": "2015-05-01T10:40:00", "allDay": false},
-              {"id": "B", "calendar": "home", "title": "Call", "start": "2015-05-01T10:30:00", "end": "2015-05-01T11:00:00", "allDay": false},
-              {"id": "N", "calendar": "home", "title": "Night", "start": "2015-05-01T22:00:00Z", "end": "2015-05-02T03:00:00Z"}
+              {"id": "A", "calendar": "work", "title": "Standup", "start": "2015-05-01T10:20:00", "end": \
+            "2015-05-01T10:40:00", "allDay": false},
+              {"id": "B", "calendar": "home", "title": "Call", "start": "2015-05-01T10:30:00", "end": \
+            "2015-05-01T11:00:00", "allDay": false},
+              {"id": "N", "calendar": "home", "title": "Night", "start": "2015-05-01T22:00:00Z", "end": \
+            "2015-05-02T03:00:00Z"}
             ]}
             """
         try input.write(toFile: directory + "/events.json", atomically: true, encoding: .utf8)

@@ -29,7 +29,8 @@ import Testing
         let path = folder.path + "/gap.json"
         let events = """
             {"timeZone": "Europe/Berlin", "events": [
-              {"id": "G", "calendar": "work", "title": "Gap", "start": "2015-03-29T02:22:00", "end": "2015-03-29T04:00:00", "allDay": false}
+              {"id": "G", "calendar": "work", "title": "Gap", "start": "2015-03-29T02:22:00", "end": \
+            "2015-03-29T04:00:00", "allDay": false}
             ]}
             """
         try Data(events.utf8).write(to: URL(fileURLWithPath: path))

@@ -78,7 +78,8 @@ import Testing
             let error = #expect(throws: HistoryStoreError.self) { try HistoryStore(location, create: true) }
             #expect(
                 error?.description.contains(
-                    "history schema version \(HistoryStore.currentSchemaVersion + 1) is newer than this perfkit reads (\(HistoryStore.currentSchemaVersion)); upgrade perfkit"
+                    "history schema version \(HistoryStore.currentSchemaVersion + 1) is newer than this perfkit reads "
+                        + "(\(HistoryStore.currentSchemaVersion)); upgrade perfkit"
                 ) == true,
                 "\(location)")
             #expect(error?.description.contains("\n") == false)

@@ -54,7 +54,9 @@ import Testing
         ])
         #expect(
             dependencies.progressLine(worktree: ".perfkit/worktrees/a")
-                == "perfkit: .perfkit/worktrees/a: path dependencies outside the repository, pinned to the working tree's folders: ../perfkit → /work/perfkit; inside it, built from this revision's copy: Packages/Core"
+                == "perfkit: .perfkit/worktrees/a: path dependencies outside the repository, pinned to the working "
+                + "tree's folders: ../perfkit → /work/perfkit; inside it, built from this revision's copy: "
+                + "Packages/Core"
         )
         #expect(PathDependencies(dependencies: []).progressLine(worktree: "w") == nil)
     }

@@ -43,8 +43,10 @@ import Testing
         let text = """
             {"schemaVersion": 1, "date": "2026-11-29T00:00:00Z", "rounds": 4, "repeats": 2,
              "machine": {"cpuModel": "cpu", "cores": 2, "kernel": "k", "operatingSystem": "os", "memoryBytes": 1},
-             "bands": {"defaultRelative": 0.01, "perSeries": {"\(id.storageKey)": 0.02}, "relative": {}, "absolute": {}},
-             "entries": [{"series": "\(id.storageKey)", "band": 0.02, "falseAlarms": 0, "repeats": 2, "resolvableChange": 0.03}]}
+             "bands": {"defaultRelative": 0.01, "perSeries": {"\(id.storageKey)": 0.02}, "relative": {}, "absolute": \
+            {}},
+             "entries": [{"series": "\(id.storageKey)", "band": 0.02, "falseAlarms": 0, "repeats": 2, \
+            "resolvableChange": 0.03}]}
             """
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let machine = MachineFingerprint(

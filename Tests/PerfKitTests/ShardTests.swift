@@ -79,7 +79,8 @@ import Testing
         }
         #expect(
             timing?.description
-                == "b.json: timing from another machine than a.json (CPU model); shards of other machines merge with --counts-only"
+                == "b.json: timing from another machine than a.json (CPU model); shards of other machines merge with "
+                + "--counts-only"
         )
         let toolchain = #expect(throws: FileError.self) {
             try RunFile.merging([

@@ -79,7 +79,8 @@ import Testing
         #expect(result.status == 2)
         #expect(
             result.stderr
-                == "perfkit: run.json: mismatched units for S/t() m [main, warm] wallClock: baseline ns, current B (against Baselines/main)\n"
+                == "perfkit: run.json: mismatched units for S/t() m [main, warm] wallClock: baseline ns, current B "
+                + "(against Baselines/main)\n"
         )
         #expect(try String(contentsOfFile: directory + "/run.json", encoding: .utf8) == stored)
         #expect(!FileManager.default.fileExists(atPath: directory + "/report.md"))

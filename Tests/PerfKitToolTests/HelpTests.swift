@@ -56,7 +56,8 @@ import Testing
         #expect(option.status == 2)
         #expect(
             option.stderr
-                == "perfkit: unknown option --iteration for perfkit run; did you mean --samples? (perfkit run --help lists them)\n"
+                == "perfkit: unknown option --iteration for perfkit run; did you mean --samples? (perfkit run --help "
+                + "lists them)\n"
         )
         let verb = try PerfkitProcess.run(["comapre", "main"], in: directory)
         #expect(verb.status == 2)

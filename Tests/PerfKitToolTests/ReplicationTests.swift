@@ -73,7 +73,8 @@ import Testing
         let headline = ReportHeadline(comparison, direction: "current against main").lines.joined(separator: "\n")
         #expect(
             headline.contains(
-                "The smallest change the inconclusive timing rows could have called (80% power): about ±\(Int((detectable * 100).rounded()))%."
+                "The smallest change the inconclusive timing rows could have called (80% power): about "
+                    + "±\(Int((detectable * 100).rounded()))%."
             ))
     }
 

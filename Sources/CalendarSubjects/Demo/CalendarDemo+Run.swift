@@ -59,7 +59,8 @@ extension CalendarDemo {
             try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
         }
         progress(
-            "calendar-demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA order…"
+            "calendar-demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA "
+                + "order…"
         )
         run.tests.append(try measureMemory(rounds: memoryRounds, executable: executable, progress: progress))
         progress("calendar-demo: generating the 90-day retained history in fresh processes…")

@@ -24,7 +24,8 @@ package enum CalendarDemo {
                     executable, ["calendar", "memory", "--policy", arms[armIndex], "--days", "30"],
                     requiring: ["residentMemory"])
                 progress(
-                    "  memory round \(round + 1)/\(rounds) \(arms[armIndex]): resident \(Format.bytes(values["residentMemory"] ?? 0))"
+                    "  memory round \(round + 1)/\(rounds) \(arms[armIndex]): resident "
+                        + "\(Format.bytes(values["residentMemory"] ?? 0))"
                 )
                 for (name, metric) in [
                     ("residentMemory", Metric.residentMemory), ("peakResidentMemory", .peakResidentMemory),
@@ -71,10 +72,14 @@ package enum CalendarDemo {
         return """
             ## Retained history workload
 
-            The \(days)-day retained history holds \(items) items (\(Int(samples[0]["calendarEvents"] ?? 0)) calendar events; per day 2,000 emails, 100 events, 1,000 notes and 10,000 podcast episodes). \
-            Generating it in a fresh process takes \(Format.duration(times.median)) (median of 3 processes, range \(Format.duration(times.min)) to \(Format.duration(times.max))) \
-            and adds \(Format.bytes(held.median)) of resident memory (median; range \(Format.bytes(held.min)) to \(Format.bytes(held.max))). \
-            This is a stress fixture, not typical usage; its purpose is to weigh on process memory while the renderer is measured.
+            The \(days)-day retained history holds \(items) items (\(Int(samples[0]["calendarEvents"] ?? 0)) calendar \
+            events; per day 2,000 emails, 100 events, 1,000 notes and 10,000 podcast episodes). \
+            Generating it in a fresh process takes \(Format.duration(times.median)) (median of 3 processes, range \
+            \(Format.duration(times.min)) to \(Format.duration(times.max))) \
+            and adds \(Format.bytes(held.median)) of resident memory (median; range \(Format.bytes(held.min)) to \
+            \(Format.bytes(held.max))). \
+            This is a stress fixture, not typical usage; its purpose is to weigh on process memory while the renderer \
+            is measured.
             """
     }
 
@@ -102,7 +107,8 @@ package enum CalendarDemo {
     /// - Parameters:
     ///   - policy: The viewport policy.
     ///   - days: Days of the scene and the history.
-    /// - Returns: `residentMemory`, `peakResidentMemory`, `allocatorResident`, `retainedItems` and the scroll subject's counters.
+    /// - Returns: `residentMemory`, `peakResidentMemory`, `allocatorResident`, `retainedItems` and the scroll subject's
+    ///   counters.
     package static func policyMemoryFigures(policy: ViewportPolicy, days: Int) -> [String: Double] {
         let history = RetainedHistory(days: days, seed: 42)
         let subject = ViewportScrollSubject(scene: CalendarScene(days: days), policy: policy)

@@ -26,18 +26,24 @@ package enum PolicyComparison {
             let u = row.metric.unit
             let change =
                 row.change.map {
-                    "\(MarkdownReport.percent($0.value)) (\(MarkdownReport.percent($0.lower)) … \(MarkdownReport.percent($0.upper))), \(row.verdict)"
+                    "\(MarkdownReport.percent($0.value)) (\(MarkdownReport.percent($0.lower)) … "
+                        + "\(MarkdownReport.percent($0.upper))), \(row.verdict)"
                 }
                 ?? (row.verdict == .notJudged
-                    ? "\(MarkdownReport.percent(n.median / max(b.median, 1))), not judged (\(row.reason?.description ?? "not judged"))"
-                    : "\(MarkdownReport.percent(n.median / max(b.median, 1))), \(row.isExact ? "exact: every sample identical" : row.verdict.description)")
+                    ? "\(MarkdownReport.percent(n.median / max(b.median, 1))), not judged "
+                        + "(\(row.reason?.description ?? "not judged"))"
+                    : "\(MarkdownReport.percent(n.median / max(b.median, 1))), "
+                        + "\(row.isExact ? "exact: every sample identical" : row.verdict.description)")
             lines.append(
-                "| \(metric) (\(measurement), \(phase), median) | \(Format.value(b.median, u)) | \(Format.value(n.median, u)) | \(change) |"
+                "| \(metric) (\(measurement), \(phase), median) | \(Format.value(b.median, u)) | "
+                    + "\(Format.value(n.median, u)) | \(change) |"
             )
         }
         lines.append("")
         lines.append(
-            "Live views and artwork bytes are counts of this workload (exact where every sample is identical); process memory is the resident set of a fresh process per policy, one process per sample, alternated in ABBA order, with the Hodges–Lehmann ratio and its exact 95% CI."
+            "Live views and artwork bytes are counts of this workload (exact where every sample is identical); process "
+                + "memory is the resident set of a fresh process per policy, one process per sample, alternated in "
+                + "ABBA order, with the Hodges–Lehmann ratio and its exact 95% CI."
         )
         return lines.joined(separator: "\n")
     }

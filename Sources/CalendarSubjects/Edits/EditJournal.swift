@@ -106,7 +106,8 @@ package final class EditJournal {
             lineNumber += 1
             guard let newline = bytes[offset...].firstIndex(of: 0x0A) else {
                 warnings.append(
-                    "\(path): line \(lineNumber): torn last record (\(bytes.count - offset) bytes without a newline) skipped"
+                    "\(path): line \(lineNumber): torn last record (\(bytes.count - offset) bytes without a newline) "
+                        + "skipped"
                 )
                 break
             }
@@ -177,7 +178,8 @@ package final class EditJournal {
     private func rollBack() -> String {
         if ftruncate(descriptor, verifiedLength) == 0 { return "; the record was not written" }
         return
-            "; cutting the fragment back off failed too (\(String(cString: strerror(errno)))), reopen the journal to recover"
+            "; cutting the fragment back off failed too (\(String(cString: strerror(errno)))), reopen the journal to "
+            + "recover"
     }
 
     /// Reads a whole file from offset 0 through its descriptor.

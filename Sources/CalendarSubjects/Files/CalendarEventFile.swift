@@ -1,7 +1,8 @@
 import Foundation
 import PerfKit
 
-/// The events JSON format of `calendar-demo calendar`: `{"timeZone": ..., "events": [{"id", "calendar", "title", "start", "end", "allDay"}]}`.
+/// The events JSON format of `calendar-demo calendar`: `{"timeZone": ..., "events": [{"id", "calendar", "title",
+/// "start", "end", "allDay"}]}`.
 /// A time without an offset is local to the time zone; one with `Z` or an offset is absolute.
 /// A local time repeated by a daylight-saving change is the later instant; one skipped by a change
 /// is read with the offset before it, so it moves forward by the gap (RFC 5545 §3.3.5).
@@ -125,7 +126,8 @@ package enum CalendarEventFile {
     static let earliest = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01T00:00:00Z
     static let latest = Date(timeIntervalSince1970: 7_258_118_400)  // 2200-01-01T00:00:00Z
 
-    /// Parses one date of an events file (`YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]`, with `Z` or an offset, or local to `zone`).
+    /// Parses one date of an events file (`YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]`, with `Z` or an offset, or local to
+    /// `zone`).
     /// - Parameters:
     ///   - text: The date.
     ///   - zone: The zone a local time is in.
@@ -164,7 +166,8 @@ package enum CalendarEventFile {
             guard start >= earliest, end <= latest else {
                 throw FileError(
                     path,
-                    "\(name): \(startText) … \(endText) lies outside the years 1900 to 2199 that calendar layout accepts"
+                    "\(name): \(startText) … \(endText) lies outside the years 1900 to 2199 that calendar layout "
+                        + "accepts"
                 )
             }
             guard end >= start else { throw FileError(path, "\(name): end \(endText) is before start \(startText)") }

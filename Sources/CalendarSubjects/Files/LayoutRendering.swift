@@ -77,18 +77,22 @@ package enum LayoutRendering {
         let accent = "#E8710A"
         let label = 80.0, width = layout.axis.totalWidth + label + 10, height = layout.contentHeight + 30
         var out = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"10\">",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+                + "font-family=\"sans-serif\" font-size=\"10\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
         ]
         for hour in 0..<24 where !layout.axis.busyHours[hour] {
             out.append(
-                "<rect x=\"\(label + layout.axis.hourStarts[hour])\" y=\"20\" width=\"\(layout.axis.hourStarts[hour + 1] - layout.axis.hourStarts[hour])\" height=\"\(layout.contentHeight)\" fill=\"#f3f3f1\"/>"
+                "<rect x=\"\(label + layout.axis.hourStarts[hour])\" y=\"20\" "
+                    + "width=\"\(layout.axis.hourStarts[hour + 1] - layout.axis.hourStarts[hour])\" "
+                    + "height=\"\(layout.contentHeight)\" fill=\"#f3f3f1\"/>"
             )
         }
         for hour in 0...24 {
             let x = label + layout.axis.hourStarts[hour]
             out.append(
-                "<line x1=\"\(x)\" y1=\"20\" x2=\"\(x)\" y2=\"\(20 + layout.contentHeight)\" stroke=\"#d0d0d0\" stroke-width=\"0.5\"/>"
+                "<line x1=\"\(x)\" y1=\"20\" x2=\"\(x)\" y2=\"\(20 + layout.contentHeight)\" stroke=\"#d0d0d0\" "
+                    + "stroke-width=\"0.5\"/>"
             )
             if hour < 24 && layout.axis.busyHours[hour] {
                 out.append("<text x=\"\(x + 2)\" y=\"14\" fill=\"#666\">\(hour)</text>")
@@ -101,20 +105,23 @@ package enum LayoutRendering {
             let isToday =
                 now.map { $0.timeIntervalSince1970 >= day.start && $0.timeIntervalSince1970 < day.end } ?? false
             out.append(
-                "<text x=\"4\" y=\"\(y + 14)\" fill=\"\(isToday ? accent : "#333")\"\(isToday ? " font-weight=\"bold\"" : "")>\(day.key)</text>"
+                "<text x=\"4\" y=\"\(y + 14)\" "
+                    + "fill=\"\(isToday ? accent : "#333")\"\(isToday ? " font-weight=\"bold\"" : "")>\(day.key)</text>"
             )
             if isToday, let now {
                 let x = label + layout.axis.x(minute: layout.grid.wallMinute(now.timeIntervalSince1970, day: i))
                 let bottom = i + 1 < layout.rowTops.count ? 20 + layout.rowTops[i + 1] : 20 + layout.contentHeight
                 out.append(
-                    "<line x1=\"\(x)\" y1=\"\(y)\" x2=\"\(x)\" y2=\"\(bottom)\" stroke=\"\(accent)\" stroke-width=\"1.5\"/>"
+                    "<line x1=\"\(x)\" y1=\"\(y)\" x2=\"\(x)\" y2=\"\(bottom)\" stroke=\"\(accent)\" "
+                        + "stroke-width=\"1.5\"/>"
                 )
             }
         }
         for chip in layout.overflow.joined() {
             let f = chip.frame
             out.append(
-                "<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"#8c8c8c\" fill-opacity=\"0.12\"/>"
+                "<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" "
+                    + "fill=\"#8c8c8c\" fill-opacity=\"0.12\"/>"
             )
             out.append(
                 "<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#444\">+\(chip.group.count)</text>")
@@ -125,7 +132,8 @@ package enum LayoutRendering {
             let hex = String(format: "#%06X", color)
             let f = placed.frame
             out.append(
-                "<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" fill=\"\(hex)\" fill-opacity=\"0.16\"/>"
+                "<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"\(f.width)\" height=\"\(f.height)\" "
+                    + "fill=\"\(hex)\" fill-opacity=\"0.16\"/>"
             )
             out.append(
                 "<rect x=\"\(label + f.x)\" y=\"\(20 + f.y)\" width=\"2\" height=\"\(f.height)\" fill=\"\(hex)\"/>")
@@ -134,7 +142,8 @@ package enum LayoutRendering {
             if fitting >= 2 {
                 let title = event.title.count <= fitting ? event.title : String(event.title.prefix(fitting - 1)) + "…"
                 out.append(
-                    "<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" fill=\"#222\">\(SVGChart.escape(title))</text>"
+                    "<text x=\"\(label + f.x + 4)\" y=\"\(20 + f.y + 11)\" "
+                        + "fill=\"#222\">\(SVGChart.escape(title))</text>"
                 )
             }
         }

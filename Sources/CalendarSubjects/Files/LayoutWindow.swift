@@ -57,7 +57,8 @@ package enum LayoutWindow {
         guard span <= maximumDays else {
             throw Problem(
                 description:
-                    "\(path): events span \(span) days; lay out a window of at most \(maximumDays) with --first-day DATE --days N (longer events are clipped to it)"
+                    "\(path): events span \(span) days; lay out a window of at most \(maximumDays) with --first-day "
+                    + "DATE --days N (longer events are clipped to it)"
             )
         }
         return DayGrid(timeZone: timeZone, from: first, count: span)

@@ -103,7 +103,8 @@ public struct BaselineStore: Sendable {
             let known = list()
             throw FileError(
                 folder,
-                "no baseline named '\(name)' (known: \(known.isEmpty ? "none" : known.joined(separator: ", "))); create it with `perfkit baseline save \(name)`"
+                "no baseline named '\(name)' (known: \(known.isEmpty ? "none" : known.joined(separator: ", "))); "
+                    + "create it with `perfkit baseline save \(name)`"
             )
         }
     }

@@ -11,7 +11,8 @@ public enum ArmComparison {
     ///   - bands: Noise bands.
     /// - Returns: The comparison, or nil when no measurement has two arms.
     /// - Throws: ``StatisticsError`` for non-finite samples.
-    /// - Complexity: as ``Comparison/init(baseline:current:bands:alpha:baselineEnvironment:currentEnvironment:allowOtherMachine:)``.
+    /// - Complexity: as
+    ///   ``Comparison/init(baseline:current:bands:alpha:baselineEnvironment:currentEnvironment:allowOtherMachine:)``.
     public static func compare(_ tests: [TestResult], bands: NoiseBands = NoiseBands()) throws -> Comparison? {
         var references: [TestResult] = []
         var others: [TestResult] = []

@@ -12,7 +12,9 @@ extension Comparison {
             var byFunction: [String: Int] = [:]
             for test in cases { if let f = test.testCase?.function, ids.contains(f) { byFunction[f, default: 0] += 1 } }
             return byFunction.keys.sorted().map { function in
-                "not matched: `\(SeriesID.shortTest(function))` is one series in the \(wholeSide) (a parameterized test's cases before run file schema 6, one case's samples kept) and \(byFunction[function]!) cases in the \(casesSide); measure the \(wholeSide) again to compare them"
+                "not matched: `\(SeriesID.shortTest(function))` is one series in the \(wholeSide) (a parameterized "
+                    + "test's cases before run file schema 6, one case's samples kept) and \(byFunction[function]!) "
+                    + "cases in the \(casesSide); measure the \(wholeSide) again to compare them"
             }
         }
         return lines(baseline, current, wholeSide: "baseline", casesSide: "current run")

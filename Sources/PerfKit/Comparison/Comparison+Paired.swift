@@ -50,7 +50,8 @@ extension Comparison {
             "not paired: in A in \(series.baseline.count) of \(series.rounds) rounds, in B in \(series.current.count)"
         if Metric.exactPass.contains(series.metric) {
             note =
-                "an exact count that differs between the processes of the first ABBA block, the only ones that take it (\(note))"
+                "an exact count that differs between the processes of the first ABBA block, the only ones that take it "
+                + "(\(note))"
         }
         return try row(
             series.id, metric: series.metric, baseline: series.baseline.isEmpty ? nil : series.baseline,

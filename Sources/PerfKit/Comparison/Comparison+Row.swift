@@ -136,7 +136,8 @@ extension Comparison {
             row.verdict = .notJudged
             row.reason = .onePerSide
             row.note =
-                "one process per side: drift between processes is not estimable (measure with perfkit run --processes N, or compare revisions with perfkit abba)"
+                "one process per side: drift between processes is not estimable (measure with perfkit run --processes "
+                + "N, or compare revisions with perfkit abba)"
             return
         }
         let level =
@@ -294,7 +295,8 @@ extension Comparison {
             ? "; address-sensitive: moved \(Format.trim(layoutSensitivity * 100))% when the heap moved" : ""
         let cpu =
             context.countingCPUs.map {
-                "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other string routines"
+                "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other "
+                    + "string routines"
             }
             ?? ""
         row.noiseBand = tolerance
@@ -320,9 +322,11 @@ extension Comparison {
         row.verdict =
             within ? .withinNoise : (ratio > 1) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
         row.note =
-            "simulated count, median per call \(Format.value(b, row.metric.unit)) → \(Format.value(c, row.metric.unit)), "
+            "simulated count, median per call \(Format.value(b, row.metric.unit)) → "
+            + "\(Format.value(c, row.metric.unit)), "
             + (within ? "within" : "beyond")
-            + " the count tolerance (±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) instructions)\(sensitive)\(cpu)"
+            + " the count tolerance (±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) "
+            + "instructions)\(sensitive)\(cpu)"
     }
 
     /// Whether every value is the same: only then is a deterministic metric compared exactly.

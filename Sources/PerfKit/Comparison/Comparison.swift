@@ -225,7 +225,8 @@ public struct Comparison: Sendable, Codable, Equatable {
         if !otherMachine.isEmpty {
             return (
                 .otherMachine,
-                "recorded on another machine (\(otherMachine.joined(separator: ", ")) differ): timing and OS memory are not comparable; use perfkit abba on one machine, or --allow-other-machine"
+                "recorded on another machine (\(otherMachine.joined(separator: ", ")) differ): timing and OS memory "
+                    + "are not comparable; use perfkit abba on one machine, or --allow-other-machine"
             )
         }
         guard metric.unit == .nanoseconds, let baseline = row.baseline?.median else { return nil }
@@ -234,13 +235,16 @@ public struct Comparison: Sendable, Codable, Equatable {
         if metric == .threadCPU && median < ClockResolution.cpuJudgeable {
             return (
                 .clockResolution,
-                "below the CPU clock's resolution: \(Format.duration(median)) a sample is under \(Format.duration(ClockResolution.cpuJudgeable)) (a CPU-time read costs about 1 µs here)"
+                "below the CPU clock's resolution: \(Format.duration(median)) a sample is under "
+                    + "\(Format.duration(ClockResolution.cpuJudgeable)) (a CPU-time read costs about 1 µs here)"
             )
         }
         if median < ClockResolution.wallJudgeable {
             return (
                 .clockResolution,
-                "at clock resolution: \(Format.duration(median)) a sample is under 100 × a clock read (\(Format.duration(ClockResolution.wallJudgeable))); a subject that allows batching is timed many calls per sample"
+                "at clock resolution: \(Format.duration(median)) a sample is under 100 × a clock read "
+                    + "(\(Format.duration(ClockResolution.wallJudgeable))); a subject that allows batching is timed "
+                    + "many calls per sample"
             )
         }
         return nil
@@ -252,7 +256,8 @@ public struct Comparison: Sendable, Codable, Equatable {
     static func judgeExactly(_ row: inout ComparisonRow, baseline: Double, current: Double, threshold: Double) {
         let delta = current - baseline
         row.note =
-            "exact (every sample identical): \(Format.value(baseline, row.metric.unit)) → \(Format.value(current, row.metric.unit)), threshold \(Format.trim(threshold))"
+            "exact (every sample identical): \(Format.value(baseline, row.metric.unit)) → "
+            + "\(Format.value(current, row.metric.unit)), threshold \(Format.trim(threshold))"
         if delta == 0 {
             row.verdict = .unchanged
         } else if abs(delta) <= threshold {
@@ -304,18 +309,22 @@ public struct Comparison: Sendable, Codable, Equatable {
             if let floor = row.smallestP, floor * Double(decisions) > alpha {
                 row.reason = .significanceFloor
                 reasons.append(
-                    "significance floor: the smallest p these sample sizes allow is \(String(format: "%.2g", floor)), above the \(String(format: "%.2g", alpha / Double(decisions))) a lone change needs among \(decisions) decisions at α = \(String(format: "%.2g", alpha))"
+                    "significance floor: the smallest p these sample sizes allow is \(String(format: "%.2g", floor)), "
+                        + "above the \(String(format: "%.2g", alpha / Double(decisions))) a lone change needs among "
+                        + "\(decisions) decisions at α = \(String(format: "%.2g", alpha))"
                 )
             }
             if halfWidth > band {
                 row.reason = row.reason ?? .tooNoisy
                 reasons.append(
-                    "too noisy to tell: the CI spans about ±\(Format.trim(halfWidth * 100))%, wider than the \(bandText) band"
+                    "too noisy to tell: the CI spans about ±\(Format.trim(halfWidth * 100))%, wider than the "
+                        + "\(bandText) band"
                 )
             } else if above || below {
                 row.reason = row.reason ?? .notSignificant
                 reasons.append(
-                    "CI outside the \(bandText) band but not significant against its edge after Benjamini–Hochberg (q = \(Format.pValue(row.qValue!)))"
+                    "CI outside the \(bandText) band but not significant against its edge after Benjamini–Hochberg (q "
+                        + "= \(Format.pValue(row.qValue!)))"
                 )
             } else {
                 row.reason = row.reason ?? .aboutTheBandsSize
@@ -323,7 +332,8 @@ public struct Comparison: Sendable, Codable, Equatable {
             }
             if let detectable = row.detectableChange {
                 reasons.append(
-                    "detectable change at these \(row.replicatedOver?.rawValue ?? "samples") about ±\(Format.trim(detectable * 100))%"
+                    "detectable change at these \(row.replicatedOver?.rawValue ?? "samples") about "
+                        + "±\(Format.trim(detectable * 100))%"
                 )
             }
             row.note += reasons.joined(separator: "; ")
@@ -336,9 +346,11 @@ public struct Comparison: Sendable, Codable, Equatable {
         guard let difference = row.difference else { return }
         let unit = row.metric.unit
         let interval =
-            "\(Format.value(difference.value, unit)) (\(Format.value(difference.lower, unit)) … \(Format.value(difference.upper, unit)))"
+            "\(Format.value(difference.value, unit)) (\(Format.value(difference.lower, unit)) … "
+            + "\(Format.value(difference.upper, unit)))"
         row.note +=
-            "baseline median \(Format.value(row.baseline!.median, unit)): ratio undefined, difference of medians \(interval)"
+            "baseline median \(Format.value(row.baseline!.median, unit)): ratio undefined, difference of medians "
+            + "\(interval)"
         let significant = row.qValue! < alpha
         if significant && (difference.lower > 0 || difference.upper < 0) {
             row.verdict = (difference.lower > 0) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved

@@ -10,7 +10,8 @@ public enum NoiseBandsFile {
     /// says what change it could have seen; `perfkit calibrate` stores measured bands per series.
     public static let pairedDefault = NoiseBands(defaultRelative: 0.01)
 
-    /// The calibrated bands of this machine (`.perfkit/noise/<fingerprint>.json`, written by `perfkit calibrate`), or `fallback`.
+    /// The calibrated bands of this machine (`.perfkit/noise/<fingerprint>.json`, written by `perfkit calibrate`), or
+    /// `fallback`.
     /// - Parameters:
     ///   - path: A file given on the command line, or nil for this machine's default file.
     ///   - machine: This machine's fingerprint.

@@ -104,11 +104,15 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
             calibration.repeats >= empiricalRepeats
             ? "95th percentile of |change| over the repeats" : "farthest 95% CI bound of the A/A change"
         var lines = [
-            "A/A between two builds: \(flagged) of \(calibration.repeats) repeats flagged a change under the default ±\(Format.trim(calibration.bands.defaultRelative * 100))% band; bands: \(model); \(calibration.rounds) rounds a repeat, \(seconds) s with both builds"
+            "A/A between two builds: \(flagged) of \(calibration.repeats) repeats flagged a change under the default "
+                + "±\(Format.trim(calibration.bands.defaultRelative * 100))% band; bands: \(model); "
+                + "\(calibration.rounds) rounds a repeat, \(seconds) s with both builds"
         ]
         for entry in calibration.entries where entry.id.metric == Metric.wallClock.name {
             lines.append(
-                "  \(entry.id): band ±\(Format.trim(entry.band * 100))%, resolves about \(Format.trim(entry.resolvableChange * 100))% with \(calibration.rounds) rounds, false alarms \(entry.falseAlarms)/\(entry.repeats)"
+                "  \(entry.id): band ±\(Format.trim(entry.band * 100))%, resolves about "
+                    + "\(Format.trim(entry.resolvableChange * 100))% with \(calibration.rounds) rounds, false alarms "
+                    + "\(entry.falseAlarms)/\(entry.repeats)"
             )
         }
         return lines.joined(separator: "\n")

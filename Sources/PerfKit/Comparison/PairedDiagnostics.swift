@@ -40,25 +40,29 @@ public struct PairedDiagnostics: Sendable, Codable, Equatable {
         var warnings: [String] = []
         if orderEffectDetected {
             warnings.append(
-                "order effect: the arm in second position runs \(Format.trim(abs(orderEffect) * 100))% \(orderEffect > 0 ? "slower" : "faster") (p = \(Format.trim(orderEffectP)))"
+                "order effect: the arm in second position runs \(Format.trim(abs(orderEffect) * 100))% "
+                    + "\(orderEffect > 0 ? "slower" : "faster") (p = \(Format.trim(orderEffectP)))"
             )
         }
         if driftP < 0.05 && abs(driftPerRound) > 0.002 {
             warnings.append(
-                "drift: the paired ratio changes \(Format.trim(driftPerRound * 100))% per round (Spearman p = \(Format.trim(driftP)))"
+                "drift: the paired ratio changes \(Format.trim(driftPerRound * 100))% per round (Spearman p = "
+                    + "\(Format.trim(driftP)))"
             )
         }
         for (name, values) in [("A", series.baseline), ("B", series.current)] where values.count >= 3 {
             let summary = try Summary(values)
             if summary.coefficientOfVariation > 0.1 {
                 warnings.append(
-                    "unstable: arm \(name) varies by \(Format.trim(summary.coefficientOfVariation * 100))% (coefficient of variation) across rounds"
+                    "unstable: arm \(name) varies by \(Format.trim(summary.coefficientOfVariation * 100))% "
+                        + "(coefficient of variation) across rounds"
                 )
             }
             let rest = try Summary(Array(values.dropFirst()))
             if values[0] > 1.5 * rest.median {
                 warnings.append(
-                    "slow first run: arm \(name)'s first round is \(Format.trim(values[0] / rest.median))× the median of the others"
+                    "slow first run: arm \(name)'s first round is \(Format.trim(values[0] / rest.median))× the median "
+                        + "of the others"
                 )
             }
         }

@@ -130,6 +130,8 @@ public struct GrowthChange: Sendable, Equatable {
 
     /// One line: "`Suite/f(n:)` m [main, warm] instructions grew as n, now n²: at 16,000 +3,100%".
     public var line: String {
-        "`\(SeriesID.shortTest(key.function))` \(key.measurement) [\(key.arm), \(key.phase.identifier)] \(key.metric.name) grew as \(before.name), now \(after.name): at \(Growth.size(largest.size)) \(MarkdownReport.percent(largest.ratio))"
+        "`\(SeriesID.shortTest(key.function))` \(key.measurement) [\(key.arm), \(key.phase.identifier)] "
+            + "\(key.metric.name) grew as \(before.name), now \(after.name): at \(Growth.size(largest.size)) "
+            + "\(MarkdownReport.percent(largest.ratio))"
     }
 }

@@ -100,7 +100,8 @@ package struct AbbaSession {
     ///   - clock: Seconds on a monotonic scale (a fake in tests).
     ///   - progress: Receives one line per process and per look.
     /// - Returns: The session.
-    /// - Throws: ``OrchestrationError`` when a process fails or matches no test; ``StatisticsError`` for non-finite samples.
+    /// - Throws: ``OrchestrationError`` when a process fails or matches no test; ``StatisticsError`` for non-finite
+    ///   samples.
     package static func run(
         a: Arm, b: Arm, plan: SequentialPlan, timeBudget: Double? = nil, bands: NoiseBands, filter: String,
         iterations: Int?, seed: UInt64,
@@ -131,13 +132,15 @@ package struct AbbaSession {
                     let fits = done + Int(max(0, timeBudget - elapsed) / perRound) / 2 * 2
                     guard fits >= done + max(2, done / 4) else {
                         stopReason =
-                            "the time budget: the next look (\(planned) rounds) would end after \(Int(timeBudget)) s at \(Format.trim(perRound)) s a round"
+                            "the time budget: the next look (\(planned) rounds) would end after \(Int(timeBudget)) s "
+                            + "at \(Format.trim(perRound)) s a round"
                         break
                     }
                     target = fits
                     lastLook = true
                     stopReason =
-                        "the time budget: a last look at \(fits) rounds instead of \(planned), the rounds that fit \(Int(timeBudget)) s at \(Format.trim(perRound)) s a round"
+                        "the time budget: a last look at \(fits) rounds instead of \(planned), the rounds that fit "
+                        + "\(Int(timeBudget)) s at \(Format.trim(perRound)) s a round"
                 }
             }
             while pairedRounds.count < target {
@@ -146,7 +149,8 @@ package struct AbbaSession {
                 for (position, index) in armOrder.enumerated() {
                     let arm = arms[index]
                     progress(
-                        "perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) (\(arm.revision.name)), position \(position + 1)"
+                        "perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) "
+                            + "(\(arm.revision.name)), position \(position + 1)"
                     )
                     var environment = arm.environment
                     if round >= Self.exactCountRounds {
@@ -159,7 +163,8 @@ package struct AbbaSession {
                             iterations: iterations, environment: environment))
                     if outcome.status != 0 {
                         failed.append(
-                            "round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit \(outcome.status))"
+                            "round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit "
+                                + "\(outcome.status))"
                         )
                     }
                     results[index] = outcome.tests
@@ -181,7 +186,8 @@ package struct AbbaSession {
             let open = comparison.rows.filter { $0.pValue != nil && $0.verdict == .inconclusive }.count
             looks.append(Look(rounds: target, decided: decided.count, open: open, seconds: clock() - start))
             progress(
-                "perfkit abba: look \(lookIndex + 1) of \(plan.looks.count) at \(target) rounds: \(decided.count) series decided, \(open) open"
+                "perfkit abba: look \(lookIndex + 1) of \(plan.looks.count) at \(target) rounds: \(decided.count) "
+                    + "series decided, \(open) open"
             )
             if open == 0 {
                 stopReason = "every statistical series decided at look \(lookIndex + 1)"
@@ -241,19 +247,29 @@ package struct AbbaSession {
         var text = """
             ## Design
 
-            A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in release with pinned code alignment (functions and blocks on 64-byte boundaries). \
-            In every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase; \(order.rounds.count) rounds ran. \
-            Each round pairs the two processes: the per-round figure is the median of that process's samples. Change is the Hodges–Lehmann estimate of the per-round ratios B/A (on their logarithms) \
-            with its exact signed-rank CI; p is the Wilcoxon signed-rank test of the log ratios against the noise band's edge, adjusted with Benjamini–Hochberg across the decisions of a look. \
-            Exact counts (allocations) come from the processes of the first \(min(Self.exactCountRounds, order.rounds.count)) rounds, the same in every process; later processes skip that pass.
+            A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in \
+            release with pinned code alignment (functions and blocks on 64-byte boundaries). \
+            In every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase; \
+            \(order.rounds.count) rounds ran. \
+            Each round pairs the two processes: the per-round figure is the median of that process's samples. Change \
+            is the Hodges–Lehmann estimate of the per-round ratios B/A (on their logarithms) \
+            with its exact signed-rank CI; p is the Wilcoxon signed-rank test of the log ratios against the noise \
+            band's edge, adjusted with Benjamini–Hochberg across the decisions of a look. \
+            Exact counts (allocations) come from the processes of the first \
+            \(min(Self.exactCountRounds, order.rounds.count)) rounds, the same in every process; later processes skip \
+            that pass.
 
-            Sequential plan: looks at \(plan.looks.map(String.init).joined(separator: ", ")) rounds, each spending α = \(Format.trim(plan.alpha)) / \(plan.looks.count) = \(String(format: "%.3g", plan.alphaPerLook)) \
-            (CIs at \(Format.trim((1 - plan.alphaPerLook) * 100))%; Bonferroni alpha spending, so the chance of any false claim over all looks stays at most α). \
-            A series decided at a look (CI inside the band, or outside it and significant) keeps that verdict. Looks taken: \(lookText). Stopped at \(stopReason). Took \(elapsedSeconds) s in all.
+            Sequential plan: looks at \(plan.looks.map(String.init).joined(separator: ", ")) rounds, each spending α \
+            = \(Format.trim(plan.alpha)) / \(plan.looks.count) = \(String(format: "%.3g", plan.alphaPerLook)) \
+            (CIs at \(Format.trim((1 - plan.alphaPerLook) * 100))%; Bonferroni alpha spending, so the chance of any \
+            false claim over all looks stays at most α). \
+            A series decided at a look (CI inside the band, or outside it and significant) keeps that verdict. Looks \
+            taken: \(lookText). Stopped at \(stopReason). Took \(elapsedSeconds) s in all.
             """
         if !failedProcesses.isEmpty {
             text +=
-                "\n\nProcesses in which a measured test failed (their results are kept; the failures are in the full report's budgets and the test output):\n"
+                "\n\nProcesses in which a measured test failed (their results are kept; the failures are in the full "
+                + "report's budgets and the test output):\n"
             text += failedProcesses.map { "- \($0)" }.joined(separator: "\n")
         }
         return text
@@ -266,14 +282,19 @@ package struct AbbaSession {
     package static func diagnosticsSection(_ paired: [PairedSeries]) throws -> String {
         var lines = [
             "## Diagnostics (wall clock)", "",
-            "| test / measurement [arm, phase] | order effect (2nd vs 1st) | p | paired drift / round | machine drift / round | warnings |",
+            "| test / measurement [arm, phase] | order effect (2nd vs 1st) | p | paired drift / round | machine drift "
+                + "/ round | warnings |",
             "|---|--:|--:|--:|--:|---|",
         ]
         for series in paired where series.metric == .wallClock {
             let d = try PairedDiagnostics(series)
             let name = MarkdownReport.shortName(series.test)
             lines.append(
-                "| \(name) / \(series.measurement) [\(series.arm), \(series.phase)] | \(MarkdownReport.percent(1 + d.orderEffect)) | \(Format.pValue(d.orderEffectP)) | \(MarkdownReport.percent(1 + d.driftPerRound)) | \(MarkdownReport.percent(1 + d.machineDriftPerRound)) | \(d.warnings.isEmpty ? "none" : d.warnings.joined(separator: "; ")) |"
+                "| \(name) / \(series.measurement) [\(series.arm), \(series.phase)] | "
+                    + "\(MarkdownReport.percent(1 + d.orderEffect)) | \(Format.pValue(d.orderEffectP)) | "
+                    + "\(MarkdownReport.percent(1 + d.driftPerRound)) | "
+                    + "\(MarkdownReport.percent(1 + d.machineDriftPerRound)) | "
+                    + "\(d.warnings.isEmpty ? "none" : d.warnings.joined(separator: "; ")) |"
             )
         }
         return lines.joined(separator: "\n")
@@ -293,11 +314,14 @@ package struct AbbaSession {
         if adaptive {
             guard rounds < SequentialPlan.firstLook else { return nil }
             return
-                "--max-rounds \(rounds) ends before the first look at \(SequentialPlan.firstLook) rounds; use at least \(SequentialPlan.firstLook)"
+                "--max-rounds \(rounds) ends before the first look at \(SequentialPlan.firstLook) rounds; use at least "
+                + "\(SequentialPlan.firstLook)"
         }
         guard rounds < minimumRounds else { return nil }
         return
-            "--rounds \(rounds) can never reach significance: the smallest two-sided Wilcoxon p with \(rounds) pairs is \(Format.pValue(2 / pow(2, Double(rounds)))); use at least \(minimumRounds) (10 or more to survive Benjamini–Hochberg across a suite)"
+            "--rounds \(rounds) can never reach significance: the smallest two-sided Wilcoxon p with \(rounds) pairs "
+            + "is \(Format.pValue(2 / pow(2, Double(rounds)))); use at least \(minimumRounds) (10 or more to "
+            + "survive Benjamini–Hochberg across a suite)"
     }
 
     /// A warning when the rounds that ran could not flag a change in one series alone among this
@@ -314,7 +338,10 @@ package struct AbbaSession {
             needed > plan.maximumRounds
             ? "allow \(needed) rounds (--max-rounds) or narrow --filter" : "raise --time-budget or narrow --filter"
         return
-            "after \(ran) rounds a change in one series alone cannot reach significance among \(decisions) decisions (the smallest p at \(ran) pairs is \(String(format: "%.2g", SequentialPlan.signedRankFloor(pairs: ran))), a lone change needs \(String(format: "%.2g", plan.alphaPerLook / Double(decisions)))): \(needed) rounds could; \(remedy)"
+            "after \(ran) rounds a change in one series alone cannot reach significance among \(decisions) decisions "
+            + "(the smallest p at \(ran) pairs is "
+            + "\(String(format: "%.2g", SequentialPlan.signedRankFloor(pairs: ran))), a lone change needs "
+            + "\(String(format: "%.2g", plan.alphaPerLook / Double(decisions)))): \(needed) rounds could; \(remedy)"
     }
 
     /// The report of this session's comparison: the answer, the design, the diagnostics and the run order.
@@ -333,7 +360,8 @@ package struct AbbaSession {
             ],
             runOrder: runOrderLines(a: a, b: b),
             limitations: [
-                "Each figure is the median of one process's samples, paired with the other arm's process in the same round; it is host-side cost on this machine, not frame delivery on a device."
+                "Each figure is the median of one process's samples, paired with the other arm's process in the same "
+                    + "round; it is host-side cost on this machine, not frame delivery on a device."
             ],
             sides: .abba)
     }

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The body is a chain of dependent 64-bit xor-shift-multiply steps (the finaliser of SplitMix64),
 /// which the optimizer cannot fold or reassociate, so its cost is linear in its step count:
-/// `steps` = 33 costs a few tens of nanoseconds here, and 34 steps (+3.0%) is the injected change. Run by `perfkit doctor --batching`; `Scripts/Evidence/batching-evidence.sh` repeats it.
+/// `steps` = 33 costs a few tens of nanoseconds here, and 34 steps (+3.0%) is the injected change. Run by `perfkit
+/// doctor --batching`; `Scripts/Evidence/batching-evidence.sh` repeats it.
 package enum BatchingCheck {
     /// What one check found.
     package struct Outcome: Sendable {

@@ -39,7 +39,8 @@ extension Bisection {
             }
             guard ids.count == 1, let testID = ids.first else {
                 throw OrchestrationError.cannotDo(
-                    "--series '\(selector)': \(ids.isEmpty ? "no test" : "\(ids.count) tests") named '\(testName)' at \(goodName)"
+                    "--series '\(selector)': \(ids.isEmpty ? "no test" : "\(ids.count) tests") named '\(testName)' at "
+                        + "\(goodName)"
                 )
             }
             self.testID = testID

@@ -45,11 +45,13 @@ package struct Bisection: Sendable {
     ///   - good: A revision where the series has its old value.
     ///   - bad: A later revision (GOOD must be its ancestor).
     ///   - selector: The series: a test (`Suite/test()`, with or without its module) alone when the
-    ///     test has one count series, else the name `history show` prints (`Suite/test() measurement [arm, phase] instructions`).
+    ///     test has one count series, else the name `history show` prints (`Suite/test() measurement [arm, phase]
+    ///     instructions`).
     ///   - samples: Samples per counting run (default: the test's own).
     ///   - progress: Receives one line per step.
     /// - Returns: The outcome.
-    /// - Throws: ``OrchestrationError``: unknown revisions, GOOD not an ancestor, no such series, a timing series, a failed build or count.
+    /// - Throws: ``OrchestrationError``: unknown revisions, GOOD not an ancestor, no such series, a timing series, a
+    ///   failed build or count.
     package static func run(
         good: String, bad: String, selector: String, samples: Int? = nil, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {

@@ -62,7 +62,8 @@ package enum CountingRun {
         let shim = directory + "/" + shimScratch + "/release/libPerfKitValgrindShim.so"
         guard status == 0, FileManager.default.fileExists(atPath: shim) else {
             throw OrchestrationError.countingUnavailable(
-                "cannot build the product PerfKitValgrindShim in \(directory) (status \(status)); the package must depend on PerfKit"
+                "cannot build the product PerfKitValgrindShim in \(directory) (status \(status)); the package must "
+                    + "depend on PerfKit"
             )
         }
         let probe = try ChildProcess.run([valgrind, "-v", "--tool=none", "--log-fd=1", "/bin/true"], output: .capture)
@@ -77,7 +78,8 @@ package enum CountingRun {
     /// What a counting run's setup is, recorded in its run file's environment
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
-        "callgrind Ir, one process per test and heap shift (0, 5, 11), jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing"
+        "callgrind Ir, one process per test and heap shift (0, 5, 11), jemalloc decay off, symbols bound at start-up, "
+        + "ASLR off, deterministic hashing"
 
     /// Counting processes run at once by default: one per core (valgrind runs a process's threads
     /// one at a time, so each process keeps one core busy; counts do not depend on the load).
@@ -150,7 +152,8 @@ package enum CountingRun {
         }
         let width = max(1, min(jobs, passes.count))
         progress(
-            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, \(heapPads.count) processes each, \(width) at a time (about 50× slower than native)…"
+            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, "
+                + "\(heapPads.count) processes each, \(width) at a time (about 50× slower than native)…"
         )
         let outcomes = try CountingPass.runAll(
             passes, width: width, root: root, setup: setup, environment: environment, directory: directory)
@@ -188,7 +191,9 @@ package enum CountingRun {
         }
         if !threaded.isEmpty {
             progress(
-                "perfkit run: \(threaded.count) count series have bodies that start threads (their instructions are in the count, in an order valgrind picks, which can vary): \(threaded.prefix(3).joined(separator: ", "))\(threaded.count > 3 ? ", …" : "")"
+                "perfkit run: \(threaded.count) count series have bodies that start threads (their instructions are in "
+                    + "the count, in an order valgrind picks, which can vary): "
+                    + "\(threaded.prefix(3).joined(separator: ", "))\(threaded.count > 3 ? ", …" : "")"
             )
         }
         return (tests, dumps, worst)
@@ -222,7 +227,8 @@ package enum CountingRun {
         if stripped?.status != 0 {
             try? FileManager.default.removeItem(atPath: path)
             progress(
-                "perfkit run: objcopy (apt-get install binutils) could not strip the bundle's debug sections; counting the bundle as built"
+                "perfkit run: objcopy (apt-get install binutils) could not strip the bundle's debug sections; counting "
+                    + "the bundle as built"
             )
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: bundle)
         }

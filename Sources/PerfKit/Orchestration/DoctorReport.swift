@@ -20,7 +20,8 @@ package enum DoctorReport {
             "  build:         \(environment.buildConfiguration)"
                 + (environment.isRelease ? "" : " (timings from a debug build are not representative)"))
         lines.append(
-            "  source:        \(environment.commit.prefix(12)) on \(environment.branch)\(environment.dirty ? " (dirty)" : "")"
+            "  source:        \(environment.commit.prefix(12)) on "
+                + "\(environment.branch)\(environment.dirty ? " (dirty)" : "")"
         )
         if let problem = Jemalloc.verifyIsProcessAllocator() {
             lines.append("  allocator:     system malloc; jemalloc is not the process allocator: \(problem)")
@@ -33,7 +34,8 @@ package enum DoctorReport {
             let reason = ProbeSet.unavailableReason(for: metric)
             let status = reason.map { "unavailable: \($0)" } ?? "available"
             lines.append(
-                "  \(metric.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(metric.scope.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(status)"
+                "  \(metric.name.padding(toLength: 20, withPad: " ", startingAt: 0)) "
+                    + "\(metric.scope.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(status)"
             )
         }
         lines.append("")
@@ -54,7 +56,8 @@ package enum DoctorReport {
         }
         lines.append("")
         lines.append(
-            "Statistics: summarising 1,000,000 samples takes \(Format.duration(try Summary(times).median)) (median of 5, \(environment.buildConfiguration) build)"
+            "Statistics: summarising 1,000,000 samples takes \(Format.duration(try Summary(times).median)) (median of "
+                + "5, \(environment.buildConfiguration) build)"
         )
         return lines
     }
@@ -77,7 +80,8 @@ package enum DoctorReport {
             check.loopChange * 100)
         return [
             "",
-            "Batched timing (\(build) build; a chain of \(check.steps) xor-shift-multiply steps, \(check.callsPerSample) calls a sample):",
+            "Batched timing (\(build) build; a chain of \(check.steps) xor-shift-multiply steps, "
+                + "\(check.callsPerSample) calls a sample):",
             String(
                 format: "  measured per call: %.2f ns; 1,000,000-call loop: %.2f ns; error %+.1f%%",
                 check.measuredPerCall, check.loopPerCall,

@@ -74,7 +74,8 @@ package enum MeasuredRun {
     }
 
     /// Builds the package in the current directory in release and measures its tests matching
-    /// `filter`: in `processes` fresh processes (``measure(bundle:directory:filter:iterations:processes:launcher:progress:)``),
+    /// `filter`: in `processes` fresh processes
+    /// (``measure(bundle:directory:filter:iterations:processes:launcher:progress:)``),
     /// then, when asked, under callgrind for simulated counts (``CountingRun``).
     /// - Parameters:
     ///   - filter: Test filter.

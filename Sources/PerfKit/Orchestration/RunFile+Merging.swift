@@ -32,21 +32,24 @@ extension RunFile {
             if run.environment.commit != first.environment.commit {
                 throw FileError(
                     path,
-                    "measured commit \(run.environment.commit.prefix(12)), \(firstPath) commit \(first.environment.commit.prefix(12)): shards of one commit only"
+                    "measured commit \(run.environment.commit.prefix(12)), \(firstPath) commit "
+                        + "\(first.environment.commit.prefix(12)): shards of one commit only"
                 )
             }
             let counting = run.environment.countingDifferences(from: first.environment)
             if !counting.isEmpty {
                 throw FileError(
                     path,
-                    "simulated counts from another \(counting.joined(separator: ", ")) than \(firstPath): not one suite's shards"
+                    "simulated counts from another \(counting.joined(separator: ", ")) than \(firstPath): not one "
+                        + "suite's shards"
                 )
             }
             let machine = run.environment.machineDifferences(from: first.environment)
             if !machine.isEmpty, run.countsOnly != true || first.countsOnly != true {
                 throw FileError(
                     path,
-                    "timing from another machine than \(firstPath) (\(machine.joined(separator: ", "))); shards of other machines merge with --counts-only"
+                    "timing from another machine than \(firstPath) (\(machine.joined(separator: ", "))); shards of "
+                        + "other machines merge with --counts-only"
                 )
             }
             var shardTests = run.tests

@@ -53,7 +53,8 @@ public enum SimulatedCounter {
         if isCounting { return nil }
         if perfkit_valgrind_headers_present() == 0 {
             return
-                "built without valgrind's headers (apt install valgrind); simulated instructions are counted only in a counting run"
+                "built without valgrind's headers (apt install valgrind); simulated instructions are counted only in a "
+                + "counting run"
         }
         return "simulated: counted only in a counting run (perfkit run --counts)"
     }

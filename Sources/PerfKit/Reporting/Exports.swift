@@ -26,7 +26,8 @@ public enum Exports {
                     name: name, unit: series.metric.unit.symbol, value: s.median,
                     range: "± \(Format.trim(s.interquartileRange / 2))",
                     extra:
-                        "\(s.count) samples, \(series.phase) phase, \(series.metric.kind.identifier)\(series.metric.isDeterministic ? ", deterministic" : "")"
+                        "\(s.count) samples, \(series.phase) phase, "
+                        + "\(series.metric.kind.identifier)\(series.metric.isDeterministic ? ", deterministic" : "")"
                 ))
         }
         return try StoredFile.encoder().encode(entries)

@@ -21,16 +21,20 @@ public enum GrowthChart {
         func y(_ c: Double) -> Double { height - bottom - (log10(c) - ly0) / (ly1 - ly0) * (height - top - bottom) }
         let colours = sides.count > 1 ? ["#888888", "#1f5fbf"] : ["#1f5fbf"]
         var svg = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+                + "font-family=\"sans-serif\" font-size=\"11\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
             "<text x=\"\(Int(left))\" y=\"16\" font-size=\"12\" font-weight=\"bold\">\(escape(title))</text>",
             line(left, height - bottom, width - right, height - bottom), line(left, top, left, height - bottom),
-            "<text x=\"\(Int((left + width - right) / 2))\" y=\"\(Int(height - 8))\" text-anchor=\"middle\">size (log scale)</text>",
-            "<text x=\"14\" y=\"\(Int((top + height - bottom) / 2))\" transform=\"rotate(-90 14 \(Int((top + height - bottom) / 2)))\" text-anchor=\"middle\">\(escape(unit)) per call (log)</text>",
+            "<text x=\"\(Int((left + width - right) / 2))\" y=\"\(Int(height - 8))\" text-anchor=\"middle\">size (log "
+                + "scale)</text>",
+            "<text x=\"14\" y=\"\(Int((top + height - bottom) / 2))\" transform=\"rotate(-90 14 "
+                + "\(Int((top + height - bottom) / 2)))\" text-anchor=\"middle\">\(escape(unit)) per call (log)</text>",
         ]
         for size in Set(points.map(\.size)).sorted() {
             svg.append(
-                "<text x=\"\(f(x(size)))\" y=\"\(Int(height - bottom + 14))\" text-anchor=\"middle\">\(Growth.size(size))</text>"
+                "<text x=\"\(f(x(size)))\" y=\"\(Int(height - bottom + 14))\" "
+                    + "text-anchor=\"middle\">\(Growth.size(size))</text>"
             )
         }
         for exponent in Int(floor(ly0))...Int(ceil(ly1)) where Double(exponent) >= ly0 && Double(exponent) <= ly1 {
@@ -58,7 +62,8 @@ public enum GrowthChart {
     private static func line(
         _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, colour: String = "#333333", width: Double = 1
     ) -> String {
-        "<line x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\" stroke=\"\(colour)\" stroke-width=\"\(f(width))\"/>"
+        "<line x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\" stroke=\"\(colour)\" "
+            + "stroke-width=\"\(f(width))\"/>"
     }
 
     private static func f(_ v: Double) -> String { String(format: "%.1f", v) }

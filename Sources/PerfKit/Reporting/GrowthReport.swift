@@ -64,7 +64,10 @@ public struct GrowthReport: Sendable {
         var lines = [
             "## Cost as work grows",
             "",
-            "Each case of a parameterized test is its own series; where its argument is a size, cost is fitted against size (log–log exponent; a plain name only when a model `a + b·f(n)` fits every size within 3% for a count, 10% for time). A host-side component cost, not a frame deadline; a name over three or four sizes is a description of those sizes, not a proof of the asymptote.",
+            "Each case of a parameterized test is its own series; where its argument is a size, cost is fitted "
+                + "against size (log–log exponent; a plain name only when a model `a + b·f(n)` fits every size within "
+                + "3% for a count, 10% for time). A host-side component cost, not a frame deadline; a name over three "
+                + "or four sizes is a description of those sizes, not a proof of the asymptote.",
             "",
         ]
         if !changes.isEmpty {
@@ -95,7 +98,8 @@ public struct GrowthReport: Sendable {
                     } ?? "–"
                 }
                 lines.append(
-                    "| \(key.measurement) [\(key.arm), \(key.phase.identifier)] \(key.metric.name) | \(fit.name)\(before) | \(exponent) | "
+                    "| \(key.measurement) [\(key.arm), \(key.phase.identifier)] \(key.metric.name) | "
+                        + "\(fit.name)\(before) | \(exponent) | "
                         + cells.joined(separator: " | ") + " |")
             }
             lines.append("")

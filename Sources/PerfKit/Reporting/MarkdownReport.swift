@@ -84,13 +84,16 @@ public struct MarkdownReport: Sendable {
             heading: "Current against the baseline", against: "current against the baseline", first: "base",
             second: "cur",
             lead:
-                "Two separate runs, compared process by process: timing rows include the drift between processes of both runs; deterministic counts are compared exactly. `perfkit abba` pairs two revisions in one session for tighter timing verdicts."
+                "Two separate runs, compared process by process: timing rows include the drift between processes of "
+                + "both runs; deterministic counts are compared exactly. `perfkit abba` pairs two revisions in one "
+                + "session for tighter timing verdicts."
         )
         /// Two revisions in ABBA order.
         public static let abba = Sides(
             heading: "B against A (paired rounds)", against: "B against A", first: "A", second: "B",
             lead:
-                "Each round pairs one process of A with one of B, in alternating order, so drift between rounds cancels in the pairs."
+                "Each round pairs one process of A with one of B, in alternating order, so drift between rounds "
+                + "cancels in the pairs."
         )
     }
 
@@ -121,17 +124,22 @@ public struct MarkdownReport: Sendable {
     public static func allocatorLimitation(_ environment: Environment?) -> String {
         let allocator = environment?.allocator ?? "unknown"
         return
-            "Timings were taken with \(allocator == "jemalloc" ? "jemalloc" : "the system allocator") as the process allocator. Most Swift programs on Linux ship with glibc's malloc; on this kind of machine the same bundle built without jemalloc moved per-series medians by −25% to +23%, so a timing here is not the one users of the system allocator see."
+            "Timings were taken with \(allocator == "jemalloc" ? "jemalloc" : "the system allocator") as the process "
+            + "allocator. Most Swift programs on Linux ship with glibc's malloc; on this kind of machine the same "
+            + "bundle built without jemalloc moved per-series medians by −25% to +23%, so a timing here is not the "
+            + "one users of the system allocator see."
     }
 
     /// What each kind's numbers do not show.
     public static func caveat(for kind: MetricKind) -> String {
         switch kind {
         case .memory:
-            "Memory of this process on this machine; it does not show GPU memory or what a device's allocator would keep."
+            "Memory of this process on this machine; it does not show GPU memory or what a device's allocator would "
+                + "keep."
         case .correctness: "These counts show whether work happened, not how long it took."
         case .frameInput:
-            "Host-side time judged against UI deadlines; it is not GPU frame delivery or input-to-visible latency on a device."
+            "Host-side time judged against UI deadlines; it is not GPU frame delivery or input-to-visible latency on a "
+                + "device."
         default: "Host-side component cost on this machine; it is not frame delivery or input latency on a device."
         }
     }
@@ -179,7 +187,8 @@ public struct MarkdownReport: Sendable {
         ]
         for row in comparison.rows {
             out.append(
-                "| \(row.test) | \(row.measurement) | \(row.arm) | \(row.phase) | \(row.metric.name) | \(row.baseline?.count ?? 0) | \(row.current?.count ?? 0) | \(row.verdict) | \(row.note) |"
+                "| \(row.test) | \(row.measurement) | \(row.arm) | \(row.phase) | \(row.metric.name) | "
+                    + "\(row.baseline?.count ?? 0) | \(row.current?.count ?? 0) | \(row.verdict) | \(row.note) |"
             )
         }
         out += footer(full: true)
@@ -194,7 +203,10 @@ public struct MarkdownReport: Sendable {
         if comparison.machinesDiffer, let a = comparison.baselineEnvironment, let b = comparison.currentEnvironment {
             out += [
                 "",
-                "> **Timing not judged: the two sides come from different machines** (\(comparison.machineDifferences.joined(separator: ", ")) differ: \(a.machine.summary) against \(b.machine.summary)). Exact counts are still judged; for timing, compare revisions on one machine with `perfkit abba`.",
+                "> **Timing not judged: the two sides come from different machines** "
+                    + "(\(comparison.machineDifferences.joined(separator: ", ")) differ: \(a.machine.summary) against "
+                    + "\(b.machine.summary)). Exact counts are still judged; for timing, compare revisions on one "
+                    + "machine with `perfkit abba`.",
             ]
         }
         if let env = comparison.currentEnvironment, !env.isRelease {
@@ -204,7 +216,8 @@ public struct MarkdownReport: Sendable {
         if !failed.isEmpty {
             out += ["", "**Budgets that failed (\(failed.count)):**", ""]
             out += failed.map {
-                "- `\(Self.shortName($0.test))` \($0.outcome.measurement) [\($0.outcome.arm), \($0.outcome.phase)] \($0.outcome.metric) \($0.outcome.budget): \($0.outcome.detail)"
+                "- `\(Self.shortName($0.test))` \($0.outcome.measurement) [\($0.outcome.arm), \($0.outcome.phase)] "
+                    + "\($0.outcome.metric) \($0.outcome.budget): \($0.outcome.detail)"
             }
         }
         out += ["", "Produced by `\(command)`."]
@@ -212,7 +225,8 @@ public struct MarkdownReport: Sendable {
         if let arms = armComparison {
             out += [
                 "", "## \(arms.title)", "",
-                "Both arms ran in the same process on the same workload, in alternating ABBA order; change is \(arms.second) over \(arms.first).",
+                "Both arms ran in the same process on the same workload, in alternating ABBA order; change is "
+                    + "\(arms.second) over \(arms.first).",
                 "",
             ]
             out += ReportHeadline(arms.comparison, direction: "\(arms.second) against \(arms.first)", limit: 12).lines
@@ -235,7 +249,9 @@ public struct MarkdownReport: Sendable {
         ] {
             guard let env else { continue }
             out.append(
-                "- **\(label)**: \(env.commit.prefix(12)) on \(env.branch)\(env.dirty ? " (dirty)" : ""), \(env.buildConfiguration) build, \(env.swiftVersion), allocator \(env.allocator), \(env.machine.summary)"
+                "- **\(label)**: \(env.commit.prefix(12)) on \(env.branch)\(env.dirty ? " (dirty)" : ""), "
+                    + "\(env.buildConfiguration) build, \(env.swiftVersion), allocator \(env.allocator), "
+                    + "\(env.machine.summary)"
             )
         }
         if !limitations.isEmpty {
@@ -244,7 +260,8 @@ public struct MarkdownReport: Sendable {
         if !full, let fullReportName {
             out += [
                 "",
-                "Every row (unchanged exact counts, rows not judged, notes), all budgets and the run order: [\(fullReportName)](\(fullReportName)).",
+                "Every row (unchanged exact counts, rows not judged, notes), all budgets and the run order: "
+                    + "[\(fullReportName)](\(fullReportName)).",
             ]
         }
         out.append("")
@@ -296,7 +313,8 @@ public struct MarkdownReport: Sendable {
             if judgedOnly && rows.count < all.count {
                 out += [
                     "",
-                    "Not shown here (in the full report): \(ReportHeadline.counts(all.filter { !judged.contains($0.verdict) })).",
+                    "Not shown here (in the full report): "
+                        + "\(ReportHeadline.counts(all.filter { !judged.contains($0.verdict) })).",
                 ]
             }
             out.append("")
@@ -326,7 +344,9 @@ public struct MarkdownReport: Sendable {
     /// What a group's numbers do not show.
     static func caveat(for group: ReportHeadline.Group) -> String {
         group.simulated
-            ? "Instructions executed per call under valgrind's simulation (the same for one binary, toolchain and valgrind, except in code that follows heap addresses): they miss cache misses, memory stalls, system calls, sleeps and lock waits, and are not time."
+            ? "Instructions executed per call under valgrind's simulation (the same for one binary, toolchain and "
+                + "valgrind, except in code that follows heap addresses): they miss cache misses, memory stalls, "
+                + "system calls, sleeps and lock waits, and are not time."
             : caveat(for: group.kind)
     }
 
@@ -366,14 +386,18 @@ public struct MarkdownReport: Sendable {
         guard !budgets.isEmpty else { return [] }
         var lines = [
             "## Budgets", "",
-            "Frame work is 8.3 ms at 120 Hz; direct interaction is p95 under 10 ms and max 20 ms; other local actions aim for 32 to 50 ms with a 100 ms ceiling. These are host-side times judged against those clocks, not frames or input latency on a device. Budgets on exact counts are judged in the build that ran them (counts can differ between debug and release).",
+            "Frame work is 8.3 ms at 120 Hz; direct interaction is p95 under 10 ms and max 20 ms; other local actions "
+                + "aim for 32 to 50 ms with a 100 ms ceiling. These are host-side times judged against those clocks, "
+                + "not frames or input latency on a device. Budgets on exact counts are judged in the build that ran "
+                + "them (counts can differ between debug and release).",
             "",
             "| test / measurement [arm, phase] | metric | budget (clock) | status | observed |",
             "|---|---|---|---|---|",
         ]
         for (id, budget) in budgets {
             lines.append(
-                "| \(shortName(id)) / \(budget.measurement) [\(budget.arm), \(budget.phase)] | \(budget.metric) | \(budget.budget) | \(budget.status) | \(budget.detail) |"
+                "| \(shortName(id)) / \(budget.measurement) [\(budget.arm), \(budget.phase)] | \(budget.metric) | "
+                    + "\(budget.budget) | \(budget.status) | \(budget.detail) |"
             )
         }
         return lines

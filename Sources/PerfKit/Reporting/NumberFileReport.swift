@@ -86,7 +86,8 @@ public struct NumberFileReport: Encodable {
         let name = c.statistic == "ratioOfMedians" ? "ratio of medians" : "difference of medians"
         let e = c.estimate
         return
-            "\(name) \(String(format: "%.4g", e.value)) (95% CI \(String(format: "%.4g", e.lower))…\(String(format: "%.4g", e.upper))), "
+            "\(name) \(String(format: "%.4g", e.value)) (95% CI "
+            + "\(String(format: "%.4g", e.lower))…\(String(format: "%.4g", e.upper))), "
             + "Mann–Whitney p \(c.mannWhitneyP < 0.001 ? "" : "= ")\(Format.pValue(c.mannWhitneyP)): \(c.verdict)"
             + (c.note.map { " (\($0))" } ?? "")
     }
@@ -94,8 +95,10 @@ public struct NumberFileReport: Encodable {
     static func pairedLine(_ p: PairedSampleComparison) -> String {
         let r = p.ratio
         return
-            "paired ratio (Hodges–Lehmann of \(p.pairs) log ratios) \(String(format: "%.4g", r.value)) (95% CI \(String(format: "%.4g", r.lower))…\(String(format: "%.4g", r.upper))), "
-            + "Wilcoxon p \(p.wilcoxonP < 0.001 ? "" : "= ")\(Format.pValue(p.wilcoxonP)) (\(p.method.rawValue)): \(p.verdict)"
+            "paired ratio (Hodges–Lehmann of \(p.pairs) log ratios) \(String(format: "%.4g", r.value)) (95% CI "
+            + "\(String(format: "%.4g", r.lower))…\(String(format: "%.4g", r.upper))), "
+            + "Wilcoxon p \(p.wilcoxonP < 0.001 ? "" : "= ")\(Format.pValue(p.wilcoxonP)) (\(p.method.rawValue)): "
+            + "\(p.verdict)"
     }
 
     static func text(_ report: NumberFileReport) -> String {

@@ -68,7 +68,8 @@ public struct ReportHeadline: Sendable {
             let values = [row.baseline, row.current].map { $0.map { Format.value($0.median, u) } ?? "–" }.joined(
                 separator: " → ")
             out.append(
-                "- **\(row.verdict)** `\(MarkdownReport.shortName(row.test))` \(row.measurement) [\(row.arm), \(row.phase)] \(row.metric.name): \(Self.change(row)), median \(values)"
+                "- **\(row.verdict)** `\(MarkdownReport.shortName(row.test))` \(row.measurement) [\(row.arm), "
+                    + "\(row.phase)] \(row.metric.name): \(Self.change(row)), median \(values)"
             )
         }
         if flagged.count > limit {
@@ -80,13 +81,15 @@ public struct ReportHeadline: Sendable {
             let spread = percent(low) == percent(high) ? "" : " at the median, \(percent(low)) to \(percent(high))"
             out += [
                 "",
-                "The smallest change the inconclusive timing rows could have called (80% power): about \(percent(detectable[detectable.count / 2]))\(spread).",
+                "The smallest change the inconclusive timing rows could have called (80% power): about "
+                    + "\(percent(detectable[detectable.count / 2]))\(spread).",
             ]
         }
         lines = out
     }
 
-    /// "2 regressed, 1 improved, 14 within noise, 3 inconclusive (too noisy to tell: 3), 5 not judged (another machine: 5)".
+    /// "2 regressed, 1 improved, 14 within noise, 3 inconclusive (too noisy to tell: 3), 5 not judged (another machine:
+    /// 5)".
     /// - Parameter rows: Rows of one group.
     /// - Returns: The counts, with the reasons of inconclusive and unjudged rows; "no series" for none.
     public static func counts(_ rows: [ComparisonRow]) -> String {
@@ -130,7 +133,8 @@ public struct ReportHeadline: Sendable {
         }
         if let c = row.change {
             return
-                "\(MarkdownReport.percent(c.value)) (\((row.confidence ?? 0.95).ciLabel) \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)))"
+                "\(MarkdownReport.percent(c.value)) (\((row.confidence ?? 0.95).ciLabel) "
+                + "\(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)))"
         }
         return MarkdownReport.changeText(row)
     }

@@ -69,19 +69,25 @@ public enum SVGChart {
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
             "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): \(escape(subtitle)) (log scale)</text>",
             // Legend.
-            "<rect x=\"10\" y=\"28\" width=\"14\" height=\"9\" fill=\"#eaeef2\"/><text x=\"28\" y=\"36\">noise band</text>",
-            "<line x1=\"100\" y1=\"32\" x2=\"118\" y2=\"32\" stroke=\"#cf222e\" stroke-width=\"2\"/><text x=\"122\" y=\"36\">regressed</text>",
-            "<line x1=\"190\" y1=\"32\" x2=\"208\" y2=\"32\" stroke=\"#1a7f37\" stroke-width=\"2\"/><text x=\"212\" y=\"36\">improved</text>",
-            "<line x1=\"275\" y1=\"32\" x2=\"293\" y2=\"32\" stroke=\"#57606a\" stroke-width=\"2\"/><text x=\"297\" y=\"36\">within noise or inconclusive</text>",
+            "<rect x=\"10\" y=\"28\" width=\"14\" height=\"9\" fill=\"#eaeef2\"/><text x=\"28\" y=\"36\">noise "
+                + "band</text>",
+            "<line x1=\"100\" y1=\"32\" x2=\"118\" y2=\"32\" stroke=\"#cf222e\" stroke-width=\"2\"/><text x=\"122\" "
+                + "y=\"36\">regressed</text>",
+            "<line x1=\"190\" y1=\"32\" x2=\"208\" y2=\"32\" stroke=\"#1a7f37\" stroke-width=\"2\"/><text x=\"212\" "
+                + "y=\"36\">improved</text>",
+            "<line x1=\"275\" y1=\"32\" x2=\"293\" y2=\"32\" stroke=\"#57606a\" stroke-width=\"2\"/><text x=\"297\" "
+                + "y=\"36\">within noise or inconclusive</text>",
             "<text x=\"470\" y=\"36\" fill=\"#57606a\">▸ bound beyond the axis, value printed</text>",
         ]
         for tick in layout.ticks {
             let tx = x(tick)
             svg.append(
-                "<line class=\"tick\" x1=\"\(tx)\" y1=\"\(top - 10)\" x2=\"\(tx)\" y2=\"\(axisBottom)\" stroke=\"\(tick == 1 ? "#444" : "#d0d7de")\" stroke-width=\"\(tick == 1 ? 1 : 0.5)\"/>"
+                "<line class=\"tick\" x1=\"\(tx)\" y1=\"\(top - 10)\" x2=\"\(tx)\" y2=\"\(axisBottom)\" "
+                    + "stroke=\"\(tick == 1 ? "#444" : "#d0d7de")\" stroke-width=\"\(tick == 1 ? 1 : 0.5)\"/>"
             )
             svg.append(
-                "<text class=\"tick-label\" x=\"\(tx)\" y=\"\(axisBottom + 14)\" text-anchor=\"middle\">\(escape(tickLabel(tick)))</text>"
+                "<text class=\"tick-label\" x=\"\(tx)\" y=\"\(axisBottom + 14)\" "
+                    + "text-anchor=\"middle\">\(escape(tickLabel(tick)))</text>"
             )
         }
         if layout.rows.isEmpty {
@@ -93,13 +99,16 @@ public enum SVGChart {
             let c = row.change!
             let color = row.verdict == .regressed ? "#cf222e" : (row.verdict == .improved ? "#1a7f37" : "#57606a")
             svg.append(
-                "<rect x=\"\(x(1 - row.noiseBand))\" y=\"\(y - 6)\" width=\"\(x(1 + row.noiseBand) - x(1 - row.noiseBand))\" height=\"12\" fill=\"#eaeef2\"/>"
+                "<rect x=\"\(x(1 - row.noiseBand))\" y=\"\(y - 6)\" "
+                    + "width=\"\(x(1 + row.noiseBand) - x(1 - row.noiseBand))\" height=\"12\" fill=\"#eaeef2\"/>"
             )
             svg.append(
-                "<text x=\"10\" y=\"\(y + 4)\">\(escape(truncated("\(row.phase) · \(row.metric.name) · \(row.id.testName) \(row.measurement) [\(row.arm)]", 62)))</text>"
+                "<text x=\"10\" "
+                    + "y=\"\(y + 4)\">\(escape(truncated("\(row.phase) · \(row.metric.name) · \(row.id.testName) \(row.measurement) [\(row.arm)]", 62)))</text>"
             )
             svg.append(
-                "<line x1=\"\(x(c.lower))\" y1=\"\(y)\" x2=\"\(x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+                "<line x1=\"\(x(c.lower))\" y1=\"\(y)\" x2=\"\(x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" "
+                    + "stroke-width=\"2\"/>"
             )
             svg.append("<circle cx=\"\(x(c.value))\" cy=\"\(y)\" r=\"3\" fill=\"\(color)\"/>")
             var label = MarkdownReport.percent(c.value)
@@ -124,10 +133,12 @@ public enum SVGChart {
         // Wide enough for the longest value label (about 6.2 px a character at 11 px sans-serif).
         let chartWidth = Int(left + width + max(300, 24 + 6.2 * Double(longestLabel)))
         svg.insert(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(chartWidth)\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(chartWidth)\" height=\"\(Int(height))\" "
+                + "font-family=\"sans-serif\" font-size=\"11\">",
             at: 0)
         svg.append(
-            "<text x=\"\(left + width / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\" fill=\"#57606a\">change (log scale; 0% = no change)</text>"
+            "<text x=\"\(left + width / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\" fill=\"#57606a\">change (log "
+                + "scale; 0% = no change)</text>"
         )
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"

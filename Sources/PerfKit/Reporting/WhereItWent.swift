@@ -68,7 +68,9 @@ public struct WhereItWent: Sendable {
         guard !entries.isEmpty else { return nil }
         var out = [
             "## Where it went (simulated counts)", "",
-            "Per changed count series: the functions whose inclusive instructions per call changed most, and the call sites whose calls into the allocator changed. From callgrind's per-function counts of the same samples (`callgrind_annotate --inclusive=yes` on the files beside the run file shows the rest).",
+            "Per changed count series: the functions whose inclusive instructions per call changed most, and the call "
+                + "sites whose calls into the allocator changed. From callgrind's per-function counts of the same "
+                + "samples (`callgrind_annotate --inclusive=yes` on the files beside the run file shows the rest).",
         ]
         for entry in entries {
             out += [
@@ -77,7 +79,8 @@ public struct WhereItWent: Sendable {
             out += ["| function | instructions per call (before → after) | change |", "|---|--:|--:|"]
             for f in entry.functions {
                 out.append(
-                    "| `\(Self.cell(f.function))` | \(Self.count(f.baseline)) → \(Self.count(f.current)) | \(Self.signed(f.delta)) |"
+                    "| `\(Self.cell(f.function))` | \(Self.count(f.baseline)) → \(Self.count(f.current)) | "
+                        + "\(Self.signed(f.delta)) |"
                 )
             }
             if !entry.allocations.isEmpty {
@@ -87,7 +90,8 @@ public struct WhereItWent: Sendable {
                 ]
                 for a in entry.allocations {
                     out.append(
-                        "| `\(Self.cell(a.function))` | \(Self.count(a.baseline)) → \(Self.count(a.current)) | \(Self.signed(a.delta)) |"
+                        "| `\(Self.cell(a.function))` | \(Self.count(a.baseline)) → \(Self.count(a.current)) | "
+                            + "\(Self.signed(a.delta)) |"
                     )
                 }
             } else {

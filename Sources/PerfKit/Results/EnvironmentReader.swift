@@ -36,7 +36,8 @@ public enum EnvironmentReader {
         let commit = Git.answer(["rev-parse", "HEAD"], in: directory) ?? "unknown"
         var branch = Git.answer(["rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
         if branch == "HEAD" {
-            // A detached checkout (an abba worktree, a CI job): name the branches that contain the commit's tip instead of "HEAD".
+            // A detached checkout (an abba worktree, a CI job): name the branches that contain the commit's tip instead
+            // of "HEAD".
             let names =
                 Git.answer(["branch", "--all", "--points-at", "HEAD", "--format=%(refname:short)"], in: directory) ?? ""
             let candidates = names.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("(") }

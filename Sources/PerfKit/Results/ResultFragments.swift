@@ -25,7 +25,8 @@ public enum ResultFragments {
         if FileManager.default.fileExists(atPath: path) {
             throw FileError(
                 path,
-                "\(result.id) (\(result.measurements.map(\.name).joined(separator: ", "))) was already written by another scope of the same test: two scopes would write one series"
+                "\(result.id) (\(result.measurements.map(\.name).joined(separator: ", "))) was already written by "
+                    + "another scope of the same test: two scopes would write one series"
             )
         }
         try StoredFile.write(Fragment(schemaVersion: schemaVersion, test: result), to: path)
@@ -46,7 +47,8 @@ public enum ResultFragments {
                 if let first = shared.sorted().first {
                     throw FileError(
                         directory + "/" + name,
-                        "\(test.id): measurement '\(first)' written by two scopes (two cases with one ID?): two scopes would write one series"
+                        "\(test.id): measurement '\(first)' written by two scopes (two cases with one ID?): two scopes "
+                            + "would write one series"
                     )
                 }
                 existing.measurements += test.measurements

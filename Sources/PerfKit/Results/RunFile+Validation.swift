@@ -11,7 +11,8 @@ extension SampleSeries {
         guard !values.isEmpty else { return "empty sample" }
         guard rounds.count == values.count, positions.count == values.count, iterations.count == values.count else {
             return
-                "\(values.count) values but \(rounds.count) rounds, \(positions.count) positions and \(iterations.count) iterations"
+                "\(values.count) values but \(rounds.count) rounds, \(positions.count) positions and "
+                + "\(iterations.count) iterations"
         }
         if let processes, processes.count != values.count {
             return "\(values.count) values but \(processes.count) process labels"
@@ -41,7 +42,8 @@ extension Array: ValidatedOnLoad where Element == TestResult {
                 for series in measurement.series {
                     if let problem = series.validationProblem() {
                         return
-                            "\(test.id) \(measurement.name) \(series.arm)/\(series.phase.identifier)/\(series.metric.name): \(problem)"
+                            "\(test.id) \(measurement.name) "
+                            + "\(series.arm)/\(series.phase.identifier)/\(series.metric.name): \(problem)"
                     }
                 }
             }

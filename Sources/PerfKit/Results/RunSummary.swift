@@ -8,7 +8,8 @@ public enum RunSummary {
     /// - Returns: Plain text.
     public static func text(_ run: RunFile) -> String {
         var lines = [
-            "\(run.tests.count) measured tests, \(run.mode) mode, \(run.environment.buildConfiguration) build, \(run.environment.machine.summary)"
+            "\(run.tests.count) measured tests, \(run.mode) mode, \(run.environment.buildConfiguration) build, "
+                + "\(run.environment.machine.summary)"
         ]
         for test in run.tests {
             for measurement in test.measurements {

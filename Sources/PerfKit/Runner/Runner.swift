@@ -46,7 +46,8 @@ public struct RunConfiguration: Sendable, Equatable {
 /// Per phase, the timed pass runs `rounds` rounds in ``RunOrder``; each arm takes one sample per
 /// round. Warm and eviction states persist per arm across rounds; a cold sample gets fresh
 /// state every time. A fast warm body is timed several calls per sample (``Batching``), and its
-/// values are recorded per call with the calls in ``SampleSeries/callsPerSample``. The exact allocation count runs afterwards in a pass of its own with its
+/// values are recorded per call with the calls in ``SampleSeries/callsPerSample``. The exact allocation count runs
+/// afterwards in a pass of its own with its
 /// own states, so its slower, cache-less allocations never touch a timed sample; that untimed pass,
 /// one call a sample, also reads the subject counters of arms whose timed samples may be batched.
 public struct Runner: Sendable {

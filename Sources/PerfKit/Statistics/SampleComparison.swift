@@ -31,12 +31,14 @@ public struct SampleComparison: Sendable, Codable, Equatable {
             statistic = "differenceOfMedians"
             estimate = try TwoSampleEstimate.differenceOfMedians(baseline: first, current: second)
             notes.append(
-                "the first median is zero or negative, so the ratio is undefined; the difference of medians is compared instead"
+                "the first median is zero or negative, so the ratio is undefined; the difference of medians is "
+                    + "compared instead"
             )
         }
         if let size = estimate.bootstrapSubsample {
             notes.append(
-                "the CI was bootstrapped from seeded subsamples of \(size) values per side (wider than a full bootstrap)"
+                "the CI was bootstrapped from seeded subsamples of \(size) values per side (wider than a full "
+                    + "bootstrap)"
             )
         }
         note = notes.isEmpty ? nil : notes.joined(separator: "; ")
@@ -71,7 +73,8 @@ public struct PairedSampleComparison: Sendable, Codable, Equatable {
     /// - Parameters:
     ///   - first: Positive, finite values, one per pair.
     ///   - second: Positive, finite values of the same count.
-    /// - Throws: ``StatisticsError`` for mismatched lengths, fewer than two pairs, or values that are not positive and finite.
+    /// - Throws: ``StatisticsError`` for mismatched lengths, fewer than two pairs, or values that are not positive and
+    ///   finite.
     /// - Complexity: O(n² log n) for the Walsh averages.
     public init(_ first: [Double], _ second: [Double]) throws(StatisticsError) {
         guard first.count == second.count else { throw .mismatchedLengths(first.count, second.count) }

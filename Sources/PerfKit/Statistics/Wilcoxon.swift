@@ -34,7 +34,8 @@ public struct Wilcoxon: Sendable, Codable, Equatable {
     ///   - x: First member of each pair.
     ///   - y: Second member of each pair.
     /// - Throws: ``StatisticsError`` for empty, non-finite or mismatched input.
-    /// - Complexity: O(n log n) for the ranks; O(n³) for the exact distribution; O(2ⁿ · n), n ≤ 13, for the permutation.
+    /// - Complexity: O(n log n) for the ranks; O(n³) for the exact distribution; O(2ⁿ · n), n ≤ 13, for the
+    ///   permutation.
     public init(_ x: [Double], _ y: [Double]) throws(StatisticsError) {
         guard x.count == y.count else { throw .mismatchedLengths(x.count, y.count) }
         try StatisticsError.validate(x)

@@ -30,7 +30,8 @@ package enum ChildProcess {
         /// The tail of its standard error (at most ``errorTail`` bytes), kept whether or not it was shown.
         package var errors: String
 
-        /// A finished child (``runKeepingErrors(_:in:environment:output:showErrors:replacingEnvironment:)`` makes the real ones).
+        /// A finished child (``runKeepingErrors(_:in:environment:output:showErrors:replacingEnvironment:)`` makes the
+        /// real ones).
         package init(status: Int32, signalled: Bool, output: Data, errors: String) {
             self.status = status
             self.signalled = signalled

@@ -80,7 +80,8 @@ public enum StoredFile {
             if depth > 256 {
                 throw FileError(
                     path,
-                    "JSON nested \(depth) levels deep; no PerfKit file nests more than a few, and the reader stops at 512"
+                    "JSON nested \(depth) levels deep; no PerfKit file nests more than a few, and the reader stops at "
+                        + "512"
                 )
             }
             throw FileError(path, "not a PerfKit file or corrupt JSON (no readable schemaVersion)")

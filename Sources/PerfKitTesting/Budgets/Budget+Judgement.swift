@@ -27,7 +27,8 @@ extension Budget {
         if metric.isSimulated && !SimulatedCounter.isCounting {
             // Never a silent pass: a count budget outside a counting run says how to judge it.
             let detail =
-                "not judged, run with counts (perfkit run --counts): simulated instructions are counted only under valgrind"
+                "not judged, run with counts (perfkit run --counts): simulated instructions are counted only under "
+                + "valgrind"
             return [
                 Judgement(
                     outcome: BudgetOutcome(
@@ -60,7 +61,8 @@ extension Budget {
             let detail =
                 measurements.isEmpty
                 ? "never judged: the test has .performance() but called no measure(…)"
-                : "never judged: no measurement records \(metric.name); add it to .performance(metrics:) or report it from the subject's counters"
+                : "never judged: no measurement records \(metric.name); add it to .performance(metrics:) or report it "
+                    + "from the subject's counters"
             judgements.append(
                 Judgement(
                     outcome: BudgetOutcome(
@@ -94,11 +96,13 @@ extension Budget {
             observed.append("\(limit.label) = \(Format.value(value, metric.unit))")
             if value > limit.value {
                 let line =
-                    "\(limit.label) \(Format.value(value, metric.unit)) exceeds \(Format.value(limit.value, metric.unit))"
+                    "\(limit.label) \(Format.value(value, metric.unit)) exceeds "
+                    + "\(Format.value(limit.value, metric.unit))"
                 if limit.isTarget { targetMisses.append(line) } else { misses.append(line) }
             }
         }
-        // Exact counts can differ between debug and release builds (inlining, specialisation): say which one judged them.
+        // Exact counts can differ between debug and release builds (inlining, specialisation): say which one judged
+        // them.
         let build = metric.isDeterministic ? ", \(mode.buildConfiguration) build" : ""
         if !misses.isEmpty {
             return outcome(.failed, misses.joined(separator: "; ") + " (\(summary.count) samples\(build))")

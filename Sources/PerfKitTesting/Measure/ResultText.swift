@@ -13,7 +13,8 @@ public enum ResultText {
                     ? "median \(Format.duration(s.median)), p95 \(Format.duration(s.p95))"
                     : "max \(Format.value(s.max, series.metric.unit))"
                 lines.append(
-                    "  \(measurement.name) [\(series.arm), \(series.phase)] \(series.metric.name): \(value) (\(s.count) samples)"
+                    "  \(measurement.name) [\(series.arm), \(series.phase)] \(series.metric.name): \(value) "
+                        + "(\(s.count) samples)"
                 )
             }
         }

@@ -34,7 +34,8 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             Issue.record(
                 Comment(
                     rawValue:
-                        "\(function_): PerfKit cannot read this parameterized case's arguments (Swift Testing stores them otherwise); its cases would write one series, so this case is not measured"
+                        "\(function_): PerfKit cannot read this parameterized case's arguments (Swift Testing stores "
+                        + "them otherwise); its cases would write one series, so this case is not measured"
                 ))
             return try await function()
         }
@@ -66,7 +67,9 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             Issue.record(
                 Comment(
                     rawValue:
-                        "\(testID) is measured under swift test, but perfkit run measures suites whose names end in Benchmarks: rename \(suite.split(separator: ".").last ?? "") or run perfkit run --filter '\(suite.split(separator: ".").last ?? "")/'"
+                        "\(testID) is measured under swift test, but perfkit run measures suites whose names end in "
+                        + "Benchmarks: rename \(suite.split(separator: ".").last ?? "") or run perfkit run "
+                        + "--filter '\(suite.split(separator: ".").last ?? "")/'"
                 ), severity: .warning)
         }
         var outcomes: [BudgetOutcome] = []

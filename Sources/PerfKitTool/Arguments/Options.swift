@@ -8,7 +8,8 @@ extension Option {
     package static let batching = Option(
         flag: "batching",
         help:
-            "also check batched timing: a ~50 ns body through the runner against a 1,000,000-call loop, and an injected +3% change"
+            "also check batched timing: a ~50 ns body through the runner against a 1,000,000-call loop, and an "
+            + "injected +3% change"
     )
     package static let commit = Option(
         "commit", value: "REV", help: "record: the commit it measured (default the run file's)")
@@ -60,7 +61,8 @@ extension Option {
     package static let timeBudget = Option(
         "time-budget", value: "SECONDS",
         help:
-            "seconds of measuring; a look that would end later is cut to the rounds that fit, or not taken (default 300)"
+            "seconds of measuring; a look that would end later is cut to the rounds that fit, or not taken (default "
+            + "300)"
     )
     package static let with = Option(
         "with", value: "BASELINE2", help: "compare a second stored baseline instead of a run file")

@@ -92,7 +92,8 @@ enum AbbaCommand {
             sides: MarkdownReport.Sides(
                 heading: "B against A (simulated counts)", against: "B against A", first: "A", second: "B",
                 lead:
-                    "Each side: \(CountingRun.summary); counts do not drift with the machine's load, so no rounds are needed."
+                    "Each side: \(CountingRun.summary); counts do not drift with the machine's load, so no rounds are "
+                    + "needed."
             ))
         var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
         let growth = GrowthReport(baseline: sides[0].tests, current: sides[1].tests)
@@ -114,7 +115,8 @@ enum AbbaCommand {
         if parsed[.rounds] != nil {
             guard parsed[.maxRounds] == nil, parsed[.timeBudget] == nil else {
                 throw UsageError(
-                    "--rounds fixes the number of rounds; --max-rounds and --time-budget belong to adaptive rounds: give one or the other"
+                    "--rounds fixes the number of rounds; --max-rounds and --time-budget belong to adaptive rounds: "
+                        + "give one or the other"
                 )
             }
             let rounds = try parsed.integer(.rounds, default: 0, range: 2...1_000)

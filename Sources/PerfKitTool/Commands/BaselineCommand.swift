@@ -24,7 +24,8 @@ enum BaselineCommand {
             if let previous {
                 let replaced = Set(previous.tests.map(\.id)).intersection(written).count
                 Output.line(
-                    "replaced \(replaced) of the \(previous.tests.count) tests of the previous '\(name)' (saved \(previous.savedAt) from \(previous.environment.commit.prefix(12)))"
+                    "replaced \(replaced) of the \(previous.tests.count) tests of the previous '\(name)' (saved "
+                        + "\(previous.savedAt) from \(previous.environment.commit.prefix(12)))"
                 )
             }
         case "list":
@@ -33,7 +34,9 @@ enum BaselineCommand {
             try parsed.requirePositionals(2...2)
             let baseline = try store.load(parsed.positionals[1])
             Output.line(
-                "\(baseline.name): \(baseline.tests.count) tests, saved \(baseline.savedAt), \(baseline.environment.buildConfiguration) build at \(baseline.environment.commit.prefix(12)), \(baseline.environment.machine.summary)"
+                "\(baseline.name): \(baseline.tests.count) tests, saved \(baseline.savedAt), "
+                    + "\(baseline.environment.buildConfiguration) build at \(baseline.environment.commit.prefix(12)), "
+                    + "\(baseline.environment.machine.summary)"
             )
             for test in baseline.tests {
                 Output.line(

@@ -18,7 +18,10 @@ enum BisectCommand {
         guard let culprit = outcome.culprit, let step = outcome.culpritStep else {
             let last = outcome.steps.last
             Output.line(
-                "\(outcome.series.description): \(parsed.positionals[1]) counts \(Format.value(last?.value ?? 0, unit)) per call, within the count tolerance of \(parsed.positionals[0])'s \(Format.value(outcome.steps[0].value, unit)): nothing to bisect (\(runs) counting runs)"
+                "\(outcome.series.description): \(parsed.positionals[1]) counts "
+                    + "\(Format.value(last?.value ?? 0, unit)) per call, within the count tolerance of "
+                    + "\(parsed.positionals[0])'s \(Format.value(outcome.steps[0].value, unit)): nothing to bisect "
+                    + "(\(runs) counting runs)"
             )
             return 0
         }
@@ -26,7 +29,9 @@ enum BisectCommand {
         Output.line(
             "first commit where \(outcome.series.description) changed: \(culprit.prefix(12)) \"\(outcome.subject)\"")
         Output.line(
-            "  \(Format.value(before, unit)) → \(Format.value(step.value, unit)) per call (\(MarkdownReport.percent(step.value / before))); \(runs) counting runs in \(Int(Date().timeIntervalSince(started))) s"
+            "  \(Format.value(before, unit)) → \(Format.value(step.value, unit)) per call "
+                + "(\(MarkdownReport.percent(step.value / before))); \(runs) counting runs in "
+                + "\(Int(Date().timeIntervalSince(started))) s"
         )
         for s in outcome.steps {
             Output.line(
@@ -39,7 +44,8 @@ enum BisectCommand {
             for line in whereItWent.plainLines { Output.line(line) }
         } else {
             Output.line(
-                "  (the culprit's parent was not counted, so where it went is not shown: perfkit abba \(culprit.prefix(12))^ \(culprit.prefix(12)) --counts)"
+                "  (the culprit's parent was not counted, so where it went is not shown: perfkit abba "
+                    + "\(culprit.prefix(12))^ \(culprit.prefix(12)) --counts)"
             )
         }
         return 0

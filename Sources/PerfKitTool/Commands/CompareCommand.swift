@@ -2,7 +2,8 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// `perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE] [--fail-on regression]`.
+/// `perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE]
+/// [--fail-on regression]`.
 /// Exit status: 0 nothing regressed, 1 regression with `--fail-on regression`, 2 bad input or usage.
 enum CompareCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -63,7 +64,8 @@ enum CompareCommand {
         let head = Git.answer(["rev-parse", "HEAD"])
         if parsed[.with] == nil, let head, !currentEnvironment.commit.hasPrefix(head) {
             report.notices.append(
-                "The current run is of commit \(currentEnvironment.commit.prefix(12)), not of this checkout's HEAD \(head.prefix(12)): run perfkit run again to judge the code you have"
+                "The current run is of commit \(currentEnvironment.commit.prefix(12)), not of this checkout's HEAD "
+                    + "\(head.prefix(12)): run perfkit run again to judge the code you have"
             )
         }
         var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])

@@ -2,7 +2,8 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// `perfkit doctor`: what this machine is, whether jemalloc really is the allocator, which probes work and what they cost.
+/// `perfkit doctor`: what this machine is, whether jemalloc really is the allocator, which probes work and what they
+/// cost.
 enum DoctorCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "doctor")

@@ -27,7 +27,8 @@ enum HistoryCommand {
         let run = try RunFile.read(from: path)
         guard !run.environment.dirty, !run.environment.commit.hasSuffix("+dirty") else {
             throw UsageError(
-                "\(path): measured a working tree with uncommitted changes; history records commits (commit, then perfkit run)"
+                "\(path): measured a working tree with uncommitted changes; history records commits (commit, then "
+                    + "perfkit run)"
             )
         }
         let revision = parsed[.commit] ?? run.environment.commit
@@ -44,7 +45,8 @@ enum HistoryCommand {
         let store = try HistoryStore(stored, create: true)
         try store.record(entries)
         Output.line(
-            "recorded \(entries.count) series of commit \(commit.position) \(commit.hash.prefix(12)) on machine \(run.environment.machine.identifier) in \(store.location)"
+            "recorded \(entries.count) series of commit \(commit.position) \(commit.hash.prefix(12)) on machine "
+                + "\(run.environment.machine.identifier) in \(store.location)"
         )
         return ExitStatus.fine
     }

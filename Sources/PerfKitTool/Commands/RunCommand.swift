@@ -52,7 +52,9 @@ enum RunCommand {
         }
         if parsed[.filter] == nil {
             Output.line(
-                "measured \(run.tests.count) tests in suites matching '\(MeasuredRun.defaultFilter)'; a .performance() test in a suite whose name does not end in Benchmarks is not run: pass --filter REGEX to include it"
+                "measured \(run.tests.count) tests in suites matching '\(MeasuredRun.defaultFilter)'; a .performance() "
+                    + "test in a suite whose name does not end in Benchmarks is not run: pass --filter REGEX to "
+                    + "include it"
             )
         }
         Output.line("run file: \(output)")

@@ -23,7 +23,8 @@ public struct BudgetTrait: TestTrait, TestScoping {
     package static func unjudgedMessage(_ budget: Budget, traits: [any Trait]) -> String? {
         guard !traits.contains(where: { $0 is PerformanceTrait }) else { return nil }
         return
-            "\(budget.metric.name) budget \(budget.text) is never judged: the test has no .performance() trait; add .performance() to the test or its suite"
+            "\(budget.metric.name) budget \(budget.text) is never judged: the test has no .performance() trait; add "
+            + ".performance() to the test or its suite"
     }
 }
 

@@ -29,7 +29,8 @@ extension VerbTable {
             Verb(
                 name: "run", run: RunCommand.run, positionals: "",
                 summary:
-                    "Builds the package in release and measures its .performance() tests in fresh processes; writes a run file.",
+                    "Builds the package in release and measures its .performance() tests in fresh processes; writes a "
+                    + "run file.",
                 options: [
                     .filter,
                     .samples,
@@ -57,7 +58,8 @@ extension VerbTable {
             Verb(
                 name: "compare", run: CompareCommand.run, positionals: "BASELINE",
                 summary:
-                    "Compares a run (or a second baseline) against a stored baseline; prints the answer, writes reports.",
+                    "Compares a run (or a second baseline) against a stored baseline; prints the answer, writes "
+                    + "reports.",
                 options: [
                     .current,
                     .with,
@@ -79,7 +81,8 @@ extension VerbTable {
             Verb(
                 name: "abba", run: AbbaCommand.run, positionals: "REV_A REV_B",
                 summary:
-                    "Builds two revisions in their own worktrees and measures them process by process in counterbalanced ABBA rounds until every series is decided; B is compared against A.",
+                    "Builds two revisions in their own worktrees and measures them process by process in "
+                    + "counterbalanced ABBA rounds until every series is decided; B is compared against A.",
                 options: [
                     .maxRounds,
                     .timeBudget,
@@ -101,7 +104,8 @@ extension VerbTable {
             Verb(
                 name: "history", run: HistoryCommand.run, positionals: "record | show",
                 summary:
-                    "Keeps a branch's history (one entry per commit, machine and series) and prints the commits where series changed.",
+                    "Keeps a branch's history (one entry per commit, machine and series) and prints the commits where "
+                    + "series changed.",
                 options: [
                     .store,
                     .from.help("record: the run file (default .perfkit/runs/latest.json)"),
@@ -115,19 +119,22 @@ extension VerbTable {
             Verb(
                 name: "bisect", run: BisectCommand.run, positionals: "GOOD BAD",
                 summary:
-                    "Finds the first commit between GOOD and BAD at which a count series changed: git bisect with a counting run per step, in a worktree.",
+                    "Finds the first commit between GOOD and BAD at which a count series changed: git bisect with a "
+                    + "counting run per step, in a worktree.",
                 options: [
                     .series.value(
                         "NAME",
                         help:
-                            "the test (Suite/test()) when it has one count series, else the series' name from perfkit history show"
+                            "the test (Suite/test()) when it has one count series, else the series' name from perfkit "
+                            + "history show"
                     ),
                     .samples.help("samples per counting run (default: the test's own)"),
                 ]),
             Verb(
                 name: "calibrate", run: CalibrateCommand.run, positionals: "",
                 summary:
-                    "Builds HEAD twice in separate worktrees, measures their paired A/A noise per series, stores it as noise bands.",
+                    "Builds HEAD twice in separate worktrees, measures their paired A/A noise per series, stores it "
+                    + "as noise bands.",
                 options: [
                     .rounds.help("ABBA rounds per A/A comparison (default 24)"),
                     .repeats,
