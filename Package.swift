@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(name: "PerfKitTests", dependencies: ["PerfKit", "PerfKitTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PerfKitHistoryTests", dependencies: ["PerfKitHistory", "PerfKit", "PerfKitTestSupport"]),
-        .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit"]),
+        .testTarget(name: "PerfKitTestingTests", dependencies: ["PerfKitTesting", "PerfKit", "PerfKitTestSupport"]),
         .testTarget(
             name: "CalendarSubjectsTests",
             dependencies: ["CalendarSubjects", "PerfKitTesting", "PerfKit", "PerfKitTestSupport"]),

@@ -14,13 +14,50 @@ package enum Build {
         return series
     }
 
-    /// An environment of one fixed machine, release build, jemalloc.
-    package static func environment(commit: String = "c", dirty: Bool = false) -> Environment {
+    /// An environment of one fixed machine, a `build` build (release by default), jemalloc.
+    package static func environment(commit: String = "c", dirty: Bool = false, build: String = "release")
+        -> Environment
+    {
         Environment(
-            commit: commit, branch: "main", dirty: dirty, swiftVersion: "6.3.1", buildConfiguration: "release",
+            commit: commit, branch: "main", dirty: dirty, swiftVersion: "6.3.1", buildConfiguration: build,
             machine: MachineFingerprint(
                 cpuModel: "cpu", cores: 2, kernel: "k", operatingSystem: "os", governor: nil, memoryBytes: 1 << 34),
             allocator: "jemalloc")
+    }
+
+    /// A run of one test `id` built in `build` (`release`, `debug`) whose wall-clock series holds
+    /// `values`, one sample per round.
+    package static func run(build: String, values: [Double], id: String = "S/t()") -> RunFile {
+        RunFile(
+            date: Date(timeIntervalSince1970: 0), mode: "measure", environment: environment(build: build),
+            tests: [
+                TestResult(
+                    id: id, suite: String(id.prefix { $0 != "/" }),
+                    measurements: [
+                        MeasurementResult(
+                            name: "m", arms: ["main"], order: [], series: [series(values: values)], unavailable: [])
+                    ])
+            ])
+    }
+
+    /// One test whose series holds `values`, each from its own process (so a comparison works at
+    /// the process level). Time metrics take the values as microseconds, well above the clock's resolution.
+    package static func processTests(_ values: [Double], metric: Metric = .wallClock, id: String = "S/t()")
+        -> [TestResult]
+    {
+        run(build: "release", values: values, id: id).tests.map { test in
+            var t = test
+            t.measurements[0].series[0].metric = metric
+            if metric.unit == .nanoseconds { t.measurements[0].series[0].values = values.map { $0 * 1_000 } }
+            t.measurements[0].series[0].processes = Array(values.indices)
+            return t
+        }
+    }
+
+    /// `count` values spread uniformly within ±`spread` of `center` (seeded, in steps of 0.1%).
+    package static func noisy(_ center: Double, seed: UInt64, spread: Double = 0.01, count: Int = 30) -> [Double] {
+        var g = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in center * (1 + spread * (Double(g.index(below: 2_001)) / 1_000 - 1)) }
     }
 
     /// A run file whose tests `ids` each hold one measurement `m` with one series of `values`.

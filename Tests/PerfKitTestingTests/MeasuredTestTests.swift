@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import PerfKitTesting
 import Testing
 
@@ -106,8 +107,7 @@ private struct Policy: MeasurableSubject {
     }
 
     @Test func deterministicBudgetIsJudgedExactlyAtItsBoundary() {
-        var series = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
-        series.append(10, round: 0, position: 0, iteration: 0)
+        let series = Build.series(.mallocs, values: [10])
         let result = MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [series], unavailable: [])
         for (limit, expected) in [(9.0, BudgetStatus.failed), (10.0, .passed), (11.0, .passed)] {
             let budget = BudgetTrait.budget(.mallocs, max: limit).budget
@@ -155,8 +155,7 @@ private struct Policy: MeasurableSubject {
     }
 
     @Test func timeBudgetIsNotJudgedInDebugOrSmokeMode() {
-        var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        for i in 0..<5 { series.append(50_000_000, round: i, position: 0, iteration: i) }
+        let series = Build.series(.wallClock, values: Array(repeating: 50_000_000, count: 5))
         let result = MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
         let budget = BudgetTrait.budget(.directInteraction).budget
         let notJudged = budget.judge([result], mode: Self.debugOrSmoke)
@@ -169,8 +168,7 @@ private struct Policy: MeasurableSubject {
     }
 
     @Test func localActionTargetIsAWarningAndCeilingAFailure() {
-        var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        for i in 0..<20 { series.append(60_000_000, round: i, position: 0, iteration: i) }
+        let series = Build.series(.wallClock, values: Array(repeating: 60_000_000, count: 20))
         let result = MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
         let judgements = BudgetTrait.budget(.localAction).budget.judge([result], mode: Self.measuringRelease)
         #expect(judgements.map(\.outcome.status) == [.targetMissed])

@@ -5,8 +5,7 @@ import Testing
 
 @Suite struct ResultFragmentTests {
     static func result(id: String, measurement: String, value: Double, budget: String) -> TestResult {
-        var series = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
-        series.append(value, round: 0, position: 0, iteration: 0)
+        let series = Build.series(.mallocs, values: [value])
         let outcome = BudgetOutcome(
             measurement: measurement, arm: "main", phase: .warm, metric: "mallocs", budget: budget, status: .passed,
             detail: "")

@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 /// A fast subject whose state counts calls: three cells created a call (a running total), its
@@ -132,8 +133,7 @@ private struct AllocatingSubject: MeasurableSubject {
     @Test func callsPerSampleSurviveMergingAndAreValidatedOnLoad() throws {
         var batched = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
         batched.append(40, round: 0, position: 0, iteration: 0, calls: 1_250)
-        var single = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        single.append(41, round: 0, position: 0, iteration: 0)
+        let single = Build.series(.wallClock, values: [41])
         #expect(single.callsPerSample == nil, "a one-call series writes no calls, so its JSON is unchanged")
         let m = { (s: SampleSeries) in
             MeasurementResult(name: "m", arms: ["main"], order: [[0]], series: [s], unavailable: [])

@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 @Suite struct SeriesIDTests {
@@ -17,8 +18,7 @@ import Testing
     }
 
     @Test func rowsOfEveryPipelineCarryTheSameIdentity() throws {
-        var series = SampleSeries(metric: .wallClock, arm: "week", phase: .warm)
-        for i in 0..<4 { series.append(1_000_000 + Double(i), round: i, position: 0, iteration: i) }
+        let series = Build.series(.wallClock, values: (0..<4).map { i in 1_000_000 + Double(i) }, arm: "week")
         let tests = [
             TestResult(
                 id: id.test, suite: id.suite,

@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 /// Sharded runs: a deterministic, balanced part of the tests, and a merge that refuses what is not
@@ -35,8 +36,7 @@ import Testing
             allocator: "jemalloc"
         )
         let tests = ids.map { id in
-            var series = SampleSeries(metric: .instructions, arm: "main", phase: .warm)
-            for i in 0..<3 { series.append(1_000 + Double(i), round: i, position: 0, iteration: i) }
+            var series = Build.series(.instructions, values: (0..<3).map { i in 1_000 + Double(i) })
             series.callgrindDumps = [1, 2, 3]
             return TestResult(
                 id: id, suite: "S",

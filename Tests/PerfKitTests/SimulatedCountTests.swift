@@ -1,13 +1,13 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 /// Simulated counts: the callgrind reader, the count verdicts, and a real counting run of this
 /// bundle under valgrind.
 @Suite struct SimulatedCountTests {
     static func tests(_ values: [Double], metric: Metric = .instructions) -> [TestResult] {
-        var series = SampleSeries(metric: metric, arm: "main", phase: .warm)
-        for (i, v) in values.enumerated() { series.append(v, round: i, position: 0, iteration: i) }
+        let series = Build.series(metric, values: values)
         return [
             TestResult(
                 id: "S/t()", suite: "S",

@@ -15,7 +15,7 @@ import Testing
 
     /// A run whose series' label arrays are shorter than its values.
     func ragged() -> RunFile {
-        var run = BaselineStoreTests.run(build: "release", values: [1, 2, 3, 4])
+        var run = Build.run(build: "release", values: [1, 2, 3, 4])
         run.tests[0].measurements[0].series[0].rounds.removeLast()
         return run
     }
@@ -25,7 +25,7 @@ import Testing
         // Written by hand: the writer is fine, the reader must catch it.
         try StoredFile.writeAtomically(
             try StoredFile.encode(ragged(), for: "ragged.json"), to: directory + "/ragged.json")
-        try BaselineStoreTests.run(build: "release", values: [1, 2, 3]).write(to: directory + "/good.json")
+        try Build.run(build: "release", values: [1, 2, 3]).write(to: directory + "/good.json")
         #expect(try PerfkitProcess.run(["baseline", "save", "main", "--from", "good.json"], in: directory).status == 0)
         let before = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         for arguments in [
@@ -46,7 +46,7 @@ import Testing
     @Test(arguments: [".keep.lock", ".main", "-x", "a/b", String(repeating: "n", count: 101)])
     func baselineNamesOutsideTheCharacterSetAreRefused(name: String) throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try BaselineStoreTests.run(build: "release", values: [1, 2, 3]).write(to: directory + "/good.json")
+        try Build.run(build: "release", values: [1, 2, 3]).write(to: directory + "/good.json")
         let result = try PerfkitProcess.run(["baseline", "save", name, "--from", "good.json"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("not a baseline name"))

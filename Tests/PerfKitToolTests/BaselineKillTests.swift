@@ -11,14 +11,13 @@ import Glibc
 @Suite struct BaselineKillTests {
     /// A run of `suites` suites whose every sample is `version`, so a mix of two saves shows.
     static func run(version: Double, suites: Int) -> RunFile {
-        var run = BaselineStoreTests.run(build: "release", values: [version])
+        var run = Build.run(build: "release", values: [version])
         let template = run.tests[0]
         run.tests = (0..<suites).map { k in
             var test = template
             test.id = "Suite\(k)/t()"
             test.suite = "Suite\(k)"
-            var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-            for i in 0..<200 { series.append(version, round: i, position: 0, iteration: i) }
+            let series = Build.series(.wallClock, values: (0..<200).map { i in version })
             test.measurements[0].series[0] = series
             return test
         }

@@ -57,7 +57,7 @@ import Testing
 
     @Test func aMistypedBaselineNameLeavesTheStoreAsItWas() throws {
         try BaselineStore(root: directory + "/Baselines").save(
-            BaselineStoreTests.run(build: "release", values: [1, 2, 3]), as: "main")
+            Build.run(build: "release", values: [1, 2, 3]), as: "main")
         let before = try FileManager.default.contentsOfDirectory(atPath: directory + "/Baselines").sorted()
         for arguments in [["compare", "mian"], ["baseline", "show", "mian"], ["baseline", "delete", "mian"]] {
             let result = try PerfkitProcess.run(arguments, in: directory)
@@ -69,8 +69,8 @@ import Testing
 
     @Test func mismatchedUnitsNameTheFileAndLeaveItAsItWas() throws {
         try BaselineStore(root: directory + "/Baselines").save(
-            BaselineStoreTests.run(build: "release", values: [1, 2, 3]), as: "main")
-        var run = BaselineStoreTests.run(build: "release", values: [1, 2, 3])
+            Build.run(build: "release", values: [1, 2, 3]), as: "main")
+        var run = Build.run(build: "release", values: [1, 2, 3])
         run.tests[0].measurements[0].series[0].metric = Metric("wallClock", unit: .bytes)
         try run.write(to: directory + "/run.json")
         let stored = try String(contentsOfFile: directory + "/run.json", encoding: .utf8)
@@ -88,8 +88,8 @@ import Testing
 
     @Test func aReportNamesTheCommandSoItCanBePastedBack() throws {
         try BaselineStore(root: directory + "/Baselines").save(
-            BaselineStoreTests.run(build: "release", values: [1, 2, 3]), as: "main")
-        try BaselineStoreTests.run(build: "release", values: [1, 2, 3]).write(to: directory + "/run.json")
+            Build.run(build: "release", values: [1, 2, 3]), as: "main")
+        try Build.run(build: "release", values: [1, 2, 3]).write(to: directory + "/run.json")
         let result = try PerfkitProcess.run(
             ["compare", "main", "--current", "run.json", "--markdown", "my report.md"], in: directory)
         #expect(result.status == 0)

@@ -47,7 +47,7 @@ import Testing
         #expect(growth.count == 1, "\(shown.stdout)")
         #expect(growth.first?.contains("commit 2 \(commits[1].prefix(12))") == true)
         #expect(growth.first?.contains("grew as n, now n²") == true)
-        #expect(shown.stderr.contains("1 growths grew faster"), "\(shown.stderr)")
+        #expect(shown.stderr.contains("1 function grew faster"), "\(shown.stderr)")
     }
 
     @Test func failOnChangeJudgesTheNewestCommitNotAnOldChangePoint() throws {

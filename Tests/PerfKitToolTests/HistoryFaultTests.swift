@@ -33,15 +33,14 @@ import Glibc
 
     /// A run of `tests` tests at `commit` whose every value is `value`: a mixture of two records shows.
     static func run(commit: String, value: Double, tests: Int) -> RunFile {
-        var run = BaselineStoreTests.run(build: "release", values: [value])
+        var run = Build.run(build: "release", values: [value])
         run.environment.commit = commit
         let template = run.tests[0]
         run.tests = (0..<tests).map { k in
             var test = template
             test.id = "S\(k)/t()"
             test.suite = "S\(k)"
-            var series = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
-            for i in 0..<5 { series.append(value, round: i, position: 0, iteration: i) }
+            let series = Build.series(.mallocs, values: (0..<5).map { i in value })
             test.measurements[0].series = [series]
             return test
         }

@@ -15,7 +15,7 @@ import Glibc
 
     func writeRun(_ name: String = "r.json") throws -> String {
         let path = folder.path + "/" + name
-        try BaselineStoreTests.run(build: "release", values: [1, 2, 3]).write(to: path)
+        try Build.run(build: "release", values: [1, 2, 3]).write(to: path)
         return path
     }
 

@@ -14,13 +14,14 @@ import Testing
 
     /// A run with one clear regression (S/slow: 100 → 130) and one unchanged series.
     func writeRuns() throws {
-        let v = ComparisonVerdictTests.self
-        var before = BaselineStoreTests.run(build: "release", values: [1], id: "S/slow()")
+        var before = Build.run(build: "release", values: [1], id: "S/slow()")
         before.tests =
-            v.tests(v.noisy(100, seed: 1), id: "S/slow()") + v.tests(v.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
+            Build.processTests(Build.noisy(100, seed: 1), id: "S/slow()")
+            + Build.processTests(Build.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
         var after = before
         after.tests =
-            v.tests(v.noisy(130, seed: 3), id: "S/slow()") + v.tests(v.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
+            Build.processTests(Build.noisy(130, seed: 3), id: "S/slow()")
+            + Build.processTests(Build.noisy(50, seed: 2), id: "S/\"quoted, name\"()")
         try before.write(to: directory + "/before.json")
         try after.write(to: directory + "/after.json")
     }
@@ -70,7 +71,7 @@ import Testing
         let loaded = try BaselineStore(root: directory + "/Baselines").load("main")
         let slow = try #require(loaded.tests.first { $0.id == "S/slow()" })
         // not replaced: its budgets passed
-        #expect(slow.measurements[0].series[0].values == ComparisonVerdictTests.noisy(100, seed: 1).map { $0 * 1_000 })
+        #expect(slow.measurements[0].series[0].values == Build.noisy(100, seed: 1).map { $0 * 1_000 })
     }
 
     @Test(arguments: ["github-smaller", "github-bigger", "bencher"])

@@ -378,7 +378,9 @@ public struct MarkdownReport: Sendable {
     public static func percent(_ ratio: Double) -> String {
         guard ratio.isFinite else { return "undefined" }
         let value = (ratio - 1) * 100
-        return (value >= 0 ? "+" : "") + String(format: "%.1f%%", value)
+        // From +1,000% up, tenths say nothing and digits need grouping: +339,207%.
+        guard abs(value) >= 1000 else { return (value >= 0 ? "+" : "") + String(format: "%.1f%%", value) }
+        return (value >= 0 ? "+" : "-") + Growth.size(abs(value).rounded()) + "%"
     }
 
     /// A table of every budget, saying which clock each stands for.

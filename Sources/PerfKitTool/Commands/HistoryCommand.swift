@@ -90,7 +90,7 @@ enum HistoryCommand {
                 + faster.map { "growth of " + SeriesID.shortTest($0.change.key.function) }
             let what = [
                 newest.isEmpty ? nil : "\(newest.count) series changed",
-                faster.isEmpty ? nil : "\(faster.count) growths grew faster",
+                faster.isEmpty ? nil : "\(faster.count) function\(faster.count == 1 ? "" : "s") grew faster",
             ].compactMap { $0 }.joined(separator: " and ")
             Output.progress(
                 "perfkit history: exit 1: \(what) at the newest recorded commit: "

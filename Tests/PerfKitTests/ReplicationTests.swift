@@ -5,7 +5,7 @@ import Testing
 
 /// Where a stored comparison's noise comes from: processes, machines, the clock.
 @Suite struct ReplicationTests {
-    typealias V = ComparisonVerdictTests
+    typealias V = Build
 
     static func environment(cpu: String = "AMD EPYC", kernel: String = "6.1") -> Environment {
         Environment(
@@ -107,7 +107,7 @@ import Testing
 
     @Test func threadCPUBesideAWallClockIsNotASecondDecision() throws {
         func tests(_ center: Double, seed: UInt64) -> [TestResult] {
-            var result = V.tests(V.noisy(center, seed: seed), metric: .wallClock)
+            var result = V.processTests(V.noisy(center, seed: seed), metric: .wallClock)
             var cpu = result[0].measurements[0].series[0]
             cpu.metric = .threadCPU
             result[0].measurements[0].series.append(cpu)
@@ -122,7 +122,8 @@ import Testing
 
     @Test func samplesAtTheClocksResolutionAreShownNotJudged() throws {
         // 100 ns → 200 ns
-        let fast = try Comparison(baseline: V.tests(V.noisy(0.1, seed: 1)), current: V.tests(V.noisy(0.2, seed: 2)))
+        let fast = try Comparison(
+            baseline: V.processTests(V.noisy(0.1, seed: 1)), current: V.processTests(V.noisy(0.2, seed: 2)))
         #expect(fast.rows[0].verdict == .notJudged)
         #expect(fast.rows[0].note.hasPrefix("at clock resolution"))
     }
@@ -136,21 +137,22 @@ import Testing
             return t
         }
         let comparison = try Comparison(
-            baseline: batched(V.tests(V.noisy(0.1, seed: 1))), current: batched(V.tests(V.noisy(0.2, seed: 2))))
+            baseline: batched(V.processTests(V.noisy(0.1, seed: 1))),
+            current: batched(V.processTests(V.noisy(0.2, seed: 2))))
         #expect(comparison.rows[0].verdict == .regressed)
     }
 
     @Test func eachSideIsJudgedByItsOwnSampleDuration() throws {
         // A batched 90 ns body (550 calls a sample: 50 µs) against a 130 µs one timed one call a sample:
         // both samples are far above the clock's resolution, so the row is judged, whatever the per-call figure.
-        var fast = V.tests(V.noisy(0.09, seed: 1))
+        var fast = V.processTests(V.noisy(0.09, seed: 1))
         fast[0].measurements[0].series[0].callsPerSample = Array(
             repeating: 550, count: fast[0].measurements[0].series[0].values.count)
-        let slow = V.tests(V.noisy(130, seed: 2))
+        let slow = V.processTests(V.noisy(130, seed: 2))
         let comparison = try Comparison(baseline: fast, current: slow)
         #expect(comparison.rows[0].verdict == .regressed)
         // Unbatched, the same 90 ns samples are at the clock's resolution.
-        let unbatched = try Comparison(baseline: V.tests(V.noisy(0.09, seed: 1)), current: slow)
+        let unbatched = try Comparison(baseline: V.processTests(V.noisy(0.09, seed: 1)), current: slow)
         #expect(unbatched.rows[0].verdict == .notJudged && unbatched.rows[0].note.hasPrefix("at clock resolution"))
     }
 
@@ -159,7 +161,7 @@ import Testing
             .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let run = BaselineStoreTests.run(build: "release", values: [1, 2, 3])
+        let run = Build.run(build: "release", values: [1, 2, 3])
         var text = String(decoding: try StoredFile.encode(run, for: "v1.json"), as: UTF8.self)
         text = text.replacingOccurrences(of: "\"schemaVersion\" : 2", with: "\"schemaVersion\" : 1")
         try text.write(toFile: directory + "/v1.json", atomically: true, encoding: .utf8)

@@ -5,17 +5,17 @@ import Testing
 
 /// Reports a reviewer reads in thirty seconds: the answer first, PR-sized, readable charts.
 @Suite struct ReportTests {
-    typealias V = ComparisonVerdictTests
+    typealias V = Build
 
     /// Thirty unchanged series, one regressed (`S/slowParse()`), a handful of unchanged exact counts.
     static func comparison(regressedID: String = "S/slowParse()") throws -> Comparison {
-        var baseline: [TestResult] = V.tests(V.noisy(100, seed: 1), id: regressedID)
-        var current: [TestResult] = V.tests(V.noisy(125, seed: 2), id: regressedID)
+        var baseline: [TestResult] = V.processTests(V.noisy(100, seed: 1), id: regressedID)
+        var current: [TestResult] = V.processTests(V.noisy(125, seed: 2), id: regressedID)
         for k in 0..<30 {
-            baseline += V.tests(V.noisy(200, seed: UInt64(10 + k)), id: "S/same\(k)()")
-            current += V.tests(V.noisy(200, seed: UInt64(50 + k)), id: "S/same\(k)()")
-            baseline += V.tests([7, 7, 7], metric: .mallocs, id: "S/count\(k)()")
-            current += V.tests([7, 7, 7], metric: .mallocs, id: "S/count\(k)()")
+            baseline += V.processTests(V.noisy(200, seed: UInt64(10 + k)), id: "S/same\(k)()")
+            current += V.processTests(V.noisy(200, seed: UInt64(50 + k)), id: "S/same\(k)()")
+            baseline += V.processTests([7, 7, 7], metric: .mallocs, id: "S/count\(k)()")
+            current += V.processTests([7, 7, 7], metric: .mallocs, id: "S/count\(k)()")
         }
         return try Comparison(baseline: baseline, current: current)
     }
@@ -36,8 +36,8 @@ import Testing
     @Test func rewordingEveryNoteChangesNoGroupingNoHeadlineAndNoExitStatus() throws {
         var comparison = try Self.comparison()
         let noisy = try Comparison(
-            baseline: V.tests(V.noisy(100, seed: 8, spread: 0.6, count: 5), id: "S/noisy()"),
-            current: V.tests(V.noisy(104, seed: 9, spread: 0.6, count: 5), id: "S/noisy()"))
+            baseline: V.processTests(V.noisy(100, seed: 8, spread: 0.6, count: 5), id: "S/noisy()"),
+            current: V.processTests(V.noisy(104, seed: 9, spread: 0.6, count: 5), id: "S/noisy()"))
         comparison.rows += noisy.rows
         var reworded = comparison
         for index in reworded.rows.indices {
@@ -55,9 +55,9 @@ import Testing
         var baseline: [TestResult] = []
         var current: [TestResult] = []
         for k in 0..<1_500 {
-            baseline += V.tests(
+            baseline += V.processTests(
                 V.noisy(200, seed: UInt64(k)), id: "VeryLongSuiteNameForAReport/aTestWithAQuiteLongName\(k)()")
-            current += V.tests(
+            current += V.processTests(
                 V.noisy(200, seed: UInt64(k + 5_000)), id: "VeryLongSuiteNameForAReport/aTestWithAQuiteLongName\(k)()")
         }
         let report = MarkdownReport(
@@ -75,8 +75,8 @@ import Testing
         #expect(Format.pValue(0.0004) == "< 0.001")
         #expect(Format.pValue(0.0123) == "0.0123")
         let noisy = try Comparison(
-            baseline: V.tests(V.noisy(100, seed: 8, spread: 0.6, count: 5)),
-            current: V.tests(V.noisy(104, seed: 9, spread: 0.6, count: 5)))
+            baseline: V.processTests(V.noisy(100, seed: 8, spread: 0.6, count: 5)),
+            current: V.processTests(V.noisy(104, seed: 9, spread: 0.6, count: 5)))
         let text = MarkdownReport(title: "T", command: "c", comparison: noisy).render()
         #expect(text.contains("- **Component cost**: 1 inconclusive (too noisy to tell: 1)"))
         #expect(!text.contains("can resolve"))

@@ -5,23 +5,23 @@ import Testing
 
 /// The decisions behind a verdict, one at a time: which statistic, which gate, which direction.
 @Suite struct ComparisonDecisionTests {
-    typealias V = ComparisonVerdictTests
+    typealias V = Build
 
     /// Tests with one series per (id, values) pair, all of `metric`.
     static func many(_ series: [(String, [Double])], metric: Metric = .wallClock) -> [TestResult] {
-        series.flatMap { V.tests($0.1, metric: metric, id: $0.0) }
+        series.flatMap { V.processTests($0.1, metric: metric, id: $0.0) }
     }
 
     @Test func aDeterministicMetricIsExactOnlyWhenEverySampleIsIdentical() throws {
         let constant = try Comparison(
-            baseline: V.tests(Array(repeating: 161, count: 40), metric: .mallocs),
-            current: V.tests(Array(repeating: 161, count: 30), metric: .mallocs))
+            baseline: V.processTests(Array(repeating: 161, count: 40), metric: .mallocs),
+            current: V.processTests(Array(repeating: 161, count: 30), metric: .mallocs))
         // 30 rounds against 40 of identical code: unchanged, not "improved"
         #expect(constant.rows[0].verdict == .unchanged)
         #expect(constant.rows[0].note.hasPrefix("exact (every sample identical): 161 → 161"))
         let varying = try Comparison(
-            baseline: V.tests(V.noisy(170, seed: 1, spread: 0.2), metric: .mallocs),
-            current: V.tests(V.noisy(170, seed: 2, spread: 0.2), metric: .mallocs))
+            baseline: V.processTests(V.noisy(170, seed: 1, spread: 0.2), metric: .mallocs),
+            current: V.processTests(V.noisy(170, seed: 2, spread: 0.2), metric: .mallocs))
         #expect(varying.rows[0].change != nil)  // compared as a distribution
         #expect(varying.rows[0].note.hasPrefix("varies between samples, so compared as a distribution; "))
         #expect(varying.rows[0].verdict != .regressed && varying.rows[0].verdict != .improved)
@@ -30,33 +30,36 @@ import Testing
     @Test func anAbsoluteThresholdDecidesExactChanges() throws {
         let bands = NoiseBands(absolute: ["mallocs": 2])
         let within = try Comparison(
-            baseline: V.tests([10, 10], metric: .mallocs), current: V.tests([12, 12], metric: .mallocs), bands: bands)
+            baseline: V.processTests([10, 10], metric: .mallocs), current: V.processTests([12, 12], metric: .mallocs),
+            bands: bands)
         #expect(within.rows[0].verdict == .withinNoise)
         let beyond = try Comparison(
-            baseline: V.tests([10, 10], metric: .mallocs), current: V.tests([13, 13], metric: .mallocs), bands: bands)
+            baseline: V.processTests([10, 10], metric: .mallocs), current: V.processTests([13, 13], metric: .mallocs),
+            bands: bands)
         #expect(beyond.rows[0].verdict == .regressed)
     }
 
     @Test func largerIsBetterFlipsTheDirection() throws {
         let reused = Metric("viewsReused", unit: .count, polarity: .largerIsBetter, isDeterministic: true)
         let more = try Comparison(
-            baseline: V.tests([100, 100], metric: reused), current: V.tests([120, 120], metric: reused))
+            baseline: V.processTests([100, 100], metric: reused), current: V.processTests([120, 120], metric: reused))
         #expect(more.rows[0].verdict == .improved)
         let throughput = Metric("itemsPerSecond", unit: .count, polarity: .largerIsBetter)
         let faster = try Comparison(
-            baseline: V.tests(V.noisy(100, seed: 1), metric: throughput),
-            current: V.tests(V.noisy(120, seed: 2), metric: throughput))
+            baseline: V.processTests(V.noisy(100, seed: 1), metric: throughput),
+            current: V.processTests(V.noisy(120, seed: 2), metric: throughput))
         #expect(faster.rows[0].verdict == .improved)
         let slower = try Comparison(
-            baseline: V.tests(V.noisy(100, seed: 3), metric: throughput),
-            current: V.tests(V.noisy(80, seed: 4), metric: throughput))
+            baseline: V.processTests(V.noisy(100, seed: 3), metric: throughput),
+            current: V.processTests(V.noisy(80, seed: 4), metric: throughput))
         #expect(slower.rows[0].verdict == .regressed)
     }
 
     @Test func aCIOutsideTheBandThatIsNotSignificantAfterAdjustmentIsInconclusive() throws {
         // Three values a side: the smallest two-sided Mann–Whitney p is 0.1, never below 0.05,
         // while the ratio's bootstrap CI can lie well outside ±5%.
-        let comparison = try Comparison(baseline: V.tests([100, 101, 102]), current: V.tests([130, 131, 132]))
+        let comparison = try Comparison(
+            baseline: V.processTests([100, 101, 102]), current: V.processTests([130, 131, 132]))
         let row = comparison.rows[0]
         #expect(row.change!.lower > 1.05)
         #expect(row.qValue! >= 0.05)
@@ -104,8 +107,8 @@ import Testing
     @Test func aZeroBaselineMedianIsComparedByTheDifference() throws {
         let bytes = Metric("bytesAllocated", unit: .bytes, isDeterministic: true)
         let comparison = try Comparison(
-            baseline: V.tests([0, 0, 0, 0, 0, 0, 0, 8], metric: bytes),
-            current: V.tests([3088, 4000, 85808, 3100, 3500, 3200, 3300, 3400], metric: bytes))
+            baseline: V.processTests([0, 0, 0, 0, 0, 0, 0, 8], metric: bytes),
+            current: V.processTests([3088, 4000, 85808, 3100, 3500, 3200, 3300, 3400], metric: bytes))
         let row = comparison.rows[0]
         #expect(row.change == nil)
         #expect(row.difference.map { $0.value == 3350 } == true)  // median 3350 − median 0
@@ -116,7 +119,7 @@ import Testing
     }
 
     @Test func fewerThanThreeValuesASideSayTooFewNotTooNoisy() throws {
-        let comparison = try Comparison(baseline: V.tests([100, 101]), current: V.tests([150, 151]))
+        let comparison = try Comparison(baseline: V.processTests([100, 101]), current: V.processTests([150, 151]))
         #expect(comparison.rows[0].verdict == .inconclusive)
         #expect(comparison.rows[0].note.hasSuffix("too few values (2 and 2; need 3 per side)"))
     }
