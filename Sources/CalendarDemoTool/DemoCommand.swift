@@ -10,7 +10,7 @@ enum DemoCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "demo")
         let memoryRounds = try parsed.integer(.memoryRounds, default: 8, range: 2...100)
-        let iterations = try parsed.integer(.samples)
+        let samples = try parsed.integer(.samples)
         let baselineName = parsed[.baseline] ?? "main"
         let reportPath = parsed[.markdown] ?? "Reports/calendar-renderer.md"
         let started = Date()
@@ -19,7 +19,7 @@ enum DemoCommand {
         let command =
             arguments.isEmpty ? "make demo" : MarkdownReport.commandLine(["calendar-demo", "demo"] + arguments)
         let demo = try CalendarDemo.run(
-            iterations: iterations, processes: processes, memoryRounds: memoryRounds, baselineName: baselineName,
+            samples: samples, processes: processes, memoryRounds: memoryRounds, baselineName: baselineName,
             saveBaseline: parsed.has(.saveBaseline), executable: CommandLine.arguments[0], command: command,
             counts: !parsed.has(.noCounts), progress: Output.progress)
         if demo.savedBaseline {

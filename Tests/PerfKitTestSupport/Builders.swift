@@ -10,7 +10,7 @@ package enum Build {
         _ metric: Metric = .wallClock, values: [Double], arm: String = "main", phase: Phase = .warm
     ) -> SampleSeries {
         var series = SampleSeries(metric: metric, arm: arm, phase: phase)
-        for (i, v) in values.enumerated() { series.append(v, round: i, position: 0, iteration: i) }
+        for (i, v) in values.enumerated() { series.append(v, round: i, position: 0, index: i) }
         return series
     }
 

@@ -32,9 +32,9 @@ private struct Policy: MeasurableSubject {
 /// Measured tests bind their thread to a private allocator arena while counting; run them one at a time.
 @Suite(.serialized) struct MeasuredTestTests {
     static let debugOrSmoke = PerformanceMode(
-        isMeasuring: false, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
+        isMeasuring: false, buildConfiguration: "debug", resultsDirectory: nil, sampleOverride: nil)
     static let measuringRelease = PerformanceMode(
-        isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil)
+        isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: nil)
 
     @Test(.performance(samples: 50))
     func plainSwiftTestRunsInSmokeMode() throws {
@@ -118,7 +118,7 @@ private struct Policy: MeasurableSubject {
     @Test(arguments: [(index: 0, judged: 1), (index: 3, judged: 0)])
     func onlyTheFirstProcessOfASplitRunCountsAndJudgesExactAllocations(index: Int, judged: Int) {
         let mode = PerformanceMode(
-            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil,
+            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: nil,
             processes: 8, processIndex: index)
         #expect(mode.leavesExactCountsToAnotherProcess == (index > 0))
         // The other processes skip the exact pass, so they record no mallocs: no judgement there
@@ -134,10 +134,10 @@ private struct Policy: MeasurableSubject {
     @Test(arguments: [(elsewhere: false, exactRounds: 3), (elsewhere: true, exactRounds: 0)])
     func anAbbaProcessAfterTheFirstBlockSkipsExactCountsButKeepsItsRounds(elsewhere: Bool, exactRounds: Int) {
         let mode = PerformanceMode(
-            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, iterationOverride: nil,
+            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: nil,
             exactCountsElsewhere: elsewhere)
-        let configuration = mode.configuration(from: RunConfiguration(rounds: 40, exactCountRounds: 3))
-        #expect(configuration.rounds == 40)
+        let configuration = mode.configuration(from: RunConfiguration(samples: 40, exactCountRounds: 3))
+        #expect(configuration.samples == 40)
         #expect(configuration.exactCountRounds == exactRounds)
         #expect(mode.leavesExactCountsToAnotherProcess == elsewhere)
         // Its exact-count budgets are judged in the processes that counted, not failed here.
@@ -162,7 +162,7 @@ private struct Policy: MeasurableSubject {
         #expect(notJudged.map(\.outcome.status) == [.notJudged])
         #expect(notJudged[0].message.contains("smoke mode"))
         let debugMeasure = PerformanceMode(
-            isMeasuring: true, buildConfiguration: "debug", resultsDirectory: nil, iterationOverride: nil)
+            isMeasuring: true, buildConfiguration: "debug", resultsDirectory: nil, sampleOverride: nil)
         #expect(budget.judge([result], mode: debugMeasure)[0].message.contains("debug build"))
         #expect(budget.judge([result], mode: Self.measuringRelease).map(\.outcome.status) == [.failed])
     }
@@ -217,7 +217,7 @@ private struct Policy: MeasurableSubject {
 
     @Test func runFileRoundTripsThroughItsSchema() throws {
         let result = try Runner(
-            configuration: RunConfiguration(rounds: 2, warmupIterations: 0, metrics: [.wallClock, .mallocs])
+            configuration: RunConfiguration(samples: 2, warmupCalls: 0, metrics: [.wallClock, .mallocs])
         )
         .measure("m", arms: [Arm("main", Policy(cost: 3))])
         let environment = Environment(

@@ -33,12 +33,12 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         func result(_ id: String, noise: Double) -> TestResult {
             var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
             let value = value(isB, noise: noise)
-            for i in 0..<3 { series.append(value, round: i, position: 0, iteration: i) }
+            for i in 0..<3 { series.append(value, round: i, position: 0, index: i) }
             var all = [series]
             if let mallocsOfB, request.environment["PERFKIT_EXACT_COUNTS"] != "elsewhere" {
                 var mallocs = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
                 if isB && mallocsOfBGrow { self.mallocsOfB = mallocsOfB + 1 }
-                mallocs.append(isB ? mallocsOfB : 10, round: 0, position: 0, iteration: 0)
+                mallocs.append(isB ? mallocsOfB : 10, round: 0, position: 0, index: 0)
                 all.append(mallocs)
             }
             return TestResult(
@@ -51,8 +51,8 @@ private final class FakeLauncher: MeasuredProcessLauncher {
 }
 
 @Suite struct AbbaSessionTests {
-    static let a = AbbaSession.Arm(revision: Revision(name: "main", directory: "a", commit: "aaa"), bundle: "a.xctest")
-    static let b = AbbaSession.Arm(
+    static let a = AbbaSession.Side(revision: Revision(name: "main", directory: "a", commit: "aaa"), bundle: "a.xctest")
+    static let b = AbbaSession.Side(
         revision: Revision(name: ".", directory: "b", commit: "bbb"), bundle: "b.xctest", environment: ["X": "1"])
     static let bands = NoiseBands(defaultRelative: 0.01)
 
@@ -60,7 +60,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         throws -> AbbaSession
     {
         try AbbaSession.run(
-            a: a, b: b, plan: plan, timeBudget: timeBudget, bands: bands, filter: "Benchmarks/", iterations: nil,
+            a: a, b: b, plan: plan, timeBudget: timeBudget, bands: bands, filter: "Benchmarks/", samples: nil,
             seed: seed, launcher: launcher,
             clock: { launcher.now })
     }
@@ -158,7 +158,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         try AbbaSession.run(
             a: a, b: b, plan: SequentialPlan(maximumRounds: maximumRounds), timeBudget: timeBudget,
             bands: AbbaSessionTests.bands, filter: "x",
-            iterations: nil, seed: 5, launcher: launcher, clock: { launcher.now })
+            samples: nil, seed: 5, launcher: launcher, clock: { launcher.now })
     }
 
     @Test(arguments: [
@@ -278,7 +278,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         let session = try AbbaSession.run(
             a: Self.a, b: Self.b, plan: SequentialPlan(maximumRounds: 60, alpha: 0.0005), timeBudget: 21,
             bands: AbbaSessionTests.bands, filter: "x",
-            iterations: nil, seed: 5, launcher: launcher, clock: { launcher.now })
+            samples: nil, seed: 5, launcher: launcher, clock: { launcher.now })
         #expect(session.order.rounds.count == 10)
         let warning = try #require(session.floorWarning)
         #expect(

@@ -9,8 +9,8 @@ import Testing
             metric: Metric("viewsReused", unit: .count, polarity: .largerIsBetter, isDeterministic: true), arm: "main",
             phase: .warm)
         for (i, v) in [100.0, 110, 120, 130, 140].enumerated() {
-            time.append(v, round: i, position: 0, iteration: i)
-            reused.append(7, round: i, position: 0, iteration: i)
+            time.append(v, round: i, position: 0, index: i)
+            reused.append(7, round: i, position: 0, index: i)
         }
         let measurement = MeasurementResult(
             name: "scroll", arms: ["main"], order: [], series: [time, reused], unavailable: [])
@@ -42,7 +42,7 @@ import Testing
     @Test func runSummaryShowsWallTimeOrTheFirstMetricOfAMeasurement() {
         let environment = Fixtures.releaseEnvironment
         var memory = SampleSeries(metric: .residentMemory, arm: "native", phase: .warm)
-        for (i, v) in [3.0, 1, 2].enumerated() { memory.append(v * 1_048_576, round: i, position: 0, iteration: i) }
+        for (i, v) in [3.0, 1, 2].enumerated() { memory.append(v * 1_048_576, round: i, position: 0, index: i) }
         let memoryTest = TestResult(
             id: "M/p()", suite: "M",
             measurements: [

@@ -10,8 +10,8 @@ private final class RecordingLauncher: MeasuredProcessLauncher {
         let index = requests.count
         requests.append(request)
         var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        for round in 0..<(request.iterations ?? 3) {
-            series.append(Double(1_000 * (index + 1)), round: round, position: 0, iteration: round)
+        for round in 0..<(request.samples ?? 3) {
+            series.append(Double(1_000 * (index + 1)), round: round, position: 0, index: round)
         }
         let test = TestResult(
             id: "S/t()", suite: "S",
@@ -24,9 +24,9 @@ private final class RecordingLauncher: MeasuredProcessLauncher {
     @Test func roundsAreSplitOverFreshProcessesAndMergedWithProcessLabels() throws {
         let launcher = RecordingLauncher()
         let (tests, status) = try MeasuredRun.measure(
-            bundle: "b.xctest", filter: "Benchmarks/", iterations: 30, processes: 8, launcher: launcher)
+            bundle: "b.xctest", filter: "Benchmarks/", samples: 30, processes: 8, launcher: launcher)
         #expect(launcher.requests.count == 8)
-        #expect(launcher.requests.allSatisfy { $0.iterations == 4 }, "30 rounds over 8 processes: 4 each")
+        #expect(launcher.requests.allSatisfy { $0.samples == 4 }, "30 rounds over 8 processes: 4 each")
         #expect(launcher.requests.map { $0.environment["PERFKIT_PROCESS_INDEX"] } == (0..<8).map { String($0) })
         #expect(launcher.requests.allSatisfy { $0.environment["PERFKIT_PROCESSES"] == "8" })
         #expect(
@@ -43,10 +43,10 @@ private final class RecordingLauncher: MeasuredProcessLauncher {
         let launcher = RecordingLauncher()
         launcher.failingProcess = 0
         let (tests, status) = try MeasuredRun.measure(
-            bundle: "b.xctest", filter: "x", iterations: nil, processes: 1, launcher: launcher)
+            bundle: "b.xctest", filter: "x", samples: nil, processes: 1, launcher: launcher)
         #expect(
             launcher.requests.count == 1 && launcher.requests[0].environment.isEmpty
-                && launcher.requests[0].iterations == nil)
+                && launcher.requests[0].samples == nil)
         #expect(tests[0].measurements[0].series[0].processes == nil)
         #expect(status == 1)
     }

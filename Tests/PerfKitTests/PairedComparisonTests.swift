@@ -6,7 +6,7 @@ import Testing
     static func result(_ values: [Double], metric: Metric = .wallClock) -> [TestResult] {
         var series = SampleSeries(metric: metric, arm: "main", phase: .warm)
         let scale = metric.unit == .nanoseconds ? 1_000.0 : 1
-        for (i, v) in values.enumerated() { series.append(v * scale, round: 0, position: 0, iteration: i) }
+        for (i, v) in values.enumerated() { series.append(v * scale, round: 0, position: 0, index: i) }
         return [
             TestResult(
                 id: "S/t()", suite: "S",

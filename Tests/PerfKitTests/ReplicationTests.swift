@@ -21,8 +21,8 @@ import Testing
         var wallSeries = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
         var mallocSeries = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
         for (i, v) in wall.enumerated() {
-            wallSeries.append(v * 1_000, round: i, position: 0, iteration: i)
-            mallocSeries.append(mallocs, round: i, position: 0, iteration: i)
+            wallSeries.append(v * 1_000, round: i, position: 0, index: i)
+            mallocSeries.append(mallocs, round: i, position: 0, index: i)
         }
         wallSeries.processes = processes
         mallocSeries.processes = processes
@@ -92,7 +92,7 @@ import Testing
         // Three processes a side, four samples each: the comparison sees three medians a side.
         var wall = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
         for (k, v) in [10.0, 11, 12, 100, 20, 21, 22, 23, 30, 31, 32, 33].enumerated() {
-            wall.append(v, round: k % 4, position: 0, iteration: k % 4)
+            wall.append(v, round: k % 4, position: 0, index: k % 4)
         }
         wall.processes = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
         #expect(wall.processCount == 3)

@@ -41,7 +41,7 @@ private struct AllocatingSubject: MeasurableSubject {
     /// preempted for 20 ms, so "more than one call" holds on a loaded machine too (at 50 µs, one
     /// preemption during the first call made it one call: the test failed under a mutation check's load).
     let configuration = RunConfiguration(
-        rounds: 4, warmupIterations: 1, metrics: [.wallClock, .threadCPU], exactCountRounds: 0,
+        samples: 4, warmupCalls: 1, metrics: [.wallClock, .threadCPU], exactCountRounds: 0,
         batchTargetNanoseconds: 20_000_000)
 
     @Test func aFastWarmBodyIsTimedManyCallsPerSampleAndRecordedPerCall() throws {
@@ -132,7 +132,7 @@ private struct AllocatingSubject: MeasurableSubject {
 
     @Test func callsPerSampleSurviveMergingAndAreValidatedOnLoad() throws {
         var batched = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        batched.append(40, round: 0, position: 0, iteration: 0, calls: 1_250)
+        batched.append(40, round: 0, position: 0, index: 0, calls: 1_250)
         let single = Build.series(.wallClock, values: [41])
         #expect(single.callsPerSample == nil, "a one-call series writes no calls, so its JSON is unchanged")
         let m = { (s: SampleSeries) in

@@ -28,7 +28,7 @@ private struct CountingSubject: MeasurableSubject {
 @Suite(.serialized) struct RunnerTests {
     /// One call per sample: these tests count runs, and batching would add calls (see RunnerBatchingTests).
     let configuration = RunConfiguration(
-        rounds: 4, warmupIterations: 2, metrics: [.wallClock, .mallocs], exactCountRounds: 2, batchTargetNanoseconds: 0)
+        samples: 4, warmupCalls: 2, metrics: [.wallClock, .mallocs], exactCountRounds: 2, batchTargetNanoseconds: 0)
 
     @Test func phasesStartFromTheStateTheyPromise() throws {
         let result = try Runner(configuration: configuration).measure("count", arms: [Arm("main", CountingSubject())])
@@ -47,7 +47,7 @@ private struct CountingSubject: MeasurableSubject {
         #expect(reference.positions == [0, 1, 0, 1])
         #expect(native.positions == [1, 0, 1, 0])
         #expect(reference.rounds == [0, 1, 2, 3])
-        #expect(reference.iterations == [0, 1, 2, 3])
+        #expect(reference.sampleIndices == [0, 1, 2, 3])
     }
 
     @Test(.enabled(if: Jemalloc.isLinked))
@@ -82,7 +82,7 @@ private struct GrowingSubject: MeasurableSubject {
     @Test(arguments: Phase.allPhases)
     func runningTotalsAreRecordedPerRunNeverCumulatively(phase: Phase) throws {
         let configuration = RunConfiguration(
-            rounds: 5, warmupIterations: 2, metrics: [.wallClock], phases: [phase], exactCountRounds: 0,
+            samples: 5, warmupCalls: 2, metrics: [.wallClock], phases: [phase], exactCountRounds: 0,
             batchTargetNanoseconds: 0)
         let result = try Runner(configuration: configuration).measure("grow", arms: [Arm("main", GrowingSubject())])
         #expect(result.series(GrowingSubject.created, arm: "main", phase: phase)?.values == [3, 3, 3, 3, 3])

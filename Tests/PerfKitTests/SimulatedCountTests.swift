@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func countingPassFoldersHaveOneLength() {
-        let names = [(0, 0), (7, 7), (4_321, 0), (99_999, 7)].map { CountingPass.folderName($0.0, $0.1) }
+        let names = [(0, 0), (7, 7), (4_321, 0), (99_999, 7)].map { CountingProcess.folderName($0.0, $0.1) }
         #expect(Set(names.map(\.count)) == [names[0].count])
         #expect(names[2] == "/pass-04321-0")
     }

@@ -42,8 +42,8 @@ import Testing
         var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
         var mallocs = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
         for i in 0..<6 {
-            series.append(Double(100 + i), round: i / 2, position: i % 2, iteration: i)
-            mallocs.append(3, round: i / 2, position: i % 2, iteration: i)
+            series.append(Double(100 + i), round: i / 2, position: i % 2, index: i)
+            mallocs.append(3, round: i / 2, position: i % 2, index: i)
         }
         let environment = Environment(
             commit: "c", branch: "b", dirty: false, swiftVersion: "6.3.1", buildConfiguration: "release",

@@ -25,7 +25,7 @@ extension CalendarDemo {
     /// the 90-day retained history, then compares the run against the stored baseline (saving it
     /// first when there is none or `saveBaseline`) and the native policy against the reference.
     /// - Parameters:
-    ///   - iterations: Samples per measured test; nil for each test's own.
+    ///   - samples: Samples per measured test; nil for each test's own.
     ///   - processes: Fresh processes the samples are split over.
     ///   - memoryRounds: ABBA rounds of the process-memory measurement.
     ///   - baselineName: The baseline under `Baselines/`.
@@ -38,13 +38,13 @@ extension CalendarDemo {
     /// - Throws: ``OrchestrationError`` for a failed build or child; ``FileError`` for a corrupt
     ///   baseline or a write that failed.
     package static func run(
-        iterations: Int?, processes: Int, memoryRounds: Int, baselineName: String, saveBaseline: Bool,
+        samples: Int?, processes: Int, memoryRounds: Int, baselineName: String, saveBaseline: Bool,
         executable: String, command: String,
         counts: Bool = true, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
         var (run, status, dumps, countingFailure) = try MeasuredRun.measurePackage(
-            filter: MeasuredRun.defaultFilter, iterations: iterations, processes: processes,
-            passes: counts ? .timingAndCounts : .timing,
+            filter: MeasuredRun.defaultFilter, samples: samples, processes: processes,
+            runs: counts ? .timingAndCounts : .timing,
             progress: progress)
         if let countingFailure {
             let kept = ".perfkit/runs/demo-timing.json"

@@ -34,7 +34,7 @@ package enum CalendarDemo {
                     guard let value = values[name] else { continue }
                     let key = "\(name)|\(arms[armIndex])"
                     var series = collector[key] ?? SampleSeries(metric: metric, arm: arms[armIndex], phase: .warm)
-                    series.append(value, round: round, position: position, iteration: series.values.count)
+                    series.append(value, round: round, position: position, index: series.values.count)
                     collector[key] = series
                 }
             }

@@ -35,7 +35,7 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
     /// percent (a 3% slowdown of a subset was decided at 10 to 280 rounds in README's evidence).
     public static let defaultMaximumRounds = 400
     /// Seconds of measuring an adaptive comparison gets by default: near five minutes, 16 to 20
-    /// rounds of the calendar suite with its tests' own iterations on README's 2-core VM.
+    /// rounds of the calendar suite with its tests' own samples on README's 2-core VM.
     public static let defaultTimeBudget = 300
 
     /// An adaptive plan: looks at 10 rounds, then each about 1.5 times the last (rounded up to an

@@ -7,21 +7,21 @@ import Foundation
 /// median of that process's samples, paired with the other arm's process of the same round.
 package struct AbbaSession {
     /// One side of the comparison: a built revision, and extra environment for its processes.
-    package struct Arm: Sendable {
+    package struct Side: Sendable {
         /// The revision.
         package var revision: Revision
         /// Its test bundle.
         package var bundle: String
         /// Variables added to its processes' environment (test-only: an injected slowdown).
         package var environment: [String: String]
-        /// An arm.
+        /// A side.
         package init(revision: Revision, bundle: String, environment: [String: String] = [:]) {
             self.revision = revision
             self.bundle = bundle
             self.environment = environment
         }
 
-        /// The two arms of a comparison of revisions `a` and `b`: both are resolved before anything
+        /// The two sides of a comparison of revisions `a` and `b`: both are resolved before anything
         /// is created (a bad B leaves no worktree of A behind), then each is checked out in its
         /// own worktree and built in release with a pinned code layout (once when both are one folder).
         /// - Parameters:
@@ -29,12 +29,12 @@ package struct AbbaSession {
         ///   - b: Revision B (the current side).
         ///   - environments: Extra environment of A's and of B's processes.
         ///   - progress: Receives one line per step.
-        /// - Returns: Arms A and B.
+        /// - Returns: Sides A and B.
         /// - Throws: ``OrchestrationError`` for an unknown revision, a failed checkout or build.
         package static func build(
             _ a: String, _ b: String, environments: (a: [String: String], b: [String: String]) = ([:], [:]),
             progress: (String) -> Void = { _ in }
-        ) throws -> (a: Arm, b: Arm) {
+        ) throws -> (a: Side, b: Side) {
             for revision in [a, b] { _ = try Revision.resolve(revision) }
             let revisionA = try Revision.prepare(a, progress: progress),
                 revisionB = try Revision.prepare(b, progress: progress)
@@ -43,8 +43,8 @@ package struct AbbaSession {
                 revisionA.directory == revisionB.directory
                 ? bundleA : try revisionB.build(pinnedLayout: true, progress: progress)
             return (
-                Arm(revision: revisionA, bundle: bundleA, environment: environments.a),
-                Arm(revision: revisionB, bundle: bundleB, environment: environments.b)
+                Side(revision: revisionA, bundle: bundleA, environment: environments.a),
+                Side(revision: revisionB, bundle: bundleB, environment: environments.b)
             )
         }
     }
@@ -85,8 +85,8 @@ package struct AbbaSession {
     /// Runs rounds look by look until every statistical series is decided (CI inside the band, or
     /// outside it and significant), the plan's last look, or the time budget.
     /// - Parameters:
-    ///   - a: Arm A (the reference).
-    ///   - b: Arm B.
+    ///   - a: Side A (the reference).
+    ///   - b: Side B.
     ///   - plan: The looks and the error each spends (``SequentialPlan/fixed(rounds:alpha:)`` for one look).
     ///   - timeBudget: Seconds the rounds may take. When a look's rounds would, at the average
     ///     round's duration so far, end after the budget, it becomes a last look at the whole ABBA
@@ -94,7 +94,7 @@ package struct AbbaSession {
     ///     otherwise the session stops. The first look always runs.
     ///   - bands: The noise bands the series are judged with.
     ///   - filter: Test filter.
-    ///   - iterations: Rounds forced on each measured test inside a process, if any.
+    ///   - samples: Samples forced on each measured test inside a process, if any.
     ///   - seed: Seed of the block phase of the run order.
     ///   - launcher: Launches the measured processes.
     ///   - clock: Seconds on a monotonic scale (a fake in tests).
@@ -103,12 +103,12 @@ package struct AbbaSession {
     /// - Throws: ``OrchestrationError`` when a process fails or matches no test; ``StatisticsError`` for non-finite
     ///   samples.
     package static func run(
-        a: Arm, b: Arm, plan: SequentialPlan, timeBudget: Double? = nil, bands: NoiseBands, filter: String,
-        iterations: Int?, seed: UInt64,
+        a: Side, b: Side, plan: SequentialPlan, timeBudget: Double? = nil, bands: NoiseBands, filter: String,
+        samples: Int?, seed: UInt64,
         launcher: some MeasuredProcessLauncher, clock: () -> Double = { ProcessInfo.processInfo.systemUptime },
         progress: (String) -> Void = { _ in }
     ) throws -> AbbaSession {
-        let arms = [a, b], names = ["A", "B"]
+        let sides = [a, b], names = ["A", "B"]
         let order = RunOrder(armCount: 2, roundCount: plan.maximumRounds, seed: seed)
         var pairedRounds: [PairedSeries.Round] = []
         var raw: [(side: String, tests: [TestResult])] = [("A", []), ("B", [])]
@@ -144,26 +144,26 @@ package struct AbbaSession {
                 }
             }
             while pairedRounds.count < target {
-                let round = pairedRounds.count, armOrder = order.rounds[round]
+                let round = pairedRounds.count, sideOrder = order.rounds[round]
                 var results: [[TestResult]] = [[], []]
-                for (position, index) in armOrder.enumerated() {
-                    let arm = arms[index]
+                for (position, index) in sideOrder.enumerated() {
+                    let side = sides[index]
                     progress(
                         "perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) "
-                            + "(\(arm.revision.name)), position \(position + 1)"
+                            + "(\(side.revision.name)), position \(position + 1)"
                     )
-                    var environment = arm.environment
-                    if round >= Self.exactCountRounds {
+                    var environment = side.environment
+                    if round >= Self.exactCountProcessRounds {
                         environment[MeasuredProcessEnvironment.exactCounts] =
                             MeasuredProcessEnvironment.exactCountsElsewhere
                     }
                     let outcome = try launcher.measure(
                         MeasuredProcessRequest(
-                            bundle: arm.bundle, directory: arm.revision.directory, filter: filter,
-                            iterations: iterations, environment: environment))
+                            bundle: side.bundle, directory: side.revision.directory, filter: filter,
+                            samples: samples, environment: environment))
                     if outcome.status != 0 {
                         failed.append(
-                            "round \(round + 1), \(names[index]) (\(arm.revision.name)): a measured test failed (exit "
+                            "round \(round + 1), \(names[index]) (\(side.revision.name)): a measured test failed (exit "
                                 + "\(outcome.status))"
                         )
                     }
@@ -171,7 +171,8 @@ package struct AbbaSession {
                     raw[index].tests += relabel(outcome.tests, round: round, position: position)
                 }
                 pairedRounds.append(
-                    PairedSeries.Round(baseline: results[0], current: results[1], currentRanSecond: armOrder == [0, 1]))
+                    PairedSeries.Round(
+                        baseline: results[0], current: results[1], currentRanSecond: sideOrder == [0, 1]))
             }
             pairing = try PairedSeries.pair(pairedRounds)
             comparison = try Comparison(
@@ -206,7 +207,7 @@ package struct AbbaSession {
     /// counts are the same in every process, and the pass, slow and cache-less, took about 40% of a
     /// calendar-suite process at `--samples 3` (README); later rounds skip it and buy more
     /// timing rounds with the time.
-    package static let exactCountRounds = 2
+    package static let exactCountProcessRounds = 2
 
     /// Labels every sample with the process round and position instead of the in-process ones.
     static func relabel(_ tests: [TestResult], round: Int, position: Int) -> [TestResult] {
@@ -225,8 +226,8 @@ package struct AbbaSession {
 
     /// One line per round: which arm ran first.
     /// - Parameters:
-    ///   - a: Arm A's revision.
-    ///   - b: Arm B's revision.
+    ///   - a: Side A's revision.
+    ///   - b: Side B's revision.
     /// - Returns: `round 1: A (main), B (.)`, …
     package func runOrderLines(a: Revision, b: Revision) -> [String] {
         order.rounds.enumerated().map { round, arms in
@@ -236,8 +237,8 @@ package struct AbbaSession {
 
     /// The report's design section: revisions, rounds, statistics, failed processes, time taken.
     /// - Parameters:
-    ///   - a: Arm A's revision.
-    ///   - b: Arm B's revision.
+    ///   - a: Side A's revision.
+    ///   - b: Side B's revision.
     ///   - elapsedSeconds: Wall time of the whole comparison.
     /// - Returns: Markdown.
     package func designSection(a: Revision, b: Revision, elapsedSeconds: Int) -> String {
@@ -256,7 +257,7 @@ package struct AbbaSession {
             with its exact signed-rank CI; p is the Wilcoxon signed-rank test of the log ratios against the noise \
             band's edge, adjusted with Benjamini–Hochberg across the decisions of a look. \
             Exact counts (allocations) come from the processes of the first \
-            \(min(Self.exactCountRounds, order.rounds.count)) rounds, the same in every process; later processes skip \
+            \(min(Self.exactCountProcessRounds, order.rounds.count)) rounds, the same in every process; later processes skip \
             that pass.
 
             Sequential plan: looks at \(plan.looks.map(String.init).joined(separator: ", ")) rounds, each spending α \
@@ -346,8 +347,8 @@ package struct AbbaSession {
 
     /// The report of this session's comparison: the answer, the design, the diagnostics and the run order.
     /// - Parameters:
-    ///   - a: Arm A's revision.
-    ///   - b: Arm B's revision.
+    ///   - a: Side A's revision.
+    ///   - b: Side B's revision.
     ///   - command: The command line, written at the top.
     ///   - elapsedSeconds: Wall time of the whole comparison.
     /// - Returns: The report, for ``ReportWriter``.

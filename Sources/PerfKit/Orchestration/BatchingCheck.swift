@@ -67,7 +67,7 @@ package enum BatchingCheck {
         // Step counts pass through an opaque call so the optimizer cannot fold the chains.
         let base = ChainSubject(steps: opaque(steps)), changed = ChainSubject(steps: opaque(changedSteps))
         var configuration = RunConfiguration(
-            rounds: rounds, warmupIterations: 1_000, metrics: [.wallClock], phases: [.warm], exactCountRounds: 0,
+            samples: rounds, warmupCalls: 1_000, metrics: [.wallClock], phases: [.warm], exactCountRounds: 0,
             batchTargetNanoseconds: batchTarget)
         configuration.counterRounds = 0  // a chain has no counters
         let result = try Runner(configuration: configuration).measure(

@@ -147,7 +147,7 @@ package enum CountingRun {
         // varied-30d's +0.6% after both sides' two processes agreed within 0.1%.
         let passes = ids.enumerated().flatMap { index, id in
             heapPads.map {
-                CountingPass(test: index, id: id, pad: $0, folder: root + CountingPass.folderName(index, $0))
+                CountingProcess(test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0))
             }
         }
         let width = max(1, min(jobs, passes.count))
@@ -155,7 +155,7 @@ package enum CountingRun {
             "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, "
                 + "\(heapPads.count) processes each, \(width) at a time (about 50× slower than native)…"
         )
-        let outcomes = try CountingPass.runAll(
+        let outcomes = try CountingProcess.runAll(
             passes, width: width, root: root, setup: setup, environment: environment, directory: directory)
         // In the passes' order, whatever order they finished in: dump numbers and results do not
         // depend on the number of jobs.

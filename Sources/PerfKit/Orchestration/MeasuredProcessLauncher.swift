@@ -9,7 +9,7 @@ package struct MeasuredProcessRequest: Sendable, Equatable {
     /// The test filter (a regular expression over test IDs).
     package var filter: String
     /// Rounds forced on every measured test, if any.
-    package var iterations: Int?
+    package var samples: Int?
     /// Variables added to the process's environment (for example `PERFKIT_PROCESSES`).
     package var environment: [String: String]
     /// Whether the process's output is shown (on standard error).
@@ -17,13 +17,13 @@ package struct MeasuredProcessRequest: Sendable, Equatable {
 
     /// A request.
     package init(
-        bundle: String, directory: String, filter: String, iterations: Int?, environment: [String: String] = [:],
+        bundle: String, directory: String, filter: String, samples: Int?, environment: [String: String] = [:],
         forwardOutput: Bool = false
     ) {
         self.bundle = bundle
         self.directory = directory
         self.filter = filter
-        self.iterations = iterations
+        self.samples = samples
         self.environment = environment
         self.forwardOutput = forwardOutput
     }
@@ -76,7 +76,7 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         var environment = request.environment
         environment[MeasuredProcessEnvironment.mode] = MeasuredProcessEnvironment.measureMode
         environment[MeasuredProcessEnvironment.resultsDirectory] = results
-        if let iterations = request.iterations { environment[MeasuredProcessEnvironment.samples] = String(iterations) }
+        if let samples = request.samples { environment[MeasuredProcessEnvironment.samples] = String(samples) }
         let bundle =
             request.bundle.hasPrefix("/")
             ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle

@@ -32,18 +32,18 @@ package enum MeasuredRun {
     ///   - bundle: The release test bundle.
     ///   - directory: The package directory.
     ///   - filter: Test filter.
-    ///   - iterations: Total rounds forced on every measured test (split over the processes), if any.
+    ///   - samples: Total samples forced on every measured test (split over the processes), if any.
     ///   - processes: Fresh processes.
     ///   - launcher: Launches them.
     ///   - progress: Receives one line per process.
     /// - Returns: The merged results and the worst exit status (1 when a test failed in some process).
     /// - Throws: ``OrchestrationError`` when a process fails or matches no test.
     package static func measure(
-        bundle: String, directory: String = ".", filter: String, iterations: Int?, processes: Int,
+        bundle: String, directory: String = ".", filter: String, samples: Int?, processes: Int,
         launcher: some MeasuredProcessLauncher,
         progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], status: Int32) {
-        let perProcess = iterations.map { max(1, ($0 + processes - 1) / processes) }
+        let perProcess = samples.map { max(1, ($0 + processes - 1) / processes) }
         var results: [[TestResult]] = []
         var status: Int32 = 0
         for process in 0..<processes {
@@ -51,7 +51,7 @@ package enum MeasuredRun {
                 "perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
             let outcome = try launcher.measure(
                 MeasuredProcessRequest(
-                    bundle: bundle, directory: directory, filter: filter, iterations: perProcess,
+                    bundle: bundle, directory: directory, filter: filter, samples: perProcess,
                     environment: environment(process: process, of: processes), forwardOutput: process == 0))
             results.append(outcome.tests)
             status = max(status, outcome.status)
@@ -60,28 +60,28 @@ package enum MeasuredRun {
     }
 
     /// What a run measures: timing (native processes), simulated counts (a counting run), or both.
-    package struct Passes: Sendable, Equatable {
+    package struct Runs: Sendable, Equatable {
         /// Native processes: time, CPU, exact allocation counts, memory, subject counters.
         package var timing: Bool
         /// A counting run: simulated instructions per call (``CountingRun/summary``).
         package var counts: Bool
         /// Timing only (the default).
-        package static let timing = Passes(timing: true, counts: false)
+        package static let timing = Runs(timing: true, counts: false)
         /// Timing, then counts.
-        package static let timingAndCounts = Passes(timing: true, counts: true)
+        package static let timingAndCounts = Runs(timing: true, counts: true)
         /// Counts only.
-        package static let counts = Passes(timing: false, counts: true)
+        package static let counts = Runs(timing: false, counts: true)
     }
 
     /// Builds the package in the current directory in release and measures its tests matching
     /// `filter`: in `processes` fresh processes
-    /// (``measure(bundle:directory:filter:iterations:processes:launcher:progress:)``),
+    /// (``measure(bundle:directory:filter:samples:processes:launcher:progress:)``),
     /// then, when asked, under callgrind for simulated counts (``CountingRun``).
     /// - Parameters:
     ///   - filter: Test filter.
-    ///   - iterations: Total samples forced on every measured test, if any (per arm and phase in the counting pass).
+    ///   - samples: Total samples forced on every measured test, if any (per arm and phase in the counting pass).
     ///   - processes: Fresh processes.
-    ///   - passes: Timing, counts or both.
+    ///   - runs: The timing run, the counting run or both.
     ///   - shard: Measure only this part of the matching tests (``Shard``); nil for all of them.
     ///   - progress: Receives one line per step and process.
     /// - Returns: The run file (every value labelled with its process), the worst exit status, the
@@ -90,7 +90,7 @@ package enum MeasuredRun {
     ///   the caller to write before it reports the failure).
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
     package static func measurePackage(
-        filter requested: String, iterations: Int?, processes: Int, passes: Passes = .timing, shard: Shard? = nil,
+        filter requested: String, samples: Int?, processes: Int, runs: Runs = .timing, shard: Shard? = nil,
         progress: (String) -> Void = { _ in }
     ) throws -> (run: RunFile, status: Int32, dumps: String?, countingFailure: OrchestrationError?) {
         // A filter that is not a regular expression is bad input, told before anything is built.
@@ -110,13 +110,13 @@ package enum MeasuredRun {
         }
         // valgrind and the shim are checked before anything is measured: a missing valgrind costs nothing.
         let setup =
-            passes.counts
+            runs.counts
             ? try CountingRun.prepare(directory: ".", progress: progress) : nil
         var tests: [TestResult] = []
         var status: Int32 = 0
-        if passes.timing {
+        if runs.timing {
             (tests, status) = try measure(
-                bundle: bundle, filter: filter, iterations: iterations, processes: processes,
+                bundle: bundle, filter: filter, samples: samples, processes: processes,
                 launcher: TestBundleLauncher(), progress: progress)
         }
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
@@ -125,21 +125,21 @@ package enum MeasuredRun {
         if let setup {
             do {
                 let counted = try CountingRun.measure(
-                    bundle: bundle, directory: ".", filter: filter, samples: iterations, setup: setup,
+                    bundle: bundle, directory: ".", filter: filter, samples: samples, setup: setup,
                     progress: progress)
-                tests = passes.timing ? tests.addingCounts(counted.tests) : counted.tests
+                tests = runs.timing ? tests.addingCounts(counted.tests) : counted.tests
                 status = max(status, counted.status)
                 dumps = counted.dumps
                 environment.valgrind = setup.version
                 environment.valgrindCPU = setup.cpu
                 environment.countingSetup = CountingRun.setupIdentifier
-            } catch let error as OrchestrationError where passes.timing {
+            } catch let error as OrchestrationError where runs.timing {
                 countingFailure = error
             }
         }
         var run = RunFile(
-            date: Date(), mode: passes.timing ? "measure" : "count", environment: environment, tests: tests)
-        if !passes.timing { run.countsOnly = true }
+            date: Date(), mode: runs.timing ? "measure" : "count", environment: environment, tests: tests)
+        if !runs.timing { run.countsOnly = true }
         if let shard {
             run.shard = shard.description
             run.filter = filter

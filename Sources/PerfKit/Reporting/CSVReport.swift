@@ -49,7 +49,7 @@ public enum CSVReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Raw rows without a header: one per sample with its process, round, position and iteration.
+    /// Raw rows without a header: one per sample with its process, round, position and sample index.
     /// The series were validated on load, so their label arrays have the values' length.
     public static func rawRows(_ tests: [TestResult], side: String) -> [String] {
         var lines: [String] = []
@@ -62,7 +62,7 @@ public enum CSVReport {
                                 side, test.id, m.name, s.arm, s.phase.identifier, s.metric.name, s.metric.unit.symbol,
                                 "\(s.processes?[i] ?? 0)",
                                 "\(s.rounds[i])",
-                                "\(s.positions[i])", "\(s.iterations[i])", "\(s.values[i])",
+                                "\(s.positions[i])", "\(s.sampleIndices[i])", "\(s.values[i])",
                             ]))
                     }
                 }

@@ -102,7 +102,7 @@ public struct ReportWriter: Sendable {
             if let rawPath = Self.rawPath(of: csv) {
                 let header = CSV.line([
                     "side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position",
-                    "iteration", "value",
+                    "sample", "value",
                 ])
                 let raw = [header] + rawTests.flatMap { CSVReport.rawRows($0.tests, side: $0.side) }
                 try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)

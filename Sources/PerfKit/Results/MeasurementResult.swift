@@ -1,5 +1,5 @@
 /// Every raw sample of one metric for one arm in one phase, with the labels that let order
-/// effects be analysed later: the round, the position within the round and the iteration.
+/// effects be analysed later: the round, the position within the round and the sample's index.
 public struct SampleSeries: Sendable, Codable, Equatable {
     /// The metric the values are samples of.
     public var metric: Metric
@@ -13,8 +13,8 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     public var rounds: [Int] = []
     /// The arm's position within its round (0 = ran first).
     public var positions: [Int] = []
-    /// The iteration of each value within its arm and phase.
-    public var iterations: [Int] = []
+    /// Each value's index among its arm and phase's samples in its process (0, 1, 2, …).
+    public var sampleIndices: [Int] = []
     /// The fresh process each value came from (`perfkit run --processes N` runs the tests in N
     /// processes); nil for a series measured in one process.
     public var processes: [Int]? = nil
@@ -44,9 +44,9 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     ///   - value: The value, per call.
     ///   - round: Its round of the timed pass.
     ///   - position: The arm's position within the round.
-    ///   - iteration: The iteration within the arm and phase.
+    ///   - index: The sample's index among its arm and phase's samples.
     ///   - calls: Calls of the body the value was timed over (1 unless batched).
-    public mutating func append(_ value: Double, round: Int, position: Int, iteration: Int, calls: Int = 1) {
+    public mutating func append(_ value: Double, round: Int, position: Int, index: Int, calls: Int = 1) {
         if calls != 1 || callsPerSample != nil {
             if callsPerSample == nil { callsPerSample = Array(repeating: 1, count: values.count) }
             callsPerSample!.append(calls)
@@ -54,7 +54,28 @@ public struct SampleSeries: Sendable, Codable, Equatable {
         values.append(value)
         rounds.append(round)
         positions.append(position)
-        iterations.append(iteration)
+        sampleIndices.append(index)
+    }
+
+    /// The older spelling of ``append(_:round:position:index:calls:)``.
+    @available(*, deprecated, renamed: "append(_:round:position:index:calls:)")
+    public mutating func append(_ value: Double, round: Int, position: Int, iteration: Int, calls: Int = 1) {
+        append(value, round: round, position: position, index: iteration, calls: calls)
+    }
+
+    /// The older name of ``sampleIndices``.
+    @available(*, deprecated, renamed: "sampleIndices")
+    public var iterations: [Int] {
+        get { sampleIndices }
+        set { sampleIndices = newValue }
+    }
+
+    /// The stored keys: `sampleIndices` keeps its older name's key, `iterations`, so every run
+    /// file and baseline reads and writes as before.
+    private enum CodingKeys: String, CodingKey {
+        case metric, arm, phase, values, rounds, positions, processes, callsPerSample, callgrindDumps, profile
+        case threadsStarted
+        case sampleIndices = "iterations"
     }
 
     /// The fewest calls any value was timed over (1 when not batched): what a resolution gate

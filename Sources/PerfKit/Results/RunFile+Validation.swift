@@ -9,10 +9,10 @@ extension SampleSeries {
     func validationProblem() -> String? {
         guard MetricUnit.known.contains(metric.unit) else { return "unknown unit '\(metric.unit.symbol)'" }
         guard !values.isEmpty else { return "empty sample" }
-        guard rounds.count == values.count, positions.count == values.count, iterations.count == values.count else {
+        guard rounds.count == values.count, positions.count == values.count, sampleIndices.count == values.count else {
             return
                 "\(values.count) values but \(rounds.count) rounds, \(positions.count) positions and "
-                + "\(iterations.count) iterations"
+                + "\(sampleIndices.count) sample indices"
         }
         if let processes, processes.count != values.count {
             return "\(values.count) values but \(processes.count) process labels"

@@ -21,7 +21,7 @@ public struct RunFile: Sendable, Codable, Equatable {
     public var schemaVersion: Int
     /// When the run started (ISO 8601).
     public var date: Date
-    /// `measure` (full iterations, release) or `smoke` (few iterations).
+    /// `measure` (every sample, release) or `smoke` (few samples).
     public var mode: String
     /// Where and how the run was made.
     public var environment: Environment

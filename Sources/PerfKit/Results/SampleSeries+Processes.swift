@@ -95,7 +95,7 @@ extension SampleSeries {
         values += other.values
         rounds += other.rounds
         positions += other.positions
-        iterations += other.iterations
+        sampleIndices += other.sampleIndices
         processes = mine + (other.processes ?? Array(repeating: 0, count: other.values.count))
         if callgrindDumps != nil || other.callgrindDumps != nil {
             callgrindDumps = (callgrindDumps ?? []) + (other.callgrindDumps ?? [])

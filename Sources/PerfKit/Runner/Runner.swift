@@ -1,9 +1,9 @@
-/// How a ``Runner`` measures: rounds, warm-up, metrics, phases and run order.
+/// How a ``Runner`` measures: samples, warm-up, metrics, phases and run order.
 public struct RunConfiguration: Sendable, Equatable {
     /// Timed samples per arm and phase (one per round); with several arms, rounded up to whole ABBA blocks.
-    public var rounds: Int
-    /// Unrecorded runs before the first warm or eviction sample.
-    public var warmupIterations: Int
+    public var samples: Int
+    /// Unrecorded calls of the body before the first warm or eviction sample.
+    public var warmupCalls: Int
     /// Built-in metrics to record; subjects' own counters are always recorded.
     public var metrics: Set<Metric>
     /// Phases to run; `nil` runs every phase the subjects support.
@@ -23,17 +23,31 @@ public struct RunConfiguration: Sendable, Equatable {
     /// per sample). See ``Batching``.
     public var batchTargetNanoseconds: Double
 
+    /// The older name of ``samples``.
+    @available(*, deprecated, renamed: "samples")
+    public var rounds: Int {
+        get { samples }
+        set { samples = newValue }
+    }
+
+    /// The older name of ``warmupCalls``.
+    @available(*, deprecated, renamed: "warmupCalls")
+    public var warmupIterations: Int {
+        get { warmupCalls }
+        set { warmupCalls = newValue }
+    }
+
     /// Creates a configuration.
     public init(
-        rounds: Int = 30, warmupIterations: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured),
+        samples: Int = 30, warmupCalls: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured),
         phases: [Phase]? = nil, exactCountRounds: Int = 3, orderSeed: UInt64? = nil,
         timeKind: MetricKind = .componentCost,
         batchTargetNanoseconds: Double = Batching.targetSampleNanoseconds
     ) {
         self.timeKind = timeKind
         self.batchTargetNanoseconds = batchTargetNanoseconds
-        self.rounds = rounds
-        self.warmupIterations = warmupIterations
+        self.samples = samples
+        self.warmupCalls = warmupCalls
         self.metrics = metrics
         self.phases = phases
         self.exactCountRounds = exactCountRounds
@@ -69,30 +83,30 @@ public struct Runner: Sendable {
         let phases = (configuration.phases ?? Phase.allPhases).filter { supported.contains($0) }
         // With two or more arms, round up to whole blocks so every arm holds every position equally often.
         let block = arms.count > 1 ? RunOrder.blockLength(armCount: arms.count) : 1
-        let rounds = (configuration.rounds + block - 1) / block * block
+        let rounds = (configuration.samples + block - 1) / block * block
         let order = RunOrder(armCount: arms.count, roundCount: rounds, seed: configuration.orderSeed)
         let probes = ProbeSet(metrics: configuration.metrics)
         var collector = SeriesCollector()
         for phase in phases {
             var states = [AnyObject?](repeating: nil, count: arms.count)
-            var iterations = [Int](repeating: 0, count: arms.count)
+            var indices = [Int](repeating: 0, count: arms.count)
             var calls = [Int](repeating: 0, count: arms.count)  // 0: not calibrated yet
             for (round, armOrder) in order.rounds.enumerated() {
                 for (position, armIndex) in armOrder.enumerated() {
                     let label = SampleLabel(
                         arm: arms[armIndex].name, phase: phase, round: round, position: position,
-                        iteration: iterations[armIndex])
+                        index: indices[armIndex])
                     if SimulatedCounter.isCounting {
                         try takeCountedSample(arms[armIndex].subject, &states[armIndex], label, &collector)
                     } else {
                         try takeTimedSample(
                             arms[armIndex].subject, &states[armIndex], &calls[armIndex], label, probes, &collector)
                     }
-                    iterations[armIndex] += 1
+                    indices[armIndex] += 1
                 }
             }
             states = [AnyObject?](repeating: nil, count: arms.count)
-            iterations = [Int](repeating: 0, count: arms.count)
+            indices = [Int](repeating: 0, count: arms.count)
             // The untimed pass: one call a sample, never batched. It takes the exact allocation
             // counts and the subject counters of every arm whose timed samples may be batched (their
             // calls per sample follow the clock, and so would counters read over them). A counting
@@ -108,11 +122,11 @@ public struct Runner: Sendable {
                     for (position, armIndex) in armOrder.enumerated() {
                         let label = SampleLabel(
                             arm: arms[armIndex].name, phase: phase, round: round, position: position,
-                            iteration: iterations[armIndex])
+                            index: indices[armIndex])
                         try takeUntimedSample(
                             arms[armIndex].subject, &states[armIndex], label, exact: round < exactRounds,
                             counters: batchable[armIndex] && round < counterRounds, &collector)
-                        iterations[armIndex] += 1
+                        indices[armIndex] += 1
                     }
                 }
             }
@@ -133,7 +147,7 @@ public struct Runner: Sendable {
         if phase == .cold || slot == nil {
             let box = StateBox(try subject.makeState())
             if phase != .cold {
-                for _ in 0..<configuration.warmupIterations { blackHole(try subject.run(&box.value)) }
+                for _ in 0..<configuration.warmupCalls { blackHole(try subject.run(&box.value)) }
                 try subject.warmUp(&box.value)
             }
             slot = box
@@ -220,7 +234,7 @@ public struct Runner: Sendable {
     ) throws {
         let box = try prepare(subject, &slot, label.phase)
         let before = Self.runningTotals(subject, box.value)
-        let tag = "\(label.arm)|\(label.phase.identifier)|\(label.iteration)"
+        let tag = "\(label.arm)|\(label.phase.identifier)|\(label.index)"
         let (output, count, dump, threads) = try withUnsafeMutablePointer(to: &box.value) { state in
             try SimulatedCounter.count(label: tag) { try subject.run(&state.pointee) }
         }
@@ -258,7 +272,7 @@ struct SampleLabel {
     var phase: Phase
     var round: Int
     var position: Int
-    var iteration: Int
+    var index: Int
 }
 
 /// Mutable state of one arm between rounds, boxed so arms of different subject types share a list.
@@ -285,7 +299,7 @@ struct SeriesCollector {
             series.append(SampleSeries(metric: metric, arm: label.arm, phase: label.phase))
         }
         series[slot].append(
-            value, round: label.round, position: label.position, iteration: label.iteration, calls: calls)
+            value, round: label.round, position: label.position, index: label.index, calls: calls)
         if let dump { series[slot].callgrindDumps = (series[slot].callgrindDumps ?? []) + [dump] }
         if threads != 0 || series[slot].threadsStarted != nil {
             let before = series[slot].values.count - 1

@@ -5,7 +5,7 @@
 /// - ``run(_:)`` does the measured work once and returns a value that depends on it, so the
 ///   optimizer cannot delete the work; it runs on the calling thread;
 /// - ``evict(_:)`` pushes the subject out of its cache or working set without rebuilding state;
-/// - ``warmUp(_:)`` (optional) reaches steady state beyond the runner's warm-up iterations;
+/// - ``warmUp(_:)`` (optional) reaches steady state beyond the runner's warm-up calls;
 /// - when ``allowsBatching`` is true (the default), consecutive runs on warm state may be timed
 ///   together, several calls per sample (``Batching``); a subject whose run cannot simply repeat
 ///   (it consumes its state) says false and is timed one call per sample;
@@ -31,7 +31,7 @@ public protocol MeasurableSubject<Output>: Sendable {
     /// - Throws: When eviction fails.
     func evict(_ state: inout State) throws
     /// Brings state to steady state before warm and eviction samples, after the runner's
-    /// warm-up iterations (for example, one pass over everything a run can touch).
+    /// warm-up calls (for example, one pass over everything a run can touch).
     /// - Throws: When warm-up fails.
     func warmUp(_ state: inout State) throws
     /// The subject's own counters after a run.
@@ -45,7 +45,7 @@ extension MeasurableSubject {
     public var phases: [Phase] { [.warm] }
     /// Nothing to evict, unless the subject says otherwise.
     public func evict(_ state: inout State) throws {}
-    /// No warm-up beyond the runner's iterations, unless the subject says otherwise.
+    /// No warm-up beyond the runner's warm-up calls, unless the subject says otherwise.
     public func warmUp(_ state: inout State) throws {}
     /// No counters of its own, unless the subject reports some.
     public func counters(_ state: State) -> [CounterReading] { [] }

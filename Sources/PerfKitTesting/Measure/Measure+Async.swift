@@ -15,29 +15,29 @@ import PerfKit
 public func measure<Output>(_ name: String, async body: () async throws -> Output) async throws -> MeasurementResult {
     let context = PerformanceContext.current
     let configuration = context?.configuration ?? PerformanceMode.current.configuration(from: RunConfiguration())
-    for _ in 0..<configuration.warmupIterations { blackHole(try await body()) }
+    for _ in 0..<configuration.warmupCalls { blackHole(try await body()) }
     var wall = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
     var user = SampleSeries(metric: .processUserCPU, arm: "main", phase: .warm)
     var system = SampleSeries(metric: .processSystemCPU, arm: "main", phase: .warm)
-    for round in 0..<configuration.rounds {
+    for round in 0..<configuration.samples {
         let usage0 = ResourceUsage.current()
         let start = SystemClock.monotonicNanoseconds()
         let output = try await body()
         let end = SystemClock.monotonicNanoseconds()
         let usage1 = ResourceUsage.current()
         blackHole(output)
-        wall.append(Double(end - start), round: round, position: 0, iteration: round)
+        wall.append(Double(end - start), round: round, position: 0, index: round)
         user.append(
-            Double(usage1.userCPUNanoseconds - usage0.userCPUNanoseconds), round: round, position: 0, iteration: round)
+            Double(usage1.userCPUNanoseconds - usage0.userCPUNanoseconds), round: round, position: 0, index: round)
         system.append(
             Double(usage1.systemCPUNanoseconds - usage0.systemCPUNanoseconds), round: round, position: 0,
-            iteration: round)
+            index: round)
     }
     let reason = "the body is async and may resume on another thread; per-thread counters would count the wrong thread"
     let unavailable = configuration.metrics.filter { $0.scope == .thread && $0 != .wallClock }.map(\.name).sorted()
         .map { UnavailableMetric(metric: $0, reason: reason) }
     let result = MeasurementResult(
-        name: name, arms: ["main"], order: (0..<configuration.rounds).map { _ in [0] },
+        name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
         series: [wall, user, system], unavailable: unavailable)
     context?.append(result)
     return result

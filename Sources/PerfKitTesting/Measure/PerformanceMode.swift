@@ -19,8 +19,8 @@ public struct PerformanceMode: Sendable, Equatable {
     public var buildConfiguration: String
     /// Where results go, if anywhere.
     public var resultsDirectory: String?
-    /// Iterations forced from the command line.
-    public var iterationOverride: Int?
+    /// Samples forced from the command line (`--samples`, `PERFKIT_SAMPLES`).
+    public var sampleOverride: Int?
     /// Fresh processes the run is split over (1 for a single process).
     public var processes: Int
     /// This process's index among them (0 for the first or only one).
@@ -30,7 +30,7 @@ public struct PerformanceMode: Sendable, Equatable {
 
     /// Creates a mode explicitly (tests and tools; tests normally use ``current``).
     public init(
-        isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, iterationOverride: Int?,
+        isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, sampleOverride: Int?,
         processes: Int = 1, processIndex: Int = 0,
         exactCountsElsewhere: Bool = false
     ) {
@@ -39,8 +39,15 @@ public struct PerformanceMode: Sendable, Equatable {
         self.isMeasuring = isMeasuring
         self.buildConfiguration = buildConfiguration
         self.resultsDirectory = resultsDirectory
-        self.iterationOverride = iterationOverride
+        self.sampleOverride = sampleOverride
         self.processes = max(1, processes)
+    }
+
+    /// The older name of ``sampleOverride``.
+    @available(*, deprecated, renamed: "sampleOverride")
+    public var iterationOverride: Int? {
+        get { sampleOverride }
+        set { sampleOverride = newValue }
     }
 
     /// Samples per arm and phase in a counting run (simulated instructions), unless forced.
@@ -56,7 +63,7 @@ public struct PerformanceMode: Sendable, Equatable {
             isMeasuring: environment[MeasuredProcessEnvironment.mode] == MeasuredProcessEnvironment.measureMode,
             buildConfiguration: Environment.currentBuildConfiguration,
             resultsDirectory: environment[MeasuredProcessEnvironment.resultsDirectory],
-            iterationOverride: (environment[MeasuredProcessEnvironment.samples]
+            sampleOverride: (environment[MeasuredProcessEnvironment.samples]
                 ?? environment[MeasuredProcessEnvironment.deprecatedIterations]).flatMap(
                     Int.init),
             processes: environment[MeasuredProcessEnvironment.processes].flatMap(Int.init) ?? 1,
@@ -79,14 +86,14 @@ public struct PerformanceMode: Sendable, Equatable {
     /// Why time budgets cannot be judged in this mode, or `nil` when they can.
     public var timeJudgementBlocker: String? {
         if !isMeasuring {
-            return "smoke mode (few iterations under a plain `swift test`); run `perfkit run` to judge it"
+            return "smoke mode (few samples under a plain `swift test`); run `perfkit run` to judge it"
         }
         if buildConfiguration != "release" { return "debug build; timings are judged only in a release measuring run" }
         return nil
     }
 
     /// The configuration to run with, given the test's declared one: in measure mode the forced
-    /// iterations or this process's share of a split run, and the exact-count rounds this process
+    /// samples or this process's share of a split run, and the exact-count rounds this process
     /// takes; in smoke mode a few rounds.
     /// - Parameter declared: The test's own configuration.
     /// - Returns: The configuration this process runs.
@@ -94,14 +101,14 @@ public struct PerformanceMode: Sendable, Equatable {
         var configuration = declared
         if isMeasuring && SimulatedCounter.isCounting {
             // Counts repeat exactly: a few samples per arm and phase show that they do.
-            configuration.rounds = iterationOverride ?? min(configuration.rounds, Self.countingSamples)
+            configuration.samples = sampleOverride ?? min(configuration.samples, Self.countingSamples)
             configuration.exactCountRounds = 0
             configuration.batchTargetNanoseconds = 0
         } else if isMeasuring {
-            if let iterationOverride {
-                configuration.rounds = iterationOverride
+            if let sampleOverride {
+                configuration.samples = sampleOverride
             } else if processes > 1 {
-                configuration.rounds = max(2, (configuration.rounds + processes - 1) / processes)
+                configuration.samples = max(2, (configuration.samples + processes - 1) / processes)
             }
             // Exact counts are the same in every process: one round of the slow, cache-less count
             // pass in the first process is enough, and keeps the other processes' fixed cost down.
@@ -111,8 +118,8 @@ public struct PerformanceMode: Sendable, Equatable {
                 configuration.exactCountRounds = min(configuration.exactCountRounds, 1)
             }
         } else {
-            configuration.rounds = min(configuration.rounds, Self.smokeRounds)
-            configuration.warmupIterations = min(configuration.warmupIterations, 1)
+            configuration.samples = min(configuration.samples, Self.smokeRounds)
+            configuration.warmupCalls = min(configuration.warmupCalls, 1)
             configuration.exactCountRounds = min(configuration.exactCountRounds, 1)
             configuration.counterRounds = min(configuration.counterRounds, 1)
         }

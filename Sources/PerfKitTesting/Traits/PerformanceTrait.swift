@@ -135,7 +135,7 @@ extension Trait where Self == PerformanceTrait {
     ) -> Self {
         PerformanceTrait(
             configuration: RunConfiguration(
-                rounds: samples, warmupIterations: warmup, metrics: metrics, phases: phases,
+                samples: samples, warmupCalls: warmup, metrics: metrics, phases: phases,
                 exactCountRounds: exactCountRounds, orderSeed: orderSeed, timeKind: kind))
     }
 

@@ -12,7 +12,7 @@ enum AbbaCommand {
         if parsed[.failOn] != nil { _ = try parsed.choice(.failOn, ["regression"], default: "regression") }
         let plan = try plan(parsed)
         let timeBudget = try parsed.integer(.timeBudget, default: SequentialPlan.defaultTimeBudget, range: 1...86_400)
-        let iterations = try parsed.integer(.samples)
+        let samples = try parsed.integer(.samples)
         let seed = UInt64(try parsed.integer(.seed, default: 0xABBA, range: 0...Int.max))
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
         let envA = try environment(parsed[.envA]), envB = try environment(parsed[.envB])
@@ -21,19 +21,19 @@ enum AbbaCommand {
         let started = Date()
         if parsed.has(.counts) {
             return try counted(
-                parsed, arguments: arguments, filter: filter, iterations: iterations, environments: (envA, envB),
+                parsed, arguments: arguments, filter: filter, samples: samples, environments: (envA, envB),
                 started: started)
         }
-        let arms = try AbbaSession.Arm.build(
+        let sides = try AbbaSession.Side.build(
             parsed.positionals[0], parsed.positionals[1], environments: (envA, envB), progress: Output.progress)
-        let (a, b) = (arms.a.revision, arms.b.revision)
+        let (a, b) = (sides.a.revision, sides.b.revision)
         let machine = EnvironmentReader.machine()
         var session = try AbbaSession.run(
-            a: arms.a, b: arms.b, plan: plan,
+            a: sides.a, b: sides.b, plan: plan,
             timeBudget: parsed[.rounds] == nil ? Double(timeBudget) : nil,
             bands: try NoiseBandsFile.load(parsed[.noise], machine: machine, default: NoiseBandsFile.pairedDefault),
             filter: filter,
-            iterations: iterations, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
+            samples: samples, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
         session.comparison.baselineEnvironment = a.environment(machine: machine)
         session.comparison.currentEnvironment = b.environment(machine: machine)
         let elapsed = Int(Date().timeIntervalSince(started))
@@ -59,28 +59,28 @@ enum AbbaCommand {
     /// (``CountingRun/summary``), the counts compared (identical, or against the count tolerance).
     /// No timing rounds: counts do not drift with the machine's load.
     static func counted(
-        _ parsed: Arguments, arguments: [String], filter: String, iterations: Int?,
+        _ parsed: Arguments, arguments: [String], filter: String, samples: Int?,
         environments: (a: [String: String], b: [String: String]), started: Date
     ) throws -> Int32 {
-        let arms = try AbbaSession.Arm.build(parsed.positionals[0], parsed.positionals[1], progress: Output.progress)
+        let built = try AbbaSession.Side.build(parsed.positionals[0], parsed.positionals[1], progress: Output.progress)
         // The shim does not depend on the measured code: built once, from the working tree.
         let setup = try CountingRun.prepare(directory: ".", progress: Output.progress)
         let machine = EnvironmentReader.machine()
         var sides: [(tests: [TestResult], environment: Environment)] = []
-        for (arm, environment) in [(arms.a, environments.a), (arms.b, environments.b)] {
+        for (side, environment) in [(built.a, environments.a), (built.b, environments.b)] {
             let counted = try CountingRun.measure(
-                bundle: arm.bundle, directory: arm.revision.directory, filter: filter, samples: iterations,
+                bundle: side.bundle, directory: side.revision.directory, filter: filter, samples: samples,
                 setup: setup, environment: environment,
                 progress: Output.progress)
             try? FileManager.default.removeItem(
                 atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
-            var recorded = arm.revision.environment(machine: machine)
+            var recorded = side.revision.environment(machine: machine)
             recorded.valgrind = setup.version
             recorded.valgrindCPU = setup.cpu
             recorded.countingSetup = CountingRun.setupIdentifier
             sides.append((counted.tests, recorded))
         }
-        let (a, b) = (arms.a.revision, arms.b.revision)
+        let (a, b) = (built.a.revision, built.b.revision)
         let comparison = try Comparison(
             baseline: sides[0].tests, current: sides[1].tests, baselineEnvironment: sides[0].environment,
             currentEnvironment: sides[1].environment)
@@ -128,7 +128,7 @@ enum AbbaCommand {
         return SequentialPlan(maximumRounds: maximum)
     }
 
-    /// Parses `KEY=VALUE[,KEY=VALUE]` (test-only: extra environment for one arm, for example an injected slowdown).
+    /// Parses `KEY=VALUE[,KEY=VALUE]` (test-only: extra environment for one side, for example an injected slowdown).
     static func environment(_ text: String?) throws -> [String: String] {
         guard let text else { return [:] }
         var result: [String: String] = [:]

@@ -11,7 +11,7 @@ enum CalibrateCommand {
         try parsed.requirePositionals(0...0)
         let rounds = try parsed.integer(.rounds, default: 24, range: AbbaSession.minimumRounds...1_000)
         let repeats = try parsed.integer(.repeats, default: 1, range: 1...1_000)
-        let iterations = try parsed.integer(.samples)
+        let samples = try parsed.integer(.samples)
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
         let started = Date()
         if try Revision.prepare(".").commit.hasSuffix("+dirty") {
@@ -21,7 +21,7 @@ enum CalibrateCommand {
         // moves (code layout), not only what one binary measured twice does.
         let builds = try ["calibrate-1", "calibrate-2"].map { name in
             let revision = try Revision.prepare("HEAD", worktree: name, progress: Output.progress)
-            return AbbaSession.Arm(
+            return AbbaSession.Side(
                 revision: revision, bundle: try revision.build(pinnedLayout: true, progress: Output.progress))
         }
         let machine = EnvironmentReader.machine()
@@ -30,7 +30,7 @@ enum CalibrateCommand {
             Output.progress("perfkit calibrate: A/A repeat \(k + 1)/\(repeats) between two builds of HEAD")
             let session = try AbbaSession.run(
                 a: builds[0], b: builds[1], plan: .fixed(rounds: rounds), bands: NoiseBandsFile.pairedDefault,
-                filter: filter, iterations: iterations,
+                filter: filter, samples: samples,
                 seed: 0xCA1B + UInt64(k), launcher: TestBundleLauncher(), progress: Output.progress)
             comparisons.append(session.comparison)
         }

@@ -8,7 +8,7 @@ enum RunCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "run")
         try parsed.requirePositionals(0...0)
-        let iterations = try parsed.integer(.samples)
+        let samples = try parsed.integer(.samples)
         let processes = try parsed.integer(.processes, default: MeasuredRun.defaultProcesses, range: 1...100)
         let output = parsed[.output] ?? RunFile.timestampedPath()
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
@@ -16,7 +16,7 @@ enum RunCommand {
         // .perfkit/runs/ before it is written anywhere else.
         try OutputPath.validate(output)
         let countsOnly = parsed.has(.countsOnly)
-        let passes: MeasuredRun.Passes = countsOnly ? .counts : parsed.has(.counts) ? .timingAndCounts : .timing
+        let runs: MeasuredRun.Runs = countsOnly ? .counts : parsed.has(.counts) ? .timingAndCounts : .timing
         let shard = try parsed[.shard].map { text in
             guard let shard = Shard(parsing: text) else {
                 throw UsageError("--shard must be I/N with 1 ≤ I ≤ N, not '\(text)'")
@@ -24,7 +24,7 @@ enum RunCommand {
             return shard
         }
         var (run, status, dumps, countingFailure) = try MeasuredRun.measurePackage(
-            filter: filter, iterations: iterations, processes: processes, passes: passes, shard: shard,
+            filter: filter, samples: samples, processes: processes, runs: runs, shard: shard,
             progress: Output.progress)
         if parsed[.filter] != nil, shard == nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)

@@ -4,7 +4,7 @@ import Synchronization
 /// One valgrind process of a counting run: one test, with the heap shifted by one of
 /// ``CountingRun/heapPads``, in a folder of its own (results, dumps, valgrind's log), so that
 /// several passes can run at once without sharing a file.
-package struct CountingPass: Sendable {
+package struct CountingProcess: Sendable {
     /// The test's position in the run's sorted list.
     var test: Int
     /// The test's Swift Testing ID.
@@ -32,7 +32,7 @@ package struct CountingPass: Sendable {
     /// Runs `passes`, `width` at a time, and returns their outcomes in the passes' order.
     /// - Throws: The error of the earliest pass that failed (no later pass is started after a failure).
     static func runAll(
-        _ passes: [CountingPass], width: Int, root: String, setup: CountingRun.Setup, environment: [String: String],
+        _ passes: [CountingProcess], width: Int, root: String, setup: CountingRun.Setup, environment: [String: String],
         directory: String
     ) throws -> [Outcome] {
         struct State {
