@@ -257,7 +257,8 @@ package struct AbbaSession {
             with its exact signed-rank CI; p is the Wilcoxon signed-rank test of the log ratios against the noise \
             band's edge, adjusted with Benjamini–Hochberg across the decisions of a look. \
             Exact counts (allocations) come from the processes of the first \
-            \(min(Self.exactCountProcessRounds, order.rounds.count)) rounds, the same in every process; later processes skip \
+            \(min(Self.exactCountProcessRounds, order.rounds.count)) rounds, the same in every process; later \
+            processes skip \
             that pass.
 
             Sequential plan: looks at \(plan.looks.map(String.init).joined(separator: ", ")) rounds, each spending α \
