@@ -119,6 +119,16 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         let comparison = try Self.run(launcher, plan: .fixed(rounds: 10), seed: 3).comparison
         let mallocs = try #require(comparison.rows.first { $0.metric == .mallocs })
         #expect(mallocs.verdict == .inconclusive)
+        #expect(mallocs.reason == .notPaired)
+    }
+
+    /// Rendering: the note of an unpaired exact count says where it was taken.
+    @Test func theNoteOfAnUnpairedCountSaysWhereItWasTaken() throws {
+        let launcher = FakeLauncher()
+        launcher.mallocsOfB = 10
+        launcher.mallocsOfBGrow = true
+        let comparison = try Self.run(launcher, plan: .fixed(rounds: 10), seed: 3).comparison
+        let mallocs = try #require(comparison.rows.first { $0.metric == .mallocs })
         #expect(mallocs.note.hasPrefix("an exact count that differs between the processes of the first ABBA block"))
         #expect(mallocs.note.contains("in A in 2 of 10 rounds, in B in 2"))
     }
@@ -152,6 +162,12 @@ private final class FakeLauncher: MeasuredProcessLauncher {
 @Suite struct SequentialAbbaTests {
     static let a = AbbaSessionTests.a, b = AbbaSessionTests.b
 
+    /// Rendering: the note of a series decided at a look says which look.
+    @Test func theNoteOfADecidedSeriesSaysAtWhichLook() throws {
+        let session = try Self.run(FakeLauncher(), maximumRounds: 60)
+        #expect(session.comparison.rows[0].note.contains("decided at look 1 of 5, 10 rounds"))
+    }
+
     private static func run(_ launcher: FakeLauncher, maximumRounds: Int, timeBudget: Double? = nil) throws
         -> AbbaSession
     {
@@ -184,7 +200,6 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(session.looks.map(\.rounds) == [10])
         #expect(session.stopReason == "every statistical series decided at look 1")
         #expect(session.comparison.rows.map(\.verdict) == [verdict])
-        #expect(session.comparison.rows[0].note.contains("decided at look 1 of 5, 10 rounds"))
         // The interval is at the look's level (1 − 0.05 / 5), and the answer says so.
         #expect(session.comparison.rows[0].confidence == 0.99)
         if verdict == .regressed {
@@ -204,7 +219,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(session.stopReason == "the plan's last look (24 rounds)")
         let quiet = try #require(session.comparison.rows.first { $0.test == "S/t()" })
         let noisy = try #require(session.comparison.rows.first { $0.test == "S/noisy()" })
-        #expect(quiet.verdict == .withinNoise && quiet.note.contains("decided at look 1 of 3, 10 rounds"))
+        #expect(quiet.verdict == .withinNoise)
         #expect(noisy.verdict == .inconclusive)
         // The open row names its failing gate and what these rounds could detect.
         #expect(

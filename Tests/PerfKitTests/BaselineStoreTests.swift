@@ -102,12 +102,12 @@ import Testing
         let noisy = try Comparison(
             baseline: Build.processTests(Build.noisy(100, seed: 8, spread: 0.6, count: 5)),
             current: Build.processTests(Build.noisy(104, seed: 9, spread: 0.6, count: 5)))
-        #expect(noisy.rows[0].note.contains("too noisy to tell: the CI spans about ±"))
+        #expect(noisy.rows[0].reason == .tooNoisy)
         let atTheEdge = try Comparison(
             baseline: Build.processTests(Build.noisy(100, seed: 10)),
             current: Build.processTests(Build.noisy(105, seed: 11)))
         #expect(atTheEdge.rows[0].verdict == .inconclusive)
-        #expect(atTheEdge.rows[0].note.contains("a change about as large as the ±5% band"))
+        #expect(atTheEdge.rows[0].reason == .aboutTheBandsSize)
     }
 
     @Test func deterministicMetricsCompareExactly() throws {

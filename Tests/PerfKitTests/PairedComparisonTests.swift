@@ -160,6 +160,6 @@ import Testing
             paired: Pairing(paired: [series], unpaired: []), bands: NoiseBands(defaultRelative: 0.02),
             environmentA: nil, environmentB: nil)
         #expect(comparison.rows.map(\.verdict) == [.inconclusive])
-        #expect(comparison.rows[0].note == "too few rounds with a finite, positive ratio (3; need 4)")
+        #expect(comparison.rows[0].reason == .tooFew)
     }
 }
