@@ -108,7 +108,7 @@ package struct AbbaSession {
         launcher: some MeasuredProcessLauncher, clock: () -> Double = { ProcessInfo.processInfo.systemUptime },
         progress: (String) -> Void = { _ in }
     ) throws -> AbbaSession {
-        let sides = [a, b], names = ["A", "B"]
+        let sides = [a, b]
         let order = RunOrder(armCount: 2, roundCount: plan.maximumRounds, seed: seed)
         var pairedRounds: [PairedSeries.Round] = []
         var raw: [(side: String, tests: [TestResult])] = [("A", []), ("B", [])]
@@ -119,71 +119,32 @@ package struct AbbaSession {
         var pairing = Pairing(paired: [], unpaired: [])
         var stopReason = "the plan's last look (\(plan.maximumRounds) rounds)"
         let start = clock()
-        for (lookIndex, planned) in plan.looks.enumerated() {
+        looking: for (lookIndex, planned) in plan.looks.enumerated() {
             var target = planned, lastLook = false
             if lookIndex > 0, let timeBudget {
-                let elapsed = clock() - start, done = pairedRounds.count
-                let perRound = elapsed / Double(done)
-                if elapsed + perRound * Double(planned - done) > timeBudget {
-                    // A last, shorter look at the whole ABBA blocks that still fit, when they add
-                    // enough rounds to matter. It moves a look, never adds one, and where it lands
-                    // depends on the pace of the rounds (A's time plus B's), not on the statistics
-                    // judged at it: the Bonferroni bound over the plan's looks holds.
-                    let fits = done + Int(max(0, timeBudget - elapsed) / perRound) / 2 * 2
-                    guard fits >= done + max(2, done / 4) else {
-                        stopReason =
-                            "the time budget: the next look (\(planned) rounds) would end after \(Int(timeBudget)) s "
-                            + "at \(Format.trim(perRound)) s a round"
-                        break
-                    }
-                    target = fits
-                    lastLook = true
-                    stopReason =
-                        "the time budget: a last look at \(fits) rounds instead of \(planned), the rounds that fit "
-                        + "\(Int(timeBudget)) s at \(Format.trim(perRound)) s a round"
+                switch Self.look(
+                    planned: planned, done: pairedRounds.count, elapsed: clock() - start, budget: timeBudget)
+                {
+                case .asPlanned: break
+                case .shortened(let fits, let reason):
+                    (target, lastLook, stopReason) = (fits, true, reason)
+                case .stop(let reason):
+                    stopReason = reason
+                    break looking
                 }
             }
             while pairedRounds.count < target {
-                let round = pairedRounds.count, sideOrder = order.rounds[round]
-                var results: [[TestResult]] = [[], []]
-                for (position, index) in sideOrder.enumerated() {
-                    let side = sides[index]
-                    progress(
-                        "perfkit abba: round \(round + 1) (next look at \(target)), \(names[index]) "
-                            + "(\(side.revision.name)), position \(position + 1)"
-                    )
-                    var environment = side.environment
-                    if round >= Self.exactCountProcessRounds {
-                        environment[MeasuredProcessEnvironment.exactCounts] =
-                            MeasuredProcessEnvironment.exactCountsElsewhere
-                    }
-                    let outcome = try launcher.measure(
-                        MeasuredProcessRequest(
-                            bundle: side.bundle, directory: side.revision.directory, filter: filter,
-                            samples: samples, environment: environment))
-                    if outcome.status != 0 {
-                        failed.append(
-                            "round \(round + 1), \(names[index]) (\(side.revision.name)): a measured test failed (exit "
-                                + "\(outcome.status))"
-                        )
-                    }
-                    results[index] = outcome.tests
-                    raw[index].tests += relabel(outcome.tests, round: round, position: position)
-                }
-                pairedRounds.append(
-                    PairedSeries.Round(
-                        baseline: results[0], current: results[1], currentRanSecond: sideOrder == [0, 1]))
+                let round = pairedRounds.count
+                let outcome = try Self.runRound(
+                    round, order: order.rounds[round], sides: sides, nextLook: target, filter: filter, samples: samples,
+                    launcher: launcher, progress: progress)
+                pairedRounds.append(outcome.paired)
+                for index in 0..<2 { raw[index].tests += outcome.raw[index] }
+                failed += outcome.failed
             }
             pairing = try PairedSeries.pair(pairedRounds)
-            comparison = try Comparison(
-                paired: pairing, bands: bands, alpha: plan.alphaPerLook, decided: decided, environmentA: nil,
-                environmentB: nil)
-            for index in comparison.rows.indices
-            where decided[comparison.rows[index].id] == nil && comparison.rows[index].isDecidedByTest {
-                comparison.rows[index].note +=
-                    " (decided at look \(lookIndex + 1) of \(plan.looks.count), \(target) rounds)"
-                decided[comparison.rows[index].id] = comparison.rows[index]
-            }
+            comparison = try Self.judge(
+                pairing, bands: bands, plan: plan, look: lookIndex, rounds: target, decided: &decided)
             let open = comparison.rows.filter { $0.pValue != nil && $0.verdict == .inconclusive }.count
             looks.append(Look(rounds: target, decided: decided.count, open: open, seconds: clock() - start))
             progress(
@@ -200,6 +161,87 @@ package struct AbbaSession {
             order: RunOrder(rounds: Array(order.rounds.prefix(pairedRounds.count))), rounds: pairedRounds,
             pairing: pairing, rawTests: raw,
             failedProcesses: failed, plan: plan, looks: looks, stopReason: stopReason, comparison: comparison)
+    }
+
+    /// The comparison at a look: series decided at an earlier look keep that verdict, and each
+    /// series decided at this one is added to `decided` with the look named in its note.
+    static func judge(
+        _ pairing: Pairing, bands: NoiseBands, plan: SequentialPlan, look: Int, rounds: Int,
+        decided: inout [SeriesID: ComparisonRow]
+    ) throws -> Comparison {
+        var comparison = try Comparison(
+            paired: pairing, bands: bands, alpha: plan.alphaPerLook, decided: decided, environmentA: nil,
+            environmentB: nil)
+        for index in comparison.rows.indices
+        where decided[comparison.rows[index].id] == nil && comparison.rows[index].isDecidedByTest {
+            comparison.rows[index].note += " (decided at look \(look + 1) of \(plan.looks.count), \(rounds) rounds)"
+            decided[comparison.rows[index].id] = comparison.rows[index]
+        }
+        return comparison
+    }
+
+    /// Where a look lands under a time budget.
+    enum BudgetedLook: Equatable {
+        /// At its planned rounds.
+        case asPlanned
+        /// A last, shorter look at the whole ABBA blocks that still fit, and why.
+        case shortened(Int, String)
+        /// No look: the session stops, and why.
+        case stop(String)
+    }
+
+    /// The look planned at `planned` rounds when `done` rounds took `elapsed` seconds of `budget`.
+    /// A shorter last look moves a look, never adds one, and where it lands depends on the pace
+    /// of the rounds (A's time plus B's), not on the statistics judged at it: the Bonferroni bound
+    /// over the plan's looks holds. It must add enough rounds to matter (a quarter, and two).
+    static func look(planned: Int, done: Int, elapsed: Double, budget: Double) -> BudgetedLook {
+        let perRound = elapsed / Double(done)
+        guard elapsed + perRound * Double(planned - done) > budget else { return .asPlanned }
+        let fits = done + Int(max(0, budget - elapsed) / perRound) / 2 * 2
+        guard fits >= done + max(2, done / 4) else {
+            return .stop(
+                "the time budget: the next look (\(planned) rounds) would end after \(Int(budget)) s "
+                    + "at \(Format.trim(perRound)) s a round")
+        }
+        return .shortened(
+            fits,
+            "the time budget: a last look at \(fits) rounds instead of \(planned), the rounds that fit "
+                + "\(Int(budget)) s at \(Format.trim(perRound)) s a round")
+    }
+
+    /// One round: a fresh process of each side in the round's `order`, paired; each process's
+    /// tests relabelled with the round and its position; a failed measured test named.
+    static func runRound(
+        _ round: Int, order: [Int], sides: [Side], nextLook: Int, filter: String, samples: Int?,
+        launcher: some MeasuredProcessLauncher, progress: (String) -> Void
+    ) throws -> (paired: PairedSeries.Round, raw: [[TestResult]], failed: [String]) {
+        let names = ["A", "B"]
+        var results: [[TestResult]] = [[], []], raw: [[TestResult]] = [[], []], failed: [String] = []
+        for (position, index) in order.enumerated() {
+            let side = sides[index]
+            progress(
+                "perfkit abba: round \(round + 1) (next look at \(nextLook)), \(names[index]) "
+                    + "(\(side.revision.name)), position \(position + 1)")
+            var environment = side.environment
+            if round >= Self.exactCountProcessRounds {
+                environment[MeasuredProcessEnvironment.exactCounts] = MeasuredProcessEnvironment.exactCountsElsewhere
+            }
+            let outcome = try launcher.measure(
+                MeasuredProcessRequest(
+                    bundle: side.bundle, directory: side.revision.directory, filter: filter, samples: samples,
+                    environment: environment))
+            if outcome.status != 0 {
+                failed.append(
+                    "round \(round + 1), \(names[index]) (\(side.revision.name)): a measured test failed (exit "
+                        + "\(outcome.status))")
+            }
+            results[index] = outcome.tests
+            raw[index] = relabel(outcome.tests, round: round, position: position)
+        }
+        return (
+            PairedSeries.Round(baseline: results[0], current: results[1], currentRanSecond: order == [0, 1]), raw,
+            failed
+        )
     }
 
     /// Rounds whose processes take the exact-count pass: the first ABBA block, so each revision's

@@ -122,6 +122,46 @@ package enum CountingRun {
         let absoluteBundle = bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
         try countableCopy(of: absoluteBundle, at: root + "/bundle", progress: progress)
         try FileManager.default.copyItem(atPath: setup.shim, toPath: root + "/shim.so")
+        let environment = countingEnvironment(root: root, samples: samples, extra: extra)
+        // One valgrind process per test, as Gungraun runs one per benchmark: what earlier tests left
+        // in the heap moves a later test's pointer-keyed work. Counted in one process, the calendar
+        // suite's layout medians spread 0.85% between processes of one binary; one suite alone, 0.02%.
+        let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
+        // Three times per test: as it is, then with the heap shifted twice (``SimulatedCounter/padHeap(_:)``).
+        // A series that moves between them depends on addresses, which a separately built binary
+        // moves too; the comparison widens its tolerance to twice that movement. With two processes
+        // (one shift) the movement read near 0 by chance too often: an A/A of two builds flagged
+        // varied-30d's +0.6% after both sides' two processes agreed within 0.1%.
+        let processes = ids.enumerated().flatMap { index, id in
+            heapPads.map {
+                CountingProcess(test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0))
+            }
+        }
+        let width = max(1, min(jobs, processes.count))
+        progress(
+            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, "
+                + "\(heapPads.count) processes each, \(width) at a time (about 50× slower than native)…"
+        )
+        let outcomes = try CountingProcess.runAll(
+            processes, width: width, root: root, setup: setup, environment: environment, directory: directory)
+        let (tests, worst) = gather(processes, outcomes, dumps: dumps)
+        guard !tests.isEmpty else {
+            throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst)
+        }
+        keep = true
+        let threaded = threadedSeries(tests)
+        if !threaded.isEmpty {
+            progress(
+                "perfkit run: \(threaded.count) count series have bodies that start threads (their instructions are in "
+                    + "the count, in an order valgrind picks, which can vary): "
+                    + "\(threaded.prefix(3).joined(separator: ", "))\(threaded.count > 3 ? ", …" : "")"
+            )
+        }
+        return (tests, dumps, worst)
+    }
+
+    /// The counting processes' whole environment: fixed, so counts do not depend on the caller's.
+    static func countingEnvironment(root: String, samples: Int?, extra: [String: String]) -> [String: String] {
         var environment = [
             "PATH": "/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C", "SWIFT_DETERMINISTIC_HASHING": "1",
             // Every symbol bound at start-up: a lazily bound call would count the dynamic linker's
@@ -136,67 +176,46 @@ package enum CountingRun {
         ]
         if let samples { environment[MeasuredProcessEnvironment.samples] = String(samples) }
         environment.merge(extra) { _, new in new }
-        // One valgrind process per test, as Gungraun runs one per benchmark: what earlier tests left
-        // in the heap moves a later test's pointer-keyed work. Counted in one process, the calendar
-        // suite's layout medians spread 0.85% between processes of one binary; one suite alone, 0.02%.
-        let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
-        // Three times per test: as it is, then with the heap shifted twice (``SimulatedCounter/padHeap(_:)``).
-        // A series that moves between them depends on addresses, which a separately built binary
-        // moves too; the comparison widens its tolerance to twice that movement. With two processes
-        // (one shift) the movement read near 0 by chance too often: an A/A of two builds flagged
-        // varied-30d's +0.6% after both sides' two processes agreed within 0.1%.
-        let passes = ids.enumerated().flatMap { index, id in
-            heapPads.map {
-                CountingProcess(test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0))
-            }
-        }
-        let width = max(1, min(jobs, passes.count))
-        progress(
-            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, "
-                + "\(heapPads.count) processes each, \(width) at a time (about 50× slower than native)…"
-        )
-        let outcomes = try CountingProcess.runAll(
-            passes, width: width, root: root, setup: setup, environment: environment, directory: directory)
-        // In the passes' order, whatever order they finished in: dump numbers and results do not
-        // depend on the number of jobs.
+        return environment
+    }
+
+    /// The processes' tests in the processes' order, whatever order they finished in (dump numbers
+    /// and results do not depend on the number of jobs), each test's processes joined, their dumps
+    /// moved into `dumps` and renumbered; and the worst exit status.
+    static func gather(_ processes: [CountingProcess], _ outcomes: [CountingProcess.Outcome], dumps: String)
+        -> (tests: [TestResult], worst: Int32)
+    {
         var tests: [TestResult] = []
         var worst: Int32 = 0
         var offset = 0
         var byTest: [[TestResult]] = []
-        for (pass, outcome) in zip(passes, outcomes) {
+        for (process, outcome) in zip(processes, outcomes) {
             worst = max(worst, outcome.status)
             var counted = outcome.tests
             let highest = offsetDumps(&counted, by: offset)
             for n in 1...max(1, highest) {
                 try? FileManager.default.moveItem(
-                    atPath: "\(pass.folder)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
+                    atPath: "\(process.folder)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
             }
             offset += highest
             byTest.append(counted)
-            if pass.pad == heapPads.last {
+            if process.pad == heapPads.last {
                 tests += Self.joined(byTest)
                 byTest = []
             }
         }
-        guard !tests.isEmpty else {
-            throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst)
-        }
-        keep = true
-        let threaded = tests.flatMap { test in
+        return (tests, worst)
+    }
+
+    /// The series whose bodies started threads, named for a progress line.
+    static func threadedSeries(_ tests: [TestResult]) -> [String] {
+        tests.flatMap { test in
             test.measurements.flatMap { m in
                 m.series.filter { ($0.threadsStarted?.max() ?? 0) > 0 }.map {
                     "\(test.id) \(m.name) [\($0.phase.identifier)]"
                 }
             }
         }
-        if !threaded.isEmpty {
-            progress(
-                "perfkit run: \(threaded.count) count series have bodies that start threads (their instructions are in "
-                    + "the count, in an order valgrind picks, which can vary): "
-                    + "\(threaded.prefix(3).joined(separator: ", "))\(threaded.count > 3 ? ", …" : "")"
-            )
-        }
-        return (tests, dumps, worst)
     }
 
     /// The bundle's test IDs that `filter` matches (Swift Testing's `--list-tests`, matched here
