@@ -222,9 +222,7 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(quiet.verdict == .withinNoise)
         #expect(noisy.verdict == .inconclusive)
         // The open row names its failing gate and what these rounds could detect.
-        #expect(
-            noisy.note.contains("too noisy to tell") && noisy.note.contains("detectable change at these rounds about ±")
-        )
+        #expect(noisy.reason == .tooNoisy && noisy.detectableChange != nil)
         #expect(noisy.replicatedOver == .rounds)
         let detectable = try #require(noisy.detectableChange)
         #expect(detectable > 0.01 + (noisy.change!.upper - noisy.change!.lower) / 2 / noisy.change!.value * 0.9)
@@ -258,7 +256,8 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect((AbbaSession.roundsProblem(maximum, adaptive: true) != nil) == refused)
     }
 
-    @Test func anInconclusiveRowNamesTheSignificanceFloorFirst() throws {
+    /// 40 noisy series of 10 rounds judged at α = 0.01.
+    static func floorComparison() throws -> Comparison {
         // 40 noisy series of 10 rounds judged at α = 0.01: a lone change needs p ≤ 0.01 / 40 =
         // 0.00025, but 10 pairs cannot go below 1 / 1024.
         var generator = SeededGenerator(seed: 3)
@@ -272,17 +271,27 @@ private final class FakeLauncher: MeasuredProcessLauncher {
             }
             return series
         }
-        let comparison = try Comparison(
+        return try Comparison(
             paired: Pairing(paired: paired, unpaired: []), bands: AbbaSessionTests.bands, alpha: 0.01,
             environmentA: nil, environmentB: nil)
+    }
+
+    @Test func anInconclusiveRowNamesTheSignificanceFloorFirst() throws {
+        let comparison = try Self.floorComparison()
         let open = comparison.rows.filter { $0.verdict == .inconclusive }
         #expect(!open.isEmpty)
+        #expect(open.allSatisfy { $0.reason == .significanceFloor })
+        #expect(comparison.rows.allSatisfy { $0.smallestP == 1.0 / 1_024 })
+        #expect(SequentialPlan(maximumRounds: 60).roundsForALoneChange(decisions: 40) == 12)
+    }
+
+    /// Rendering: the floor's note gives the smallest p the sample sizes allow.
+    @Test func theSignificanceFloorsNoteGivesTheSmallestP() throws {
+        let open = try Self.floorComparison().rows.filter { $0.verdict == .inconclusive }
         #expect(
             open.allSatisfy {
                 $0.note.hasPrefix("significance floor: the smallest p these sample sizes allow is 0.00098")
             })
-        #expect(comparison.rows.allSatisfy { $0.smallestP == 1.0 / 1_024 })
-        #expect(SequentialPlan(maximumRounds: 60).roundsForALoneChange(decisions: 40) == 12)
     }
 
     @Test func aSessionStoppedBelowTheFloorSaysWhichRoundsWouldDo() throws {

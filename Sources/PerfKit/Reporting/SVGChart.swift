@@ -41,6 +41,25 @@ public enum SVGChart {
         return Layout(rows: shown, extent: extent, ticks: kept.sorted())
     }
 
+    /// Where a ratio lies on the chart's symmetric log axis.
+    struct Axis {
+        /// The axis's left end (pixels).
+        var left = 380.0
+        /// Its width (pixels).
+        var width = 420.0
+        /// Its extent: |log ratio| at either end.
+        var extent: Double
+
+        /// The x of `ratio`, clamped to the axis.
+        func x(_ ratio: Double) -> Double {
+            let u = ratio > 0 ? Foundation.log(ratio) : -Double.infinity
+            return left + (min(max(u, -extent), extent) + extent) / (2 * extent) * width
+        }
+
+        /// Whether `ratio` lies beyond the axis.
+        func clipped(_ ratio: Double) -> Bool { !(ratio > 0) || abs(Foundation.log(ratio)) > extent }
+    }
+
     /// Renders the judged rows with a ratio estimate as horizontal interval bars.
     /// - Parameters:
     ///   - rows: Comparison rows of one phase.
@@ -48,39 +67,13 @@ public enum SVGChart {
     /// - Returns: A self-contained SVG document.
     public static func changes(_ rows: [ComparisonRow], title: String) -> String {
         let layout = layout(rows)
-        let rowHeight = 18.0, left = 380.0, width = 420.0, top = 58.0
+        let rowHeight = 18.0, top = 58.0
         let height = top + Double(max(layout.rows.count, 1)) * rowHeight + 44
-        let extent = layout.extent
-        func x(_ ratio: Double) -> Double {
-            let u = ratio > 0 ? Foundation.log(ratio) : -Double.infinity
-            return left + (min(max(u, -extent), extent) + extent) / (2 * extent) * width
-        }
-        func clipped(_ ratio: Double) -> Bool { !(ratio > 0) || abs(Foundation.log(ratio)) > extent }
+        let axis = Axis(extent: layout.extent)
         let axisBottom = height - 34
-        let levels = Set(rows.map { $0.confidence ?? 0.95 })
-        let ciLabel = levels.count == 1 ? levels.first!.ciLabel : "CI (95% or its look's level)"
-        // A simulated count has no interval (it does not vary between runs): its band is the count tolerance.
-        let counts = !layout.rows.isEmpty && layout.rows.allSatisfy(\.metric.isSimulated)
-        let subtitle =
-            counts
-            ? "change of the median per call (a count: no interval; band: the count tolerance)"
-            : "change of the median with its \(ciLabel)"
-        var svg = [
-            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-            "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): \(escape(subtitle)) (log scale)</text>",
-            // Legend.
-            "<rect x=\"10\" y=\"28\" width=\"14\" height=\"9\" fill=\"#eaeef2\"/><text x=\"28\" y=\"36\">noise "
-                + "band</text>",
-            "<line x1=\"100\" y1=\"32\" x2=\"118\" y2=\"32\" stroke=\"#cf222e\" stroke-width=\"2\"/><text x=\"122\" "
-                + "y=\"36\">regressed</text>",
-            "<line x1=\"190\" y1=\"32\" x2=\"208\" y2=\"32\" stroke=\"#1a7f37\" stroke-width=\"2\"/><text x=\"212\" "
-                + "y=\"36\">improved</text>",
-            "<line x1=\"275\" y1=\"32\" x2=\"293\" y2=\"32\" stroke=\"#57606a\" stroke-width=\"2\"/><text x=\"297\" "
-                + "y=\"36\">within noise or inconclusive</text>",
-            "<text x=\"470\" y=\"36\" fill=\"#57606a\">▸ bound beyond the axis, value printed</text>",
-        ]
+        var svg = legend(title: title, subtitle: subtitle(rows, shown: layout.rows))
         for tick in layout.ticks {
-            let tx = x(tick)
+            let tx = axis.x(tick)
             svg.append(
                 "<line class=\"tick\" x1=\"\(tx)\" y1=\"\(top - 10)\" x2=\"\(tx)\" y2=\"\(axisBottom)\" "
                     + "stroke=\"\(tick == 1 ? "#444" : "#d0d7de")\" stroke-width=\"\(tick == 1 ? 1 : 0.5)\"/>"
@@ -91,57 +84,87 @@ public enum SVGChart {
             )
         }
         if layout.rows.isEmpty {
-            svg.append("<text x=\"\(left)\" y=\"\(top + 4)\" fill=\"#57606a\">no judged series in this phase</text>")
+            svg.append(
+                "<text x=\"\(axis.left)\" y=\"\(top + 4)\" fill=\"#57606a\">no judged series in this phase</text>")
         }
         var longestLabel = 0
         for (i, row) in layout.rows.enumerated() {
-            let y = top + Double(i) * rowHeight
-            let c = row.change!
-            let color = row.verdict == .regressed ? "#cf222e" : (row.verdict == .improved ? "#1a7f37" : "#57606a")
-            svg.append(
-                "<rect x=\"\(x(1 - row.noiseBand))\" y=\"\(y - 6)\" "
-                    + "width=\"\(x(1 + row.noiseBand) - x(1 - row.noiseBand))\" height=\"12\" fill=\"#eaeef2\"/>"
-            )
-            svg.append(
-                "<text x=\"10\" "
-                    + "y=\"\(y + 4)\">\(escape(truncated("\(row.phase) · \(row.metric.name) · \(row.id.testName) \(row.measurement) [\(row.arm)]", 62)))</text>"
-            )
-            svg.append(
-                "<line x1=\"\(x(c.lower))\" y1=\"\(y)\" x2=\"\(x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" "
-                    + "stroke-width=\"2\"/>"
-            )
-            svg.append("<circle cx=\"\(x(c.value))\" cy=\"\(y)\" r=\"3\" fill=\"\(color)\"/>")
-            var label = MarkdownReport.percent(c.value)
-            let beyond = [c.lower, c.value, c.upper].filter(clipped)
-            if !beyond.isEmpty {
-                // Arrows on the side the bound lies beyond; the whole interval is printed.
-                let leftSide = beyond.contains { !($0 > 0) || Foundation.log($0) < 0 }
-                let rightSide = beyond.contains { $0 > 0 && Foundation.log($0) > 0 }
-                if rightSide {
-                    svg.append(
-                        "<text class=\"clipped\" x=\"\(left + width + 1)\" y=\"\(y + 4)\" fill=\"\(color)\">▸</text>")
-                }
-                if leftSide {
-                    svg.append("<text class=\"clipped\" x=\"\(left - 9)\" y=\"\(y + 4)\" fill=\"\(color)\">◂</text>")
-                }
-                label +=
-                    " (CI \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)), beyond the axis)"
-            }
-            svg.append("<text x=\"\(left + width + 12)\" y=\"\(y + 4)\" fill=\"\(color)\">\(escape(label))</text>")
+            let (elements, label) = bar(row, y: top + Double(i) * rowHeight, axis: axis)
+            svg += elements
             longestLabel = max(longestLabel, label.count)
         }
         // Wide enough for the longest value label (about 6.2 px a character at 11 px sans-serif).
-        let chartWidth = Int(left + width + max(300, 24 + 6.2 * Double(longestLabel)))
+        let chartWidth = Int(axis.left + axis.width + max(300, 24 + 6.2 * Double(longestLabel)))
         svg.insert(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(chartWidth)\" height=\"\(Int(height))\" "
                 + "font-family=\"sans-serif\" font-size=\"11\">",
             at: 0)
         svg.append(
-            "<text x=\"\(left + width / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\" fill=\"#57606a\">change (log "
-                + "scale; 0% = no change)</text>"
+            "<text x=\"\(axis.left + axis.width / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\" fill=\"#57606a\">"
+                + "change (log scale; 0% = no change)</text>"
         )
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
+    }
+
+    /// What the bars are: a count's change per call (no interval), or a change with its CI level.
+    static func subtitle(_ rows: [ComparisonRow], shown: [ComparisonRow]) -> String {
+        let levels = Set(rows.map { $0.confidence ?? 0.95 })
+        let ciLabel = levels.count == 1 ? levels.first!.ciLabel : "CI (95% or its look's level)"
+        // A simulated count has no interval (it does not vary between runs): its band is the count tolerance.
+        let counts = !shown.isEmpty && shown.allSatisfy(\.metric.isSimulated)
+        return counts
+            ? "change of the median per call (a count: no interval; band: the count tolerance)"
+            : "change of the median with its \(ciLabel)"
+    }
+
+    /// The background, title and legend.
+    static func legend(title: String, subtitle: String) -> [String] {
+        [
+            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
+            "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): \(escape(subtitle)) (log scale)</text>",
+            "<rect x=\"10\" y=\"28\" width=\"14\" height=\"9\" fill=\"#eaeef2\"/><text x=\"28\" y=\"36\">noise "
+                + "band</text>",
+            "<line x1=\"100\" y1=\"32\" x2=\"118\" y2=\"32\" stroke=\"#cf222e\" stroke-width=\"2\"/><text x=\"122\" "
+                + "y=\"36\">regressed</text>",
+            "<line x1=\"190\" y1=\"32\" x2=\"208\" y2=\"32\" stroke=\"#1a7f37\" stroke-width=\"2\"/><text x=\"212\" "
+                + "y=\"36\">improved</text>",
+            "<line x1=\"275\" y1=\"32\" x2=\"293\" y2=\"32\" stroke=\"#57606a\" stroke-width=\"2\"/><text x=\"297\" "
+                + "y=\"36\">within noise or inconclusive</text>",
+            "<text x=\"470\" y=\"36\" fill=\"#57606a\">▸ bound beyond the axis, value printed</text>",
+        ]
+    }
+
+    /// One row's band, name, interval, estimate and value label (with arrows where a bound lies
+    /// beyond the axis, and then the whole interval printed).
+    static func bar(_ row: ComparisonRow, y: Double, axis: Axis) -> (elements: [String], label: String) {
+        let c = row.change!
+        let color = row.verdict == .regressed ? "#cf222e" : (row.verdict == .improved ? "#1a7f37" : "#57606a")
+        let name = "\(row.phase) · \(row.metric.name) · \(row.id.testName) \(row.measurement) [\(row.arm)]"
+        var svg = [
+            "<rect x=\"\(axis.x(1 - row.noiseBand))\" y=\"\(y - 6)\" "
+                + "width=\"\(axis.x(1 + row.noiseBand) - axis.x(1 - row.noiseBand))\" height=\"12\" fill=\"#eaeef2\"/>",
+            "<text x=\"10\" y=\"\(y + 4)\">\(escape(truncated(name, 62)))</text>",
+            "<line x1=\"\(axis.x(c.lower))\" y1=\"\(y)\" x2=\"\(axis.x(c.upper))\" y2=\"\(y)\" stroke=\"\(color)\" "
+                + "stroke-width=\"2\"/>",
+            "<circle cx=\"\(axis.x(c.value))\" cy=\"\(y)\" r=\"3\" fill=\"\(color)\"/>",
+        ]
+        var label = MarkdownReport.percent(c.value)
+        let beyond = [c.lower, c.value, c.upper].filter(axis.clipped)
+        if !beyond.isEmpty {
+            if beyond.contains(where: { $0 > 0 && Foundation.log($0) > 0 }) {
+                svg.append(
+                    "<text class=\"clipped\" x=\"\(axis.left + axis.width + 1)\" y=\"\(y + 4)\" "
+                        + "fill=\"\(color)\">▸</text>")
+            }
+            if beyond.contains(where: { !($0 > 0) || Foundation.log($0) < 0 }) {
+                svg.append("<text class=\"clipped\" x=\"\(axis.left - 9)\" y=\"\(y + 4)\" fill=\"\(color)\">◂</text>")
+            }
+            label += " (CI \(MarkdownReport.percent(c.lower)) … \(MarkdownReport.percent(c.upper)), beyond the axis)"
+        }
+        svg.append(
+            "<text x=\"\(axis.left + axis.width + 12)\" y=\"\(y + 4)\" fill=\"\(color)\">\(escape(label))</text>")
+        return (svg, label)
     }
 
     /// A tick's label: a signed percentage, 0% for no change.
