@@ -88,30 +88,7 @@ public enum HistoryReport {
                 "|---|---|---|---|---|---|---|",
             ]
             for history in mine {
-                for change in history.changes {
-                    let evidence: String
-                    switch change.evidence {
-                    case .beyondCountTolerance(let tolerance, _):
-                        evidence = "count beyond ±\(Format.trim(tolerance * 100))%"
-                    case .exactCountDiffers: evidence = "exact count differs"
-                    case .eDivisive(let p, let alpha):
-                        evidence = "E-divisive p = \(Format.pValue(p)) (α = \(Format.trim(alpha)))"
-                    }
-                    let step =
-                        change.ratio.lower == change.ratio.upper
-                        ? MarkdownReport.percent(change.ratio.value)
-                        : "\(MarkdownReport.percent(change.ratio.value)) "
-                            + "(\(MarkdownReport.percent(change.ratio.lower)) … "
-                            + "\(MarkdownReport.percent(change.ratio.upper)))"
-                    let cells = [
-                        "`\(name(history.series))`", nature(history),
-                        "\(change.commit.position) `\(change.commit.hash.prefix(12))`",
-                        change.commit.subject.replacingOccurrences(of: "|", with: "\\|"),
-                        "\(Format.value(change.before, history.unit)) → \(Format.value(change.after, history.unit))",
-                        step, evidence,
-                    ]
-                    lines.append("| " + cells.joined(separator: " | ") + " |")
-                }
+                lines += history.changes.map { tableRow($0, of: history) }
             }
             lines += [
                 "", "\(mine.filter(\.changes.isEmpty).count) of \(mine.count) series without a change point.", "",
@@ -133,6 +110,29 @@ public enum HistoryReport {
                 + "certain."
         )
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One change point as a row of the machine's table.
+    static func tableRow(_ change: ChangePoint, of history: SeriesHistory) -> String {
+        let evidence: String
+        switch change.evidence {
+        case .beyondCountTolerance(let tolerance, _): evidence = "count beyond ±\(Format.trim(tolerance * 100))%"
+        case .exactCountDiffers: evidence = "exact count differs"
+        case .eDivisive(let p, let alpha): evidence = "E-divisive p = \(Format.pValue(p)) (α = \(Format.trim(alpha)))"
+        }
+        let step =
+            change.ratio.lower == change.ratio.upper
+            ? MarkdownReport.percent(change.ratio.value)
+            : "\(MarkdownReport.percent(change.ratio.value)) (\(MarkdownReport.percent(change.ratio.lower)) … "
+                + "\(MarkdownReport.percent(change.ratio.upper)))"
+        let cells = [
+            "`\(name(history.series))`", nature(history),
+            "\(change.commit.position) `\(change.commit.hash.prefix(12))`",
+            change.commit.subject.replacingOccurrences(of: "|", with: "\\|"),
+            "\(Format.value(change.before, history.unit)) → \(Format.value(change.after, history.unit))",
+            step, evidence,
+        ]
+        return "| " + cells.joined(separator: " | ") + " |"
     }
 
     /// The key of a history's trend chart in ``markdown(_:charts:)``'s `charts`.

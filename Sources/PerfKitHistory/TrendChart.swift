@@ -38,6 +38,30 @@ public enum TrendChart {
             svg.append(
                 "<text x=\"\(left - 6)\" y=\"\(y(v) + 4)\" text-anchor=\"end\">\(SVGChart.escape(labels[k]))</text>")
         }
+        svg += marks(history, top: top, height: height, x: x, y: y)
+        let axis = top + height
+        svg.append("<line x1=\"\(left)\" y1=\"\(axis)\" x2=\"\(left + width)\" y2=\"\(axis)\" stroke=\"#444\"/>")
+        for entry in entries
+        where entry.commit.position == first || entry.commit.position == last || entry.commit.position % 5 == 0 {
+            svg.append(
+                "<text x=\"\(x(entry.commit.position))\" y=\"\(axis + 14)\" "
+                    + "text-anchor=\"middle\">\(entry.commit.position)</text>"
+            )
+        }
+        svg.append(
+            "<text x=\"\(left + width / 2)\" y=\"\(axis + 34)\" text-anchor=\"middle\" fill=\"#57606a\">commit "
+                + "(position on the branch)</text>"
+        )
+        svg.append("</svg>")
+        return svg.joined(separator: "\n") + "\n"
+    }
+
+    /// The change points (dashed, labelled), the trend line and each commit's point with its interval.
+    static func marks(
+        _ history: SeriesHistory, top: Double, height: Double, x: (Int) -> Double, y: (Double) -> Double
+    ) -> [String] {
+        var svg: [String] = []
+        let entries = history.entries
         for change in history.changes {
             let cx = (x(change.commit.position) + x(change.previous.position)) / 2
             svg.append(
@@ -62,20 +86,6 @@ public enum TrendChart {
             svg.append(
                 "<circle cx=\"\(x(entry.commit.position))\" cy=\"\(y(entry.value))\" r=\"2.5\" fill=\"#0969da\"/>")
         }
-        let axis = top + height
-        svg.append("<line x1=\"\(left)\" y1=\"\(axis)\" x2=\"\(left + width)\" y2=\"\(axis)\" stroke=\"#444\"/>")
-        for entry in entries
-        where entry.commit.position == first || entry.commit.position == last || entry.commit.position % 5 == 0 {
-            svg.append(
-                "<text x=\"\(x(entry.commit.position))\" y=\"\(axis + 14)\" "
-                    + "text-anchor=\"middle\">\(entry.commit.position)</text>"
-            )
-        }
-        svg.append(
-            "<text x=\"\(left + width / 2)\" y=\"\(axis + 34)\" text-anchor=\"middle\" fill=\"#57606a\">commit "
-                + "(position on the branch)</text>"
-        )
-        svg.append("</svg>")
-        return svg.joined(separator: "\n") + "\n"
+        return svg
     }
 }

@@ -95,4 +95,10 @@ import Testing
         #expect(lines.first?.hasPrefix("not matched: `S/f(n:)` is one series in the baseline") == true)
         #expect(lines.first?.contains("4 cases in the current run") == true)
     }
+
+    @Test func theCostAxisIsLabelledEvenWithinOneDecade() {
+        #expect(GrowthChart.ticks(from: 0, to: 3) == [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000])
+        #expect(GrowthChart.ticks(from: log10(150), to: log10(900)) == [200, 300, 400, 500, 600, 700, 800, 900])
+        #expect([500, 20_000, 1_500_000, 3e9].map(GrowthChart.compact) == ["500", "20k", "1.5M", "3G"])
+    }
 }

@@ -37,10 +37,9 @@ public enum GrowthChart {
                     + "text-anchor=\"middle\">\(Growth.size(size))</text>"
             )
         }
-        for exponent in Int(floor(ly0))...Int(ceil(ly1)) where Double(exponent) >= ly0 && Double(exponent) <= ly1 {
-            let c = pow(10, Double(exponent))
+        for c in ticks(from: ly0, to: ly1) {
             svg.append(line(left - 4, y(c), left, y(c)))
-            svg.append("<text x=\"\(Int(left - 6))\" y=\"\(f(y(c) + 4))\" text-anchor=\"end\">1e\(exponent)</text>")
+            svg.append("<text x=\"\(Int(left - 6))\" y=\"\(f(y(c) + 4))\" text-anchor=\"end\">\(compact(c))</text>")
         }
         for (k, side) in sides.enumerated() {
             let colour = colours[min(k, colours.count - 1)]
@@ -67,6 +66,26 @@ public enum GrowthChart {
     }
 
     private static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+
+    /// The cost axis's ticks between 10^`low` and 10^`high`: 1, 2 and 5 of each decade, or every
+    /// digit when that leaves fewer than three (a chart within one decade still has labels).
+    package static func ticks(from low: Double, to high: Double) -> [Double] {
+        let decades = Int(floor(low))...Int(ceil(high))
+        for mantissas in [[1.0, 2, 5], Array(stride(from: 1.0, through: 9, by: 1))] {
+            let ticks = decades.flatMap { e in mantissas.map { $0 * pow(10, Double(e)) } }
+                .filter { log10($0) >= low && log10($0) <= high }
+            if ticks.count >= 3 || mantissas.count == 9 { return ticks }
+        }
+        return []
+    }
+
+    /// A tick's value in few characters: `500`, `20k`, `1.5M`.
+    package static func compact(_ v: Double) -> String {
+        for (scale, suffix) in [(1e9, "G"), (1e6, "M"), (1e3, "k")] where v >= scale {
+            return String(format: "%g", (v / scale * 10).rounded() / 10) + suffix
+        }
+        return String(format: "%g", v)
+    }
 
     private static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

@@ -48,47 +48,7 @@ public struct ReportWriter: Sendable {
     {
         var written: [String] = []
         if let markdown, let full = Self.fullPath(of: markdown) {
-            var report = report
-            let base = URL(fileURLWithPath: markdown).deletingPathExtension()
-            let folder = base.deletingLastPathComponent()
-            // One chart per comparison and kind (simulated counts apart), phases ordered inside it:
-            // a chart never puts memory, counts and time, or two comparisons, on one axis.
-            var comparisons: [(slug: String, title: String, rows: [ComparisonRow])] = []
-            if let arms = report.armComparison {
-                comparisons.append(("arms", "\(arms.second) against \(arms.first)", arms.comparison.rows))
-            }
-            comparisons.append(("sides", report.sides.against, report.comparison.rows))
-            for comparison in comparisons {
-                for group in ReportHeadline.Group.all {
-                    let rows = comparison.rows.filter { ReportHeadline.Group($0) == group }
-                        .sorted {
-                            ($0.phase, $0.test, $0.measurement, $0.arm) < ($1.phase, $1.test, $1.measurement, $1.arm)
-                        }
-                    guard !SVGChart.layout(rows).rows.isEmpty else { continue }
-                    let slug = group.title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ")
-                        .prefix(2).joined(separator: "-")
-                    let name = base.lastPathComponent + "-\(comparison.slug)-\(slug).svg"
-                    let path = folder.appendingPathComponent(name).path
-                    let title = "\(comparison.title): \(group.title)"
-                    try StoredFile.writeAtomically(Data(SVGChart.changes(rows, title: title).utf8), to: path)
-                    report.charts.append((title, name))
-                    written.append(path)
-                }
-            }
-            if let growth, !growth.isEmpty {
-                var names: [String: String] = [:]
-                for (n, chart) in growth.charts().enumerated() {
-                    let name = base.lastPathComponent + "-growth-\(n + 1).svg"
-                    try StoredFile.writeAtomically(Data(chart.svg.utf8), to: folder.appendingPathComponent(name).path)
-                    names[chart.function] = name
-                    written.append(folder.appendingPathComponent(name).path)
-                }
-                report.extraSections.append(growth.markdown(charts: names))
-            }
-            report.fullReportName = URL(fileURLWithPath: full).lastPathComponent
-            try StoredFile.writeAtomically(Data(report.renderFull().utf8), to: full)
-            try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
-            written += [full, markdown]
+            written += try writeWithCompanions(report, markdown: markdown, full: full)
         } else if let markdown {
             // Standard output or a device: the report alone, no companion beside it.
             var report = report
@@ -96,24 +56,78 @@ public struct ReportWriter: Sendable {
             try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
             written.append(markdown)
         }
-        if let csv {
-            let comparisons = (report.armComparison.map { [$0.comparison] } ?? []) + [report.comparison]
-            try StoredFile.writeAtomically(Data(comparisons.map(CSVReport.summary).joined().utf8), to: csv)
-            if let rawPath = Self.rawPath(of: csv) {
-                let header = CSV.line([
-                    "side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position",
-                    "sample", "value",
-                ])
-                let raw = [header] + rawTests.flatMap { CSVReport.rawRows($0.tests, side: $0.side) }
-                try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
-                written.append(rawPath)
-            }
-            written.insert(csv, at: written.count - (Self.rawPath(of: csv) == nil ? 0 : 1))
-        }
+        if let csv { written += try writeCSV(report, csv: csv, rawTests: rawTests) }
         if let json {
             try StoredFile.write(
                 ComparisonDocument(comparison: report.comparison, arms: report.armComparison?.comparison), to: json)
             written.append(json)
+        }
+        return written
+    }
+
+    /// The report and its full companion beside `markdown`, with a chart per comparison and kind
+    /// and a growth chart per parameterized function.
+    func writeWithCompanions(_ report: MarkdownReport, markdown: String, full: String) throws(FileError) -> [String] {
+        var written: [String] = []
+        var report = report
+        let base = URL(fileURLWithPath: markdown).deletingPathExtension()
+        let folder = base.deletingLastPathComponent()
+        // One chart per comparison and kind (simulated counts apart), phases ordered inside it:
+        // a chart never puts memory, counts and time, or two comparisons, on one axis.
+        var comparisons: [(slug: String, title: String, rows: [ComparisonRow])] = []
+        if let arms = report.armComparison {
+            comparisons.append(("arms", "\(arms.second) against \(arms.first)", arms.comparison.rows))
+        }
+        comparisons.append(("sides", report.sides.against, report.comparison.rows))
+        for comparison in comparisons {
+            for group in ReportHeadline.Group.all {
+                let rows = comparison.rows.filter { ReportHeadline.Group($0) == group }
+                    .sorted {
+                        ($0.phase, $0.test, $0.measurement, $0.arm) < ($1.phase, $1.test, $1.measurement, $1.arm)
+                    }
+                guard !SVGChart.layout(rows).rows.isEmpty else { continue }
+                let slug = group.title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ")
+                    .prefix(2).joined(separator: "-")
+                let name = base.lastPathComponent + "-\(comparison.slug)-\(slug).svg"
+                let path = folder.appendingPathComponent(name).path
+                let title = "\(comparison.title): \(group.title)"
+                try StoredFile.writeAtomically(Data(SVGChart.changes(rows, title: title).utf8), to: path)
+                report.charts.append((title, name))
+                written.append(path)
+            }
+        }
+        if let growth, !growth.isEmpty {
+            var names: [String: String] = [:]
+            for (n, chart) in growth.charts().enumerated() {
+                let name = base.lastPathComponent + "-growth-\(n + 1).svg"
+                try StoredFile.writeAtomically(Data(chart.svg.utf8), to: folder.appendingPathComponent(name).path)
+                names[chart.function] = name
+                written.append(folder.appendingPathComponent(name).path)
+            }
+            report.extraSections.append(growth.markdown(charts: names))
+        }
+        report.fullReportName = URL(fileURLWithPath: full).lastPathComponent
+        try StoredFile.writeAtomically(Data(report.renderFull().utf8), to: full)
+        try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
+        written += [full, markdown]
+        return written
+    }
+
+    /// The summary CSV and, beside it, the raw samples' CSV; the paths in that order.
+    func writeCSV(_ report: MarkdownReport, csv: String, rawTests: [(side: String, tests: [TestResult])])
+        throws(FileError) -> [String]
+    {
+        var written = [csv]
+        let comparisons = (report.armComparison.map { [$0.comparison] } ?? []) + [report.comparison]
+        try StoredFile.writeAtomically(Data(comparisons.map(CSVReport.summary).joined().utf8), to: csv)
+        if let rawPath = Self.rawPath(of: csv) {
+            let header = CSV.line([
+                "side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position",
+                "sample", "value",
+            ])
+            let raw = [header] + rawTests.flatMap { CSVReport.rawRows($0.tests, side: $0.side) }
+            try StoredFile.writeAtomically(Data((raw.joined(separator: "\n") + "\n").utf8), to: rawPath)
+            written.append(rawPath)
         }
         return written
     }
