@@ -62,24 +62,7 @@ extension Comparison {
     ) throws -> ComparisonRow {
         var row = try ComparisonRow(id, metric: metric, baseline: baseline, current: current, bands: context.bands)
         guard let baseline, let current, let replication else {
-            if baseline == nil {
-                row.verdict = .added
-            } else if metric.isSimulated {
-                // A run without --counts against a baseline with counts: say so, never "removed".
-                row.verdict = .notJudged
-                row.reason = .notMeasured
-                row.note = "not counted in this run: measure with perfkit run --counts to judge simulated counts"
-            } else if context.currentCountsOnly && !metric.isSimulated {
-                row.verdict = .notJudged
-                row.reason = .notMeasured
-                row.note = "not measured in this run (it took simulated counts only)"
-            } else if let filter = context.currentFilter {
-                row.verdict = .notJudged
-                row.reason = .notMeasured
-                row.note = "not measured in this run (it measured only tests matching '\(filter)')"
-            } else {
-                row.verdict = .removed
-            }
+            missingSide(&row, baseline: baseline, context: context)
             return row
         }
         if metric.polarity == .neither && !(isConstant(baseline) && isConstant(current) && baseline[0] == current[0]) {
@@ -125,6 +108,29 @@ extension Comparison {
         case .unpaired: break
         }
         return row
+    }
+
+    /// A row with a side missing: added, removed, or not measured in this run (no counts taken,
+    /// counts only, or a partial run's filter), never "removed" for what the run did not measure.
+    static func missingSide(_ row: inout ComparisonRow, baseline: [Double]?, context: RowContext) {
+        if baseline == nil {
+            row.verdict = .added
+        } else if row.metric.isSimulated {
+            // A run without --counts against a baseline with counts: say so, never "removed".
+            row.verdict = .notJudged
+            row.reason = .notMeasured
+            row.note = "not counted in this run: measure with perfkit run --counts to judge simulated counts"
+        } else if context.currentCountsOnly {
+            row.verdict = .notJudged
+            row.reason = .notMeasured
+            row.note = "not measured in this run (it took simulated counts only)"
+        } else if let filter = context.currentFilter {
+            row.verdict = .notJudged
+            row.reason = .notMeasured
+            row.note = "not measured in this run (it measured only tests matching '\(filter)')"
+        } else {
+            row.verdict = .removed
+        }
     }
 
     /// Estimates a row of two stored runs from their per-process medians. A timing row with one

@@ -16,7 +16,7 @@ public enum ProbeCost {
     ///   - batches: Number of batches.
     /// - Returns: One entry per probe.
     public static func measureAll(reads: Int = 2_000, batches: Int = 15) -> [Entry] {
-        func time(_ reads: Int, _ body: () -> Void) -> Double {
+        let time: Timer = { reads, body in
             var perRead: [Double] = []
             for _ in 0..<batches {
                 let start = SystemClock.monotonicNanoseconds()
@@ -25,44 +25,19 @@ public enum ProbeCost {
             }
             return Quantile.percentile(sorted: perRead.sorted(), 50)
         }
-        var entries: [Entry] = []
-        entries.append(
+        var entries = [
             Entry(
                 probe: "monotonic clock (CLOCK_MONOTONIC)",
-                nanosecondsPerRead: time(reads) { blackHole(SystemClock.monotonicNanoseconds()) }))
-        entries.append(
+                nanosecondsPerRead: time(reads) { blackHole(SystemClock.monotonicNanoseconds()) }),
             Entry(
                 probe: "thread CPU clock",
-                nanosecondsPerRead: time(reads / 4) { blackHole(SystemClock.threadCPUNanoseconds()) }))
-        entries.append(
-            Entry(probe: "getrusage", nanosecondsPerRead: time(reads / 4) { blackHole(ResourceUsage.current()) }))
-        entries.append(
+                nanosecondsPerRead: time(reads / 4) { blackHole(SystemClock.threadCPUNanoseconds()) }),
+            Entry(probe: "getrusage", nanosecondsPerRead: time(reads / 4) { blackHole(ResourceUsage.current()) }),
             Entry(
                 probe: "resident memory (/proc/self/statm)",
-                nanosecondsPerRead: time(reads / 20) { blackHole(ResidentMemory.currentBytes()) }))
-        if let counter = ThreadAllocationCounter() {
-            entries.append(
-                Entry(
-                    probe: "thread bytes allocated (thread.allocatedp)",
-                    nanosecondsPerRead: time(reads) { blackHole(counter.allocated) }))
-            entries.append(
-                Entry(
-                    probe: "allocator totals (epoch + 4 reads)",
-                    nanosecondsPerRead: time(reads / 40) { blackHole(Jemalloc.totals()) }))
-            entries.append(
-                Entry(
-                    probe: "exact malloc/free count (tcache off, epoch, 4 reads, twice)",
-                    nanosecondsPerRead: time(reads / 40) {
-                        blackHole(ExactAllocationCounter.count { 0 })
-                    }))
-        } else {
-            let reason = ProbeSet.unavailableReason(for: .bytesAllocated)
-            entries.append(
-                Entry(
-                    probe: "thread bytes allocated (thread.allocatedp)", nanosecondsPerRead: .nan,
-                    unavailableReason: reason))
-            entries.append(Entry(probe: "exact malloc/free count", nanosecondsPerRead: .nan, unavailableReason: reason))
-        }
+                nanosecondsPerRead: time(reads / 20) { blackHole(ResidentMemory.currentBytes()) }),
+        ]
+        entries += allocatorEntries(reads: reads, time: time)
         if let counter = try? InstructionCounter() {
             entries.append(
                 Entry(
@@ -82,5 +57,32 @@ public enum ProbeCost {
                 probe: "empty measured region, median wall time",
                 nanosecondsPerRead: Quantile.percentile(sorted: empty.sorted(), 50)))
         return entries
+    }
+
+    /// Times `reads` calls of a body: the median nanoseconds a call over the batches.
+    typealias Timer = (_ reads: Int, _ body: () -> Void) -> Double
+
+    /// The allocator's probes (jemalloc's counters), or why they are unavailable.
+    static func allocatorEntries(reads: Int, time: Timer) -> [Entry] {
+        guard let counter = ThreadAllocationCounter() else {
+            let reason = ProbeSet.unavailableReason(for: .bytesAllocated)
+            return [
+                Entry(
+                    probe: "thread bytes allocated (thread.allocatedp)", nanosecondsPerRead: .nan,
+                    unavailableReason: reason),
+                Entry(probe: "exact malloc/free count", nanosecondsPerRead: .nan, unavailableReason: reason),
+            ]
+        }
+        return [
+            Entry(
+                probe: "thread bytes allocated (thread.allocatedp)",
+                nanosecondsPerRead: time(reads) { blackHole(counter.allocated) }),
+            Entry(
+                probe: "allocator totals (epoch + 4 reads)",
+                nanosecondsPerRead: time(reads / 40) { blackHole(Jemalloc.totals()) }),
+            Entry(
+                probe: "exact malloc/free count (tcache off, epoch, 4 reads, twice)",
+                nanosecondsPerRead: time(reads / 40) { blackHole(ExactAllocationCounter.count { 0 }) }),
+        ]
     }
 }

@@ -88,48 +88,8 @@ public struct Runner: Sendable {
         let probes = ProbeSet(metrics: configuration.metrics)
         var collector = SeriesCollector()
         for phase in phases {
-            var states = [AnyObject?](repeating: nil, count: arms.count)
-            var indices = [Int](repeating: 0, count: arms.count)
-            var calls = [Int](repeating: 0, count: arms.count)  // 0: not calibrated yet
-            for (round, armOrder) in order.rounds.enumerated() {
-                for (position, armIndex) in armOrder.enumerated() {
-                    let label = SampleLabel(
-                        arm: arms[armIndex].name, phase: phase, round: round, position: position,
-                        index: indices[armIndex])
-                    if SimulatedCounter.isCounting {
-                        try takeCountedSample(arms[armIndex].subject, &states[armIndex], label, &collector)
-                    } else {
-                        try takeTimedSample(
-                            arms[armIndex].subject, &states[armIndex], &calls[armIndex], label, probes, &collector)
-                    }
-                    indices[armIndex] += 1
-                }
-            }
-            states = [AnyObject?](repeating: nil, count: arms.count)
-            indices = [Int](repeating: 0, count: arms.count)
-            // The untimed pass: one call a sample, never batched. It takes the exact allocation
-            // counts and the subject counters of every arm whose timed samples may be batched (their
-            // calls per sample follow the clock, and so would counters read over them). A counting
-            // run records simulated instructions only; the exact counts come from the native run.
-            let exact =
-                ExactAllocationCounter.unavailableReason == nil
-                && !configuration.metrics.isDisjoint(with: Metric.exactPass)
-            let batchable = arms.map { batches($0.subject, phase) }
-            let exactRounds = exact ? configuration.exactCountRounds : 0
-            let counterRounds = batchable.contains(true) ? configuration.counterRounds : 0
-            if !SimulatedCounter.isCounting {
-                for (round, armOrder) in order.rounds.prefix(max(exactRounds, counterRounds)).enumerated() {
-                    for (position, armIndex) in armOrder.enumerated() {
-                        let label = SampleLabel(
-                            arm: arms[armIndex].name, phase: phase, round: round, position: position,
-                            index: indices[armIndex])
-                        try takeUntimedSample(
-                            arms[armIndex].subject, &states[armIndex], label, exact: round < exactRounds,
-                            counters: batchable[armIndex] && round < counterRounds, &collector)
-                        indices[armIndex] += 1
-                    }
-                }
-            }
+            try timedPass(arms, phase, order, probes, &collector)
+            if !SimulatedCounter.isCounting { try untimedPass(arms, phase, order, &collector) }
         }
         let unavailable =
             SimulatedCounter.isCounting
@@ -139,6 +99,57 @@ public struct Runner: Sendable {
             }
         return MeasurementResult(
             name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series, unavailable: unavailable)
+    }
+
+    /// The timed pass of one phase: every round in ABBA order, warm and eviction states kept per
+    /// arm across rounds, a fast warm body batched (under callgrind, one counted call a sample).
+    private func timedPass(
+        _ arms: [Arm], _ phase: Phase, _ order: RunOrder, _ probes: borrowing ProbeSet,
+        _ collector: inout SeriesCollector
+    ) throws {
+        var states = [AnyObject?](repeating: nil, count: arms.count)
+        var indices = [Int](repeating: 0, count: arms.count)
+        var calls = [Int](repeating: 0, count: arms.count)  // 0: not calibrated yet
+        for (round, armOrder) in order.rounds.enumerated() {
+            for (position, armIndex) in armOrder.enumerated() {
+                let label = SampleLabel(
+                    arm: arms[armIndex].name, phase: phase, round: round, position: position, index: indices[armIndex])
+                if SimulatedCounter.isCounting {
+                    try takeCountedSample(arms[armIndex].subject, &states[armIndex], label, &collector)
+                } else {
+                    try takeTimedSample(
+                        arms[armIndex].subject, &states[armIndex], &calls[armIndex], label, probes, &collector)
+                }
+                indices[armIndex] += 1
+            }
+        }
+    }
+
+    /// The untimed pass of one phase, with states of its own: one call a sample, never batched. It
+    /// takes the exact allocation counts and the subject counters of every arm whose timed samples
+    /// may be batched (their calls per sample follow the clock, and so would counters read over
+    /// them). A counting run records simulated instructions only; the exact counts come from the
+    /// native run.
+    private func untimedPass(_ arms: [Arm], _ phase: Phase, _ order: RunOrder, _ collector: inout SeriesCollector)
+        throws
+    {
+        var states = [AnyObject?](repeating: nil, count: arms.count)
+        var indices = [Int](repeating: 0, count: arms.count)
+        let exact =
+            ExactAllocationCounter.unavailableReason == nil && !configuration.metrics.isDisjoint(with: Metric.exactPass)
+        let batchable = arms.map { batches($0.subject, phase) }
+        let exactRounds = exact ? configuration.exactCountRounds : 0
+        let counterRounds = batchable.contains(true) ? configuration.counterRounds : 0
+        for (round, armOrder) in order.rounds.prefix(max(exactRounds, counterRounds)).enumerated() {
+            for (position, armIndex) in armOrder.enumerated() {
+                let label = SampleLabel(
+                    arm: arms[armIndex].name, phase: phase, round: round, position: position, index: indices[armIndex])
+                try takeUntimedSample(
+                    arms[armIndex].subject, &states[armIndex], label, exact: round < exactRounds,
+                    counters: batchable[armIndex] && round < counterRounds, &collector)
+                indices[armIndex] += 1
+            }
+        }
     }
 
     private func prepare<S: MeasurableSubject>(_ subject: S, _ slot: inout AnyObject?, _ phase: Phase) throws

@@ -74,24 +74,16 @@ package enum ChildProcess {
         output: Output = .capture, showErrors: Bool = false,
         replacingEnvironment: Bool = false, keepErrors: Bool = true
     ) throws -> Finished {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        if replacingEnvironment {
-            process.environment = environment
-        } else if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
+        let process = configured(
+            arguments, in: directory, environment: environment, replacingEnvironment: replacingEnvironment)
         let errorPipe = Pipe()
         process.standardError =
             keepErrors ? errorPipe : showErrors ? FileHandle.standardError : FileHandle.nullDevice
         let pipe = Pipe()
         switch output {
-        case .capture: process.standardOutput = pipe
+        case .capture, .standardErrorAndCapture: process.standardOutput = pipe
         case .standardError: process.standardOutput = FileHandle.standardError
         case .discard: process.standardOutput = FileHandle.nullDevice
-        case .standardErrorAndCapture: process.standardOutput = pipe
         }
         try process.run()
         let pid = process.processIdentifier
@@ -101,21 +93,14 @@ package enum ChildProcess {
         // child that fills either pipe would otherwise never exit.
         let tail = Mutex(Data())
         let drained = DispatchSemaphore(value: 0)
-        let reader = errorPipe.fileHandleForReading
-        if !keepErrors { drained.signal() }
         if keepErrors {
+            let reader = errorPipe.fileHandleForReading
             DispatchQueue.global().async {
-                while true {
-                    let chunk = reader.availableData
-                    if chunk.isEmpty { break }
-                    if showErrors { FileHandle.standardError.write(chunk) }
-                    tail.withLock { kept in
-                        kept.append(chunk)
-                        if kept.count > errorTail { kept.removeFirst(kept.count - errorTail) }
-                    }
-                }
+                keepTail(of: reader, in: tail, showing: showErrors)
                 drained.signal()
             }
+        } else {
+            drained.signal()
         }
         var data = Data()
         switch output {
@@ -132,6 +117,38 @@ package enum ChildProcess {
         return Finished(
             status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, output: data,
             errors: String(decoding: tail.withLock { $0 }, as: UTF8.self))
+    }
+
+    /// A process running `arguments` through `/usr/bin/env` in `directory`, with `environment`
+    /// added to this process's (or alone, when `replacingEnvironment`).
+    static func configured(
+        _ arguments: [String], in directory: String?, environment: [String: String], replacingEnvironment: Bool
+    ) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if replacingEnvironment {
+            process.environment = environment
+        } else if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
+        return process
+    }
+
+    /// Reads `reader` to its end, keeping its last ``errorTail`` bytes in `tail` (a `Mutex`: the
+    /// reading thread writes it, the caller reads it after the child ends), passing each chunk on
+    /// to this process's standard error when `showing`.
+    static func keepTail(of reader: FileHandle, in tail: borrowing Mutex<Data>, showing: Bool) {
+        while true {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            if showing { FileHandle.standardError.write(chunk) }
+            tail.withLock { kept in
+                kept.append(chunk)
+                if kept.count > errorTail { kept.removeFirst(kept.count - errorTail) }
+            }
+        }
     }
 
     /// Runs a short command and returns its trimmed standard output, or `nil` when it cannot be

@@ -18,20 +18,8 @@ enum CompareCommand {
             inputs: [parsed[.current] ?? RunFile.latestPath])
         let store = BaselineStore(root: parsed[.root] ?? "Baselines")
         let baseline = try store.load(parsed.positionals[0])
-        let currentTests: [TestResult]
-        let currentEnvironment: Environment
-        let currentSource: String
-        var currentFilter: String?
-        var currentCountsOnly = false
-        if let other = parsed[.with] {
-            let b = try store.load(other)
-            (currentTests, currentEnvironment, currentSource) = (b.tests, b.environment, "\(store.root)/\(other)")
-        } else {
-            currentSource = parsed[.current] ?? RunFile.latestPath
-            let run = try RunFile.read(orLatest: parsed[.current])
-            (currentTests, currentEnvironment, currentFilter) = (run.tests, run.environment, run.filter)
-            currentCountsOnly = run.countsOnly ?? false
-        }
+        let current = try currentSide(parsed, store: store)
+        let (currentTests, currentEnvironment, currentSource) = (current.tests, current.environment, current.source)
         let bands = try NoiseBandsFile.load(parsed[.noise], machine: currentEnvironment.machine).withCrossRunDefault
         let comparison: Comparison
         do {
@@ -39,35 +27,14 @@ enum CompareCommand {
                 baseline: baseline.tests, current: currentTests, bands: bands,
                 baselineEnvironment: baseline.environment, currentEnvironment: currentEnvironment,
                 allowOtherMachine: parsed.has(.allowOtherMachine),
-                currentFilter: currentFilter, currentCountsOnly: currentCountsOnly)
+                currentFilter: current.filter, currentCountsOnly: current.countsOnly)
         } catch let error as ComparisonError {
             throw FileError(currentSource, "\(error) (against \(store.root)/\(baseline.name))")
         }
-        let command = MarkdownReport.commandLine(["perfkit", "compare"] + arguments)
         let whereItWent = WhereItWent(comparison, baseline: baseline.tests, current: currentTests)
-        var report = MarkdownReport(
-            title: "PerfKit comparison against \(baseline.name)", command: command, comparison: comparison,
-            armComparison: try ArmComparison.compare(currentTests).map {
-                MarkdownReport.ArmSection(
-                    title: "Arms of the current run: each against its first arm", comparison: $0, first: "first arm",
-                    second: "arm")
-            },
-            extraSections: whereItWent.markdown.map { [$0] } ?? [],
-            limitations: [MarkdownReport.allocatorLimitation(currentEnvironment)],
-            budgets: MarkdownReport.budgets(of: currentTests))
-        let day = ISO8601DateFormatter.string(
-            from: baseline.savedAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-        report.sidesNamed =
-            "\(currentSource) (\(currentEnvironment.commit.prefix(12))) against baseline \(baseline.name) "
-            + "(\(baseline.environment.commit.prefix(12)), saved \(day))"
-        // A run of older code (the last run stopped on a compile error, say) must not pass for this checkout.
-        let head = Git.answer(["rev-parse", "HEAD"])
-        if parsed[.with] == nil, let head, !currentEnvironment.commit.hasPrefix(head) {
-            report.notices.append(
-                "The current run is of commit \(currentEnvironment.commit.prefix(12)), not of this checkout's HEAD "
-                    + "\(head.prefix(12)): run perfkit run again to judge the code you have"
-            )
-        }
+        let report = try self.report(
+            comparison, baseline: baseline, current: current, whereItWent: whereItWent,
+            command: MarkdownReport.commandLine(["perfkit", "compare"] + arguments), against: parsed[.with] != nil)
         var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
         let growth = GrowthReport(baseline: baseline.tests, current: currentTests)
         writer.growth = growth
@@ -82,5 +49,55 @@ enum CompareCommand {
         for line in Comparison.unmatchedCases(baseline: baseline.tests, current: currentTests) { Output.line(line) }
         for path in written where path.hasSuffix(".md") { Output.line("report: \(path)") }
         return ExitStatus.of(comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
+    }
+
+    /// The current side: a run file (with its filter and whether it holds counts only) or a second baseline.
+    struct CurrentSide {
+        var tests: [TestResult], environment: Environment, source: String
+        var filter: String? = nil, countsOnly = false
+    }
+
+    static func currentSide(_ parsed: Arguments, store: BaselineStore) throws -> CurrentSide {
+        if let other = parsed[.with] {
+            let b = try store.load(other)
+            return CurrentSide(tests: b.tests, environment: b.environment, source: "\(store.root)/\(other)")
+        }
+        let run = try RunFile.read(orLatest: parsed[.current])
+        return CurrentSide(
+            tests: run.tests, environment: run.environment, source: parsed[.current] ?? RunFile.latestPath,
+            filter: run.filter, countsOnly: run.countsOnly ?? false)
+    }
+
+    /// The Markdown report: sides named, arms, where it went, budgets, and a notice when the run
+    /// is not of this checkout's HEAD.
+    static func report(
+        _ comparison: Comparison, baseline: BaselineStore.Baseline, current: CurrentSide, whereItWent: WhereItWent,
+        command: String,
+        against againstBaseline: Bool
+    ) throws -> MarkdownReport {
+        var report = MarkdownReport(
+            title: "PerfKit comparison against \(baseline.name)", command: command, comparison: comparison,
+            armComparison: try ArmComparison.compare(current.tests).map {
+                MarkdownReport.ArmSection(
+                    title: "Arms of the current run: each against its first arm", comparison: $0, first: "first arm",
+                    second: "arm")
+            },
+            extraSections: whereItWent.markdown.map { [$0] } ?? [],
+            limitations: [MarkdownReport.allocatorLimitation(current.environment)],
+            budgets: MarkdownReport.budgets(of: current.tests))
+        let day = ISO8601DateFormatter.string(
+            from: baseline.savedAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        report.sidesNamed =
+            "\(current.source) (\(current.environment.commit.prefix(12))) against baseline \(baseline.name) "
+            + "(\(baseline.environment.commit.prefix(12)), saved \(day))"
+        // A run of older code (the last run stopped on a compile error, say) must not pass for this checkout.
+        let head = Git.answer(["rev-parse", "HEAD"])
+        if !againstBaseline, let head, !current.environment.commit.hasPrefix(head) {
+            report.notices.append(
+                "The current run is of commit \(current.environment.commit.prefix(12)), not of this checkout's HEAD "
+                    + "\(head.prefix(12)): run perfkit run again to judge the code you have"
+            )
+        }
+        return report
     }
 }

@@ -29,20 +29,7 @@ enum RunCommand {
         if parsed[.filter] != nil, shard == nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)
         try run.write(to: output)
-        if let dumps, let folder = OutputPath.companion(of: output, suffix: ".callgrind") {
-            // The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind), moved
-            // once: latest.json's copy would double megabytes of dumps, and the profiles a comparison
-            // needs are in the run file itself.
-            try? FileManager.default.removeItem(atPath: folder)
-            try FileManager.default.copyItem(atPath: dumps, toPath: folder)  // /tmp may be another file system
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
-            Output.line(
-                "callgrind files: \(folder)/callgrind.out.N (the series' dump numbers are in the run file)"
-            )
-        } else if let dumps {
-            // The run went to standard output or a device: no folder goes beside it.
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
-        }
+        try keepDumps(dumps, beside: output)
         Output.line(RunSummary.text(run))
         if let arms = try ArmComparison.compare(run.tests) {
             Output.line("arms (each against the first declared arm of its measurement):")
@@ -65,5 +52,19 @@ enum RunCommand {
                 ExitStatus.closingLine(tool: "perfkit run", written: output, tests: run.tests, status: exit))
         }
         return exit
+    }
+
+    /// The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind), moved
+    /// once: latest.json's copy would double megabytes of dumps, and the profiles a comparison needs
+    /// are in the run file itself. A run written to standard output or a device keeps none.
+    static func keepDumps(_ dumps: String?, beside output: String) throws {
+        guard let dumps else { return }
+        defer {
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
+        }
+        guard let folder = OutputPath.companion(of: output, suffix: ".callgrind") else { return }
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.copyItem(atPath: dumps, toPath: folder)  // /tmp may be another file system
+        Output.line("callgrind files: \(folder)/callgrind.out.N (the series' dump numbers are in the run file)")
     }
 }
