@@ -94,3 +94,23 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
         Int(Foundation.log2(Double(max(decisions, 1)) / alphaPerLook).rounded(.up))
     }
 }
+
+/// What one look of a sequential comparison found.
+public struct SequentialLook: Sendable, Equatable, Codable {
+    /// Rounds completed at the look.
+    public var rounds: Int
+    /// Statistical series decided so far (within noise, regressed or improved).
+    public var decided: Int
+    /// Statistical series still open after the look.
+    public var open: Int
+    /// Seconds since the first round started.
+    public var seconds: Double
+
+    /// A look's findings.
+    public init(rounds: Int, decided: Int, open: Int, seconds: Double) {
+        self.rounds = rounds
+        self.decided = decided
+        self.open = open
+        self.seconds = seconds
+    }
+}

@@ -49,17 +49,8 @@ package struct AbbaSession {
         }
     }
 
-    /// One look of the sequential plan, as it happened.
-    package struct Look: Sendable, Equatable, Codable {
-        /// Rounds completed at the look.
-        package var rounds: Int
-        /// Statistical series decided so far (within noise, regressed or improved).
-        package var decided: Int
-        /// Statistical series still open after the look.
-        package var open: Int
-        /// Seconds since the first round started.
-        package var seconds: Double
-    }
+    /// What a look found (``SequentialLook``).
+    package typealias Look = SequentialLook
 
     /// The run order (arm indices per round) of the rounds that ran.
     package var order: RunOrder
@@ -266,82 +257,21 @@ package struct AbbaSession {
         }
     }
 
-    /// One line per round: which arm ran first.
-    /// - Parameters:
-    ///   - a: Side A's revision.
-    ///   - b: Side B's revision.
-    /// - Returns: `round 1: A (main), B (.)`, …
-    package func runOrderLines(a: Revision, b: Revision) -> [String] {
-        order.rounds.enumerated().map { round, arms in
-            "round \(round + 1): " + arms.map { $0 == 0 ? "A (\(a.name))" : "B (\(b.name))" }.joined(separator: ", ")
-        }
-    }
-
-    /// The report's design section: revisions, rounds, statistics, failed processes, time taken.
+    /// What the report says about how this session ran (``AbbaDesign``).
     /// - Parameters:
     ///   - a: Side A's revision.
     ///   - b: Side B's revision.
     ///   - elapsedSeconds: Wall time of the whole comparison.
-    /// - Returns: Markdown.
-    package func designSection(a: Revision, b: Revision, elapsedSeconds: Int) -> String {
-        let lookText = looks.map {
-            "\($0.rounds) rounds (\($0.decided) decided, \($0.open) open, \(Int($0.seconds)) s)"
-        }.joined(separator: "; ")
-        var text = """
-            ## Design
-
-            A = `\(a.name)` at \(a.commit.prefix(12)), B = `\(b.name)` at \(b.commit.prefix(12)), each built once in \
-            release with pinned code alignment (functions and blocks on 64-byte boundaries). \
-            In every round each arm's measured tests ran in a fresh process, in ABBA order with a seeded block phase; \
-            \(order.rounds.count) rounds ran. \
-            Each round pairs the two processes: the per-round figure is the median of that process's samples. Change \
-            is the Hodges–Lehmann estimate of the per-round ratios B/A (on their logarithms) \
-            with its exact signed-rank CI; p is the Wilcoxon signed-rank test of the log ratios against the noise \
-            band's edge, adjusted with Benjamini–Hochberg across the decisions of a look. \
-            Exact counts (allocations) come from the processes of the first \
-            \(min(Self.exactCountProcessRounds, order.rounds.count)) rounds, the same in every process; later \
-            processes skip \
-            that pass.
-
-            Sequential plan: looks at \(plan.looks.map(String.init).joined(separator: ", ")) rounds, each spending α \
-            = \(Format.trim(plan.alpha)) / \(plan.looks.count) = \(String(format: "%.3g", plan.alphaPerLook)) \
-            (CIs at \(Format.trim((1 - plan.alphaPerLook) * 100))%; Bonferroni alpha spending, so the chance of any \
-            false claim over all looks stays at most α). \
-            A series decided at a look (CI inside the band, or outside it and significant) keeps that verdict. Looks \
-            taken: \(lookText). Stopped at \(stopReason). Took \(elapsedSeconds) s in all.
-            """
-        if !failedProcesses.isEmpty {
-            text +=
-                "\n\nProcesses in which a measured test failed (their results are kept; the failures are in the full "
-                + "report's budgets and the test output):\n"
-            text += failedProcesses.map { "- \($0)" }.joined(separator: "\n")
-        }
-        return text
+    package func design(a: Revision, b: Revision, elapsedSeconds: Int) -> AbbaDesign {
+        AbbaDesign(
+            a: .init(name: a.name, commit: a.commit), b: .init(name: b.name, commit: b.commit), order: order.rounds,
+            exactCountProcessRounds: Self.exactCountProcessRounds, plan: plan, looks: looks, stopReason: stopReason,
+            failedProcesses: failedProcesses, elapsedSeconds: elapsedSeconds)
     }
 
-    /// A table of diagnostics for the wall-clock series: order effect, drift, warnings.
-    /// - Parameter paired: The paired series.
-    /// - Returns: Markdown.
-    /// - Throws: ``StatisticsError`` for non-finite values.
-    package static func diagnosticsSection(_ paired: [PairedSeries]) throws -> String {
-        var lines = [
-            "## Diagnostics (wall clock)", "",
-            "| test / measurement [arm, phase] | order effect (2nd vs 1st) | p | paired drift / round | machine drift "
-                + "/ round | warnings |",
-            "|---|--:|--:|--:|--:|---|",
-        ]
-        for series in paired where series.metric == .wallClock {
-            let d = try PairedDiagnostics(series)
-            let name = MarkdownReport.shortName(series.test)
-            lines.append(
-                "| \(name) / \(series.measurement) [\(series.arm), \(series.phase)] | "
-                    + "\(MarkdownReport.percent(1 + d.orderEffect)) | \(Format.pValue(d.orderEffectP)) | "
-                    + "\(MarkdownReport.percent(1 + d.driftPerRound)) | "
-                    + "\(MarkdownReport.percent(1 + d.machineDriftPerRound)) | "
-                    + "\(d.warnings.isEmpty ? "none" : d.warnings.joined(separator: "; ")) |"
-            )
-        }
-        return lines.joined(separator: "\n")
+    /// The report's design section (``AbbaReport/designSection(_:)``).
+    package func designSection(a: Revision, b: Revision, elapsedSeconds: Int) -> String {
+        AbbaReport.designSection(design(a: a, b: b, elapsedSeconds: elapsedSeconds))
     }
 
     /// The fewest rounds of a fixed plan that can ever reach significance: with n pairs the
@@ -388,7 +318,7 @@ package struct AbbaSession {
             + "\(String(format: "%.2g", plan.alphaPerLook / Double(decisions)))): \(needed) rounds could; \(remedy)"
     }
 
-    /// The report of this session's comparison: the answer, the design, the diagnostics and the run order.
+    /// The report of this session's comparison (``AbbaReport/report(_:comparison:paired:command:)``).
     /// - Parameters:
     ///   - a: Side A's revision.
     ///   - b: Side B's revision.
@@ -397,17 +327,9 @@ package struct AbbaSession {
     /// - Returns: The report, for ``ReportWriter``.
     /// - Throws: ``StatisticsError`` for non-finite values.
     package func report(a: Revision, b: Revision, command: String, elapsedSeconds: Int) throws -> MarkdownReport {
-        MarkdownReport(
-            title: "ABBA comparison: \(b.name) (B) against \(a.name) (A)", command: command, comparison: comparison,
-            extraSections: [
-                designSection(a: a, b: b, elapsedSeconds: elapsedSeconds), try Self.diagnosticsSection(pairing.paired),
-            ],
-            runOrder: runOrderLines(a: a, b: b),
-            limitations: [
-                "Each figure is the median of one process's samples, paired with the other arm's process in the same "
-                    + "round; it is host-side cost on this machine, not frame delivery on a device."
-            ],
-            sides: .abba)
+        try AbbaReport.report(
+            design(a: a, b: b, elapsedSeconds: elapsedSeconds), comparison: comparison, paired: pairing.paired,
+            command: command)
     }
 
     /// Warnings worth a line on the terminal: processes in which a test failed, then the wall-clock
