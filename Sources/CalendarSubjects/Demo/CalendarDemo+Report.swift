@@ -53,7 +53,7 @@ extension CalendarDemo {
             armComparison: MarkdownReport.ArmSection(
                 title: "Policy comparison: native against reference (same run, same binary)", comparison: policies,
                 first: "reference", second: "native"),
-            extraSections: [PolicyComparison.headline(policies), historySection]
+            extraSections: [PolicyComparison.figures(policies), historySection]
                 + (whereItWent?.markdown.map { [$0] } ?? []),
             runOrder: MarkdownReport.runOrderLines(run.tests),
             limitations: limitations, budgets: MarkdownReport.budgets(of: run.tests))

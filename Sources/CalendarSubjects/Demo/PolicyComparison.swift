@@ -1,11 +1,12 @@
 import PerfKit
 
-/// The demo's own headline table: the figures the calendar renderer's native policy is about.
+/// The demo's table of the figures the calendar renderer's native policy is about (its section is
+/// titled "Headline"; the answer's headline itself is ``ReportHeadline``'s).
 package enum PolicyComparison {
     /// The headline numbers: live views, consumer-owned artwork bytes, process memory and the scroll's wall clock.
     /// - Parameter c: The arm-against-arm comparison of a demo run (rows `native vs reference`).
     /// - Returns: A Markdown section with one row per figure found.
-    package static func headline(_ c: Comparison) -> String {
+    package static func figures(_ c: Comparison) -> String {
         var lines = [
             "## Headline: native policy against reference", "",
             "| figure | reference | native | change (95% CI where statistical) |", "|---|--:|--:|---|",

@@ -127,7 +127,9 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// Whether anything regressed.
     public var hasRegression: Bool { count(.regressed) > 0 }
 
-    /// "2 regressions, 1 improvement, 14 within noise".
+    /// "2 regressions, 1 improvement, 14 within noise". Reports use ``ReportHeadline``, the one
+    /// headline builder (kinds kept apart, reasons grouped); this older summary folds the kinds.
+    @available(*, deprecated, message: "use ReportHeadline, which keeps the kinds of measurement apart")
     public var headline: String {
         func plural(_ n: Int, _ word: String, _ words: String) -> String { "\(n) \(n == 1 ? word : words)" }
         var parts = [
