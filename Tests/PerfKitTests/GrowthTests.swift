@@ -98,6 +98,7 @@ import Testing
 
     @Test func theCostAxisIsLabelledEvenWithinOneDecade() {
         #expect(GrowthChart.ticks(from: 0, to: 3) == [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000])
+        #expect(GrowthChart.ticks(from: 3.2, to: 7.8) == [1e4, 1e5, 1e6, 1e7])
         #expect(GrowthChart.ticks(from: log10(150), to: log10(900)) == [200, 300, 400, 500, 600, 700, 800, 900])
         #expect([500, 20_000, 1_500_000, 3e9].map(GrowthChart.compact) == ["500", "20k", "1.5M", "3G"])
     }

@@ -5,12 +5,17 @@ import Foundation
 public enum GrowthChart {
     /// Renders the chart.
     /// - Parameters:
-    ///   - title: The chart's title (the function and metric).
+    ///   - title: The chart's title (the function).
+    ///   - subtitle: A second line under it (the series: measurement, arm, phase, metric), if any.
     ///   - sides: Each side's name and fit (the baseline first, if any).
     ///   - unit: The cost's unit, for the axis.
-    /// - Returns: A self-contained SVG document.
-    public static func svg(title: String, sides: [(name: String, fit: GrowthFit)], unit: String) -> String {
-        let width = 560.0, height = 260.0, left = 70.0, right = 20.0, top = 36.0, bottom = 46.0
+    /// - Returns: A self-contained SVG document, wide enough for its title (about 7 px a character).
+    public static func svg(
+        title: String, subtitle: String? = nil, sides: [(name: String, fit: GrowthFit)], unit: String
+    ) -> String {
+        let left = 70.0, right = 20.0, top = subtitle == nil ? 36.0 : 50.0, bottom = 46.0
+        let width = max(560, left + 7.2 * Double(max(title.count, subtitle?.count ?? 0)) + right)
+        let height = 224 + top
         let points = sides.flatMap { $0.fit.points }
         guard let minSize = points.map(\.size).min(), let maxSize = points.map(\.size).max(),
             let minCost = points.map(\.cost).min(), let maxCost = points.map(\.cost).max(), minSize > 0, minCost > 0
@@ -25,6 +30,7 @@ public enum GrowthChart {
                 + "font-family=\"sans-serif\" font-size=\"11\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
             "<text x=\"\(Int(left))\" y=\"16\" font-size=\"12\" font-weight=\"bold\">\(escape(title))</text>",
+            subtitle.map { "<text x=\"\(Int(left))\" y=\"31\" font-size=\"11\">\(escape($0))</text>" } ?? "",
             line(left, height - bottom, width - right, height - bottom), line(left, top, left, height - bottom),
             "<text x=\"\(Int((left + width - right) / 2))\" y=\"\(Int(height - 8))\" text-anchor=\"middle\">size (log "
                 + "scale)</text>",
@@ -67,14 +73,16 @@ public enum GrowthChart {
 
     private static func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
-    /// The cost axis's ticks between 10^`low` and 10^`high`: 1, 2 and 5 of each decade, or every
-    /// digit when that leaves fewer than three (a chart within one decade still has labels).
+    /// The cost axis's ticks between 10^`low` and 10^`high`: each decade over more than three
+    /// decades, else 1, 2 and 5 of each, or every digit when that leaves fewer than three (a chart
+    /// within one decade still has labels).
     package static func ticks(from low: Double, to high: Double) -> [Double] {
         let decades = Int(floor(low))...Int(ceil(high))
-        for mantissas in [[1.0, 2, 5], Array(stride(from: 1.0, through: 9, by: 1))] {
+        let sets: [[Double]] = high - low > 3 ? [[1]] : [[1, 2, 5], Array(stride(from: 1.0, through: 9, by: 1))]
+        for mantissas in sets {
             let ticks = decades.flatMap { e in mantissas.map { $0 * pow(10, Double(e)) } }
                 .filter { log10($0) >= low && log10($0) <= high }
-            if ticks.count >= 3 || mantissas.count == 9 { return ticks }
+            if ticks.count >= 3 || mantissas.count != 3 { return ticks }
         }
         return []
     }

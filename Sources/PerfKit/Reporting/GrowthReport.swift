@@ -37,7 +37,14 @@ public struct GrowthReport: Sendable {
         current.functions.compactMap { function in
             guard let key = chartKey(function), let fit = current.fits[key] else { return nil }
             let sides = (baseline?.fits[key].map { [("baseline", $0)] } ?? []) + [("current", fit)]
-            return (function, GrowthChart.svg(title: key.description, sides: sides, unit: key.metric.unit.symbol))
+            return (
+                function,
+                GrowthChart.svg(
+                    title: SeriesID.shortTest(function),
+                    subtitle: "\(key.measurement) [\(key.arm), \(key.phase.identifier)] \(key.metric.name)",
+                    sides: sides,
+                    unit: key.metric.unit.symbol)
+            )
         }
     }
 
