@@ -21,38 +21,13 @@ import os, re, sys
 LIMIT = 120
 
 
-def split_point(text, start, limit, interpolations=True):
-    """The index of the last space in text[start:limit] outside `\\(…)`, or None."""
-    depth, best, i = 0, None, 0
-    while i < min(len(text), limit):
-        c = text[i]
-        if interpolations and c == "\\" and i + 1 < len(text) and text[i + 1] == "(":
-            depth += 1
-            i += 2
-            continue
-        if depth and c == "(":
-            depth += 1
-        elif depth and c == ")":
-            depth -= 1
-        elif c == "\\" and not depth:
-            i += 2
-            continue
-        elif c == " " and not depth and i > start:
-            best = i
-        i += 1
-    return best
-
-
-literal_line = re.compile(r'^(\s*(?:[?:+] |== |return |[A-Za-z]\w*: )?)"(.*)"([,)\]]*)$')
-
-
-def quote_outside_interpolations(body):
-    """Whether `body` (a literal's content) has an unescaped quote outside `\\(…)`: then it is not one literal."""
+def outside(text):
+    """The characters of a literal's content outside `\\(…)` and escapes, with their indices."""
     depth, i = 0, 0
-    while i < len(body):
-        c = body[i]
+    while i < len(text):
+        c = text[i]
         if c == "\\":
-            if i + 1 < len(body) and body[i + 1] == "(":
+            if i + 1 < len(text) and text[i + 1] == "(":
                 depth += 1
             i += 2
             continue
@@ -60,10 +35,22 @@ def quote_outside_interpolations(body):
             depth += 1
         elif depth and c == ")":
             depth -= 1
-        elif c == '"' and not depth:
-            return True
+        elif not depth:
+            yield i, c
         i += 1
-    return False
+
+
+def split_point(text, start, limit):
+    """The index of the last space in text[start:limit] outside `\\(…)`, or None."""
+    return max((i for i, c in outside(text) if c == " " and start < i < limit), default=None)
+
+
+literal_line = re.compile(r'^(\s*(?:[?:+] |== |return |[A-Za-z]\w*: )?)"(.*)"([,)\]]*)$')
+
+
+def quote_outside_interpolations(body):
+    """Whether `body` (a literal's content) has an unescaped quote outside `\\(…)`: then it is not one literal."""
+    return any(c == '"' for _, c in outside(body))
 
 
 forbidden = re.compile(r'@Test\(|@Suite\(|^\s*case "|Comment|StaticString')

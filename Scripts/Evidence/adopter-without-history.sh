@@ -4,51 +4,12 @@
 # swift test and perfkit run through the plugin work, no object file of the example or of PerfKitHistory
 # is built, perfkit history says in one line what to install; the cold path timed.
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 root=/tmp/adopter; rm -rf $root; mkdir -p $root; cd $root
 git clone -q "${1:-/work/main}" perfkit   # usage: adopter-without-history.sh [PERFKIT_CLONE_SOURCE]
 apt-get remove -y -q libpq-dev libsqlite3-dev > /tmp/adopter-apt.log 2>&1
 echo "== without: $(dpkg -l libpq-dev libsqlite3-dev 2>/dev/null | grep -c '^ii') of libpq-dev, libsqlite3-dev installed; $(ls /usr/include/sqlite3.h /usr/include/postgresql/libpq-fe.h 2>&1 | grep -c 'No such')/2 headers absent"
-mkdir -p parser/Sources/Parser parser/Tests/ParserTests && cd parser
-cat > Package.swift <<'SWIFT'
-// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "Parser",
-    dependencies: [.package(path: "../perfkit")],
-    targets: [
-        .target(name: "Parser"),
-        .testTarget(name: "ParserTests", dependencies: ["Parser", .product(name: "PerfKitTesting", package: "perfkit")]),
-    ]
-)
-SWIFT
-cat > Sources/Parser/Parser.swift <<'SWIFT'
-/// Sums the comma-separated integers of a line.
-public func parseSum(_ line: String) -> Int {
-    var total = 0, current = 0
-    for byte in line.utf8 {
-        if byte == UInt8(ascii: ",") { total &+= current; current = 0 } else { current = current &* 10 &+ Int(byte &- 48) }
-    }
-    return total &+ current
-}
-
-/// Counts the fields of a line.
-public func countFields(_ line: String) -> Int {
-    var fields = 1
-    for byte in line.utf8 where byte == UInt8(ascii: ",") { fields += 1 }
-    return fields
-}
-SWIFT
-python3 - <<'PY'
-import re
-readme = open('/tmp/adopter/perfkit/README.md').read()
-blocks = re.findall(r"```swift\n(.*?)```", readme, re.S)
-test = next(b for b in blocks if 'ParserBenchmarks' in b)
-open('Tests/ParserTests/ParserBenchmarks.swift', 'w').write(test)
-PY
-printf '.build/\n.perfkit/\n' > .gitignore
-git init -q -b main && git add -A && git -c user.email=u@x -c user.name=u commit -qm "parser"
-pk() { swift package --allow-writing-to-package-directory perfkit "$@"; }
+. "$here/parser-package.sh"   # README's parser package, committed; defines pk
 echo "== swift test"; /usr/bin/time -f "swift test %e s" swift test > /tmp/adopter-test.log 2>&1; echo "status $?"; tail -3 /tmp/adopter-test.log
 echo "== pk run (cold: the tool's build, then the first run)"; /usr/bin/time -f "pk run %e s" bash -c 'swift package --allow-writing-to-package-directory perfkit run' > /tmp/adopter-run.log 2>&1; echo "status $?"; tail -4 /tmp/adopter-run.log
 echo "== the example and the history store in the build logs and build folders:"; grep -c "CalendarSubjects\|calendar-demo\|CalendarDemoTool\|PerfKitHistory" /tmp/adopter-test.log /tmp/adopter-run.log

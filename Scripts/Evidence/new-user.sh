@@ -2,50 +2,10 @@
 # A new user's path from README alone (Documentation/Evidence.md, "the redesign, checked"): an empty
 # folder, a clone of PerfKit beside it, the README's parser package and commands through the plugin.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 root=/tmp/newuser; rm -rf $root; mkdir -p $root; cd $root
 git clone -q /work/main perfkit
-mkdir -p parser/Sources/Parser parser/Tests/ParserTests && cd parser
-cat > Package.swift <<'SWIFT'
-// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "Parser",
-    dependencies: [.package(path: "../perfkit")],
-    targets: [
-        .target(name: "Parser"),
-        .testTarget(name: "ParserTests", dependencies: ["Parser", .product(name: "PerfKitTesting", package: "perfkit")]),
-    ]
-)
-SWIFT
-cat > Sources/Parser/Parser.swift <<'SWIFT'
-/// Sums the comma-separated integers of a line.
-public func parseSum(_ line: String) -> Int {
-    var total = 0, current = 0
-    for byte in line.utf8 {
-        if byte == UInt8(ascii: ",") { total &+= current; current = 0 } else { current = current &* 10 &+ Int(byte &- 48) }
-    }
-    return total &+ current
-}
-
-/// Counts the fields of a line.
-public func countFields(_ line: String) -> Int {
-    var fields = 1
-    for byte in line.utf8 where byte == UInt8(ascii: ",") { fields += 1 }
-    return fields
-}
-SWIFT
-# The README's test file, as printed.
-python3 - <<'PY'
-import re
-readme = open('/tmp/newuser/perfkit/README.md').read()
-blocks = re.findall(r"```swift\n(.*?)```", readme, re.S)
-test = next(b for b in blocks if 'ParserBenchmarks' in b)
-open('Tests/ParserTests/ParserBenchmarks.swift', 'w').write(test)
-PY
-printf '.build/\n.perfkit/\n' > .gitignore
-git init -q -b main && git add -A && git -c user.email=u@x -c user.name=u commit -qm "parser"
-pk() { swift package --allow-writing-to-package-directory perfkit "$@"; }
+. "$here/parser-package.sh"   # README's parser package, committed; defines pk
 start=$(date +%s)
 echo "== swift test"; swift test 2>&1 | tail -2
 echo "== pk run --counts"; pk run --counts 2>&1 | tail -4

@@ -112,23 +112,24 @@ private final class FakeLauncher: MeasuredProcessLauncher {
         #expect(mallocs.baseline?.median == 10 && mallocs.current?.median == 10 + extra)
     }
 
-    @Test func anExactCountThatDiffersBetweenTheFirstBlocksProcessesIsNotJudged() throws {
+    /// An exact count that grows in B's processes: taken only in the first block, so not paired.
+    private static func unpairedMallocs() throws -> ComparisonRow {
         let launcher = FakeLauncher()
         launcher.mallocsOfB = 10
         launcher.mallocsOfBGrow = true
         let comparison = try Self.run(launcher, plan: .fixed(rounds: 10), seed: 3).comparison
-        let mallocs = try #require(comparison.rows.first { $0.metric == .mallocs })
+        return try #require(comparison.rows.first { $0.metric == .mallocs })
+    }
+
+    @Test func anExactCountThatDiffersBetweenTheFirstBlocksProcessesIsNotJudged() throws {
+        let mallocs = try Self.unpairedMallocs()
         #expect(mallocs.verdict == .inconclusive)
         #expect(mallocs.reason == .notPaired)
     }
 
     /// Rendering: the note of an unpaired exact count says where it was taken.
     @Test func theNoteOfAnUnpairedCountSaysWhereItWasTaken() throws {
-        let launcher = FakeLauncher()
-        launcher.mallocsOfB = 10
-        launcher.mallocsOfBGrow = true
-        let comparison = try Self.run(launcher, plan: .fixed(rounds: 10), seed: 3).comparison
-        let mallocs = try #require(comparison.rows.first { $0.metric == .mallocs })
+        let mallocs = try Self.unpairedMallocs()
         #expect(mallocs.note.hasPrefix("an exact count that differs between the processes of the first ABBA block"))
         #expect(mallocs.note.contains("in A in 2 of 10 rounds, in B in 2"))
     }

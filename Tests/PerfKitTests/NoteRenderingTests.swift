@@ -58,12 +58,7 @@ import Testing
     }
 
     @Test func timingNotesSayWhatTheProcessesAllowed() throws {
-        let eight = Array(0..<8)
-        let other = try Comparison(
-            baseline: ReplicationTests.tests(wall: V.noisy(100, seed: 1, count: 8), mallocs: 10, processes: eight),
-            current: ReplicationTests.tests(wall: V.noisy(230, seed: 2, count: 8), mallocs: 12, processes: eight),
-            baselineEnvironment: ReplicationTests.environment(),
-            currentEnvironment: ReplicationTests.environment(cpu: "Intel Xeon", kernel: "6.8"))
+        let other = try ReplicationTests.onAnotherMachine()
         let wall = try #require(other.rows.first { $0.metric == .wallClock })
         #expect(wall.note.hasPrefix("recorded on another machine (CPU model, kernel differ)"))
         let single = try Comparison(

@@ -31,13 +31,18 @@ import Testing
         return [TestResult(id: "S/t()", suite: "S", measurements: [m])]
     }
 
-    @Test func anotherMachineJudgesCountsButNotTime() throws {
+    /// Eight processes a side, the current side on another CPU and kernel: time 100 → 230, mallocs 10 → 12.
+    static func onAnotherMachine() throws -> Comparison {
         let eight = Array(0..<8)
-        let comparison = try Comparison(
+        return try Comparison(
             baseline: Self.tests(wall: V.noisy(100, seed: 1, count: 8), mallocs: 10, processes: eight),
             current: Self.tests(wall: V.noisy(230, seed: 2, count: 8), mallocs: 12, processes: eight),
             baselineEnvironment: Self.environment(),
             currentEnvironment: Self.environment(cpu: "Intel Xeon", kernel: "6.8"))
+    }
+
+    @Test func anotherMachineJudgesCountsButNotTime() throws {
+        let comparison = try Self.onAnotherMachine()
         #expect(comparison.machineDifferences == ["CPU model", "kernel"])
         let wall = try #require(comparison.rows.first { $0.metric == .wallClock })
         #expect(wall.verdict == .notJudged)
@@ -46,6 +51,7 @@ import Testing
         let report = MarkdownReport(title: "T", command: "perfkit compare main", comparison: comparison).render()
         let top = report.split(separator: "\n").prefix(12).joined(separator: "\n")
         #expect(top.contains("different machine") && top.contains("CPU model, kernel") && top.contains("perfkit abba"))
+        let eight = Array(0..<8)
         let allowed = try Comparison(
             baseline: Self.tests(wall: V.noisy(100, seed: 1, count: 8), mallocs: 10, processes: eight),
             current: Self.tests(wall: V.noisy(230, seed: 2, count: 8), mallocs: 12, processes: eight),
