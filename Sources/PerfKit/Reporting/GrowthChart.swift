@@ -9,12 +9,13 @@ public enum GrowthChart {
     ///   - subtitle: A second line under it (the series: measurement, arm, phase, metric), if any.
     ///   - sides: Each side's name and fit (the baseline first, if any).
     ///   - unit: The cost's unit, for the axis.
-    /// - Returns: A self-contained SVG document, wide enough for its title (about 7 px a character).
+    /// - Returns: A self-contained SVG document, wide enough for its title and subtitle.
     public static func svg(
         title: String, subtitle: String? = nil, sides: [(name: String, fit: GrowthFit)], unit: String
     ) -> String {
         let left = 70.0, right = 20.0, top = subtitle == nil ? 36.0 : 50.0, bottom = 46.0
-        let width = max(560, left + 7.2 * Double(max(title.count, subtitle?.count ?? 0)) + right)
+        // About 7.8 px a character of the 12 px bold title, 6.6 of the 11 px subtitle.
+        let width = max(560, left + max(7.8 * Double(title.count), 6.6 * Double(subtitle?.count ?? 0)) + right)
         let height = 224 + top
         let points = sides.flatMap { $0.fit.points }
         guard let minSize = points.map(\.size).min(), let maxSize = points.map(\.size).max(),
