@@ -62,19 +62,25 @@ public struct ChangePointDetector: Sendable {
     /// - Parameter histories: Every history of a store.
     /// - Returns: Those changed at their machine's newest commit.
     public static func changedAtNewestCommit(_ histories: [SeriesHistory]) -> [SeriesHistory] {
-        var newest: [String: CommitInfo] = [:]
-        for history in histories {
-            for entry in history.entries {
-                let commit = entry.commit
-                if let known = newest[history.machine], (known.position, known.hash) >= (commit.position, commit.hash) {
-                    continue
-                }
-                newest[history.machine] = commit
-            }
-        }
+        let newest = newestCommits(histories.flatMap(\.entries))
         return histories.filter { history in
             history.changes.contains { $0.commit.hash == newest[history.machine]?.hash }
         }
+    }
+
+    /// Each machine's newest recorded commit (by position on the branch, then hash).
+    /// - Parameter entries: Entries of any machines, in any order.
+    /// - Returns: The newest commit, by machine.
+    public static func newestCommits(_ entries: [HistoryEntry]) -> [String: CommitInfo] {
+        var newest: [String: CommitInfo] = [:]
+        for entry in entries {
+            let commit = entry.commit
+            if let known = newest[entry.machine], (known.position, known.hash) >= (commit.position, commit.hash) {
+                continue
+            }
+            newest[entry.machine] = commit
+        }
+        return newest
     }
 
     /// Every series' history, machines kept apart.

@@ -51,13 +51,8 @@ public enum HistoryGrowth {
     public static func fasterAtNewestCommit(_ changes: [HistoryGrowthChange], entries: [HistoryEntry])
         -> [HistoryGrowthChange]
     {
-        var newest: [String: (Int, String)] = [:]
-        for entry in entries {
-            let here = (entry.commit.position, entry.commit.hash)
-            if let known = newest[entry.machine], known >= here { continue }
-            newest[entry.machine] = here
-        }
-        return changes.filter { $0.change.isFaster && newest[$0.machine]?.1 == $0.commit.hash }
+        let newest = ChangePointDetector.newestCommits(entries)
+        return changes.filter { $0.change.isFaster && newest[$0.machine]?.hash == $0.commit.hash }
     }
 
     /// One commit's growth from its sized entries.

@@ -32,12 +32,22 @@ enum HistorySchema {
         ],
     ]
 
-    static let columns =
-        "machine, commit_hash, parent_hash, position, commit_date, subject, test, measurement, arm, phase, metric, "
-        + "unit, kind, measure, value, lower_value, upper_value, processes, recorded, case_function, case_size"
+    /// The columns, in the order ``row(_:)`` writes and ``entry(_:)`` reads them.
+    static let columnNames = [
+        "machine", "commit_hash", "parent_hash", "position", "commit_date", "subject", "test", "measurement", "arm",
+        "phase", "metric", "unit", "kind", "measure", "value", "lower_value", "upper_value", "processes", "recorded",
+        "case_function", "case_size",
+    ]
+    /// How many of them version 1 had (the rest came with migration 2).
+    static let versionOneColumns = 19
+    static let columns = columnNames.joined(separator: ", ")
 
-    static let insert =
-        "INSERT INTO perfkit_history (\(columns)) VALUES (" + (1...21).map { "$\($0)" }.joined(separator: ", ") + ")"
+    /// An insert of `columns`, one numbered parameter each.
+    static func insert(columns: [String] = columnNames) -> String {
+        "INSERT INTO perfkit_history (\(columns.joined(separator: ", "))) VALUES ("
+            + (1...columns.count).map { "$\($0)" }.joined(separator: ", ") + ")"
+    }
+
     static let select = "SELECT \(columns) FROM perfkit_history"
     static let order = " ORDER BY machine, test, measurement, metric, arm, phase, position, commit_hash"
 
@@ -70,7 +80,7 @@ enum HistorySchema {
 
     /// A selected row as an entry, or nil when a field is unreadable.
     static func entry(_ r: [SQLValue]) -> HistoryEntry? {
-        guard r.count == 21, let machine = r[0].text, let hash = r[1].text, let parent = r[2].text,
+        guard r.count == columnNames.count, let machine = r[0].text, let hash = r[1].text, let parent = r[2].text,
             let position = r[3].integer,
             let date = r[4].integer, let subject = r[5].text, let test = r[6].text, let measurement = r[7].text,
             let arm = r[8].text,

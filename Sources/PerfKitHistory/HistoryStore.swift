@@ -31,12 +31,7 @@ public final class HistoryStore {
 
     /// Opens a store already parsed (``StoreLocation``), as ``init(_:create:)`` does.
     public init(_ location: StoreLocation, create: Bool) throws(HistoryStoreError) {
-        switch location {
-        case .postgres(let text, let display):
-            connection = try PostgresConnection(connection: text, display: display, create: create)
-        case .sqlite(let path):
-            connection = try SQLiteConnection(path: path, create: create)
-        }
+        connection = try Self.connect(location, create: create)
         let version = try schemaVersion()
         guard version >= 0 else {
             throw HistoryStoreError(
@@ -61,6 +56,16 @@ public final class HistoryStore {
                     "history schema version \(version) is older; perfkit history record brings it forward")
             }
             try migrate()
+        }
+    }
+
+    /// A connection to `location`: libpq for PostgreSQL, the SQLite library for a file.
+    private static func connect(_ location: StoreLocation, create: Bool) throws(HistoryStoreError) -> any SQLConnection
+    {
+        switch location {
+        case .postgres(let text, let display):
+            try PostgresConnection(connection: text, display: display, create: create)
+        case .sqlite(let path): try SQLiteConnection(path: path, create: create)
         }
     }
 
@@ -90,21 +95,15 @@ public final class HistoryStore {
     package static func createOlderForTesting(
         _ location: String, version: Int, row: HistoryEntry
     ) throws(HistoryStoreError) {
-        let connection: any SQLConnection =
-            switch try StoreLocation(location) {
-            case .postgres(let text, let display):
-                try PostgresConnection(connection: text, display: display, create: true)
-            case .sqlite(let path): try SQLiteConnection(path: path, create: true)
-            }
+        let connection = try connect(StoreLocation(location), create: true)
         for step in HistorySchema.migrations[0..<version] {
             for statement in step { try connection.execute(statement) }
         }
         try connection.execute("INSERT INTO perfkit_schema (version) VALUES ($1)", [.integer(Int64(version))])
-        let columns = HistorySchema.columns.split(separator: ",").prefix(19).joined(separator: ",")
+        let count = HistorySchema.versionOneColumns
         try connection.execute(
-            "INSERT INTO perfkit_history (\(columns)) VALUES (" + (1...19).map { "$\($0)" }.joined(separator: ", ")
-                + ")",
-            Array(HistorySchema.row(row).prefix(19)))
+            HistorySchema.insert(columns: Array(HistorySchema.columnNames.prefix(count))),
+            Array(HistorySchema.row(row).prefix(count)))
     }
 
     /// Runs `body` in an exclusive write transaction, rolled back when it throws.
@@ -132,7 +131,7 @@ public final class HistoryStore {
     public func record(_ entries: [HistoryEntry]) throws(HistoryStoreError) {
         try transaction { () throws(HistoryStoreError) in
             try connection.executeMany(HistorySchema.deleteSeries, entries.map(HistorySchema.key))
-            try connection.executeMany(HistorySchema.insert, entries.map(HistorySchema.row))
+            try connection.executeMany(HistorySchema.insert(), entries.map(HistorySchema.row))
         }
     }
 

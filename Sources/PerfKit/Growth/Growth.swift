@@ -71,17 +71,8 @@ public struct Growth: Sendable, Equatable {
         self.fits = fits
     }
 
-    /// A size as written in a report: `16,000`.
-    public static func size(_ n: Double) -> String {
-        guard n == n.rounded(), abs(n) < 1e15 else { return String(format: "%g", n) }
-        let digits = String(Int64(abs(n)))
-        var out = ""
-        for (i, c) in digits.reversed().enumerated() {
-            if i > 0, i % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return (n < 0 ? "-" : "") + String(out.reversed())
-    }
+    /// A size as written in a report: `16,000` (``Format/grouped(_:)``).
+    public static func size(_ n: Double) -> String { Format.grouped(n) }
 
     /// The test functions with a fit, sorted.
     public var functions: [String] { Array(Set(fits.keys.map(\.function))).sorted() }

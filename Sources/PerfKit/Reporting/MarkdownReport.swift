@@ -380,7 +380,7 @@ public struct MarkdownReport: Sendable {
         let value = (ratio - 1) * 100
         // From +1,000% up, tenths say nothing and digits need grouping: +339,207%.
         guard abs(value) >= 1000 else { return (value >= 0 ? "+" : "") + String(format: "%.1f%%", value) }
-        return (value >= 0 ? "+" : "-") + Growth.size(abs(value).rounded()) + "%"
+        return (value >= 0 ? "+" : "-") + Format.grouped(abs(value).rounded()) + "%"
     }
 
     /// A table of every budget, saying which clock each stands for.

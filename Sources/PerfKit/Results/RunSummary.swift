@@ -40,6 +40,18 @@ public enum RunSummary {
 
 /// Number formatting shared by summaries and reports.
 public enum Format {
+    /// A whole number with its thousands grouped (`16,000`, `-339,207`); any other value as `%g`.
+    public static func grouped(_ n: Double) -> String {
+        guard n == n.rounded(), abs(n) < 1e15 else { return String(format: "%g", n) }
+        let digits = String(Int64(abs(n)))
+        var out = ""
+        for (i, c) in digits.reversed().enumerated() {
+            if i > 0, i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + String(out.reversed())
+    }
+
     /// A duration given in nanoseconds, in the most readable unit (ns, µs, ms, s).
     public static func duration(_ ns: Double) -> String {
         let magnitude = abs(ns)
