@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Named baselines stored under a folder (normally `Baselines/`): one folder per name, holding a
 /// manifest and one JSON file per suite, with a schema version read first and stable key order,

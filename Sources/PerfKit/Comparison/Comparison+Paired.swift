@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 extension Comparison {
     /// Compares paired series on one scale, the per-round log ratios: the Hodges–Lehmann estimate

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 extension Comparison {
     /// How the two sides of a series replicate: the units a statistical row compares.

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// One compared series: test, measurement, arm, phase and metric, both summaries and the verdict.
 public struct ComparisonRow: Sendable, Codable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Noise bands: defaults, or a calibrated file for this machine.
 public enum NoiseBandsFile {

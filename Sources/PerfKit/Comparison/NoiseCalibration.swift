@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Noise bands measured on one machine by A/A comparisons (`perfkit calibrate`).
 public struct NoiseCalibration: Sendable, Codable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Diagnostics of a paired run: order effect, drift, stability.
 public struct PairedDiagnostics: Sendable, Codable, Equatable {

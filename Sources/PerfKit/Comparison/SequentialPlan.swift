@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// The planned looks of an ABBA comparison and the error each look may spend.
 ///

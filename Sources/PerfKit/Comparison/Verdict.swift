@@ -1,3 +1,4 @@
+import PerfKitCore
 /// The outcome of comparing one metric. A struct wrapping a private enum so verdicts can be added.
 public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvertible {
     private enum Value: String, CaseIterable {

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Cost against size for every parameterized test whose cases have a size (``TestCase/size``):
 /// one ``GrowthFit`` per test function, measurement, arm, phase and metric.

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// How a cost grows with a size: the exponent on log–log axes and, when the points support one,
 /// the nearest plain name (constant, log n, n, n log n, n², n³).

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// The measured processes of one ABBA comparison of two revisions, paired round by round.
 ///

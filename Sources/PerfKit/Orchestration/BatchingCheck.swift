@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Checks batched timing against an outside reference on this machine: a body of a few tens of
 /// nanoseconds measured through ``Runner`` against the same body timed in a long plain loop, and

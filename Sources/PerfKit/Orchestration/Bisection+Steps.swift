@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 extension Bisection {
     /// Counts the bisected series at one commit after another in the bisect worktree: GOOD first

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// `perfkit bisect GOOD BAD --series NAME`: the first commit at which a simulated count series
 /// changed, found by driving `git bisect` in a worktree of its own with a counting run of the one

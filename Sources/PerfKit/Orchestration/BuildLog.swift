@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// What a failed `swift build` said: its first error, and whether it failed the way a stale build
 /// plan does.

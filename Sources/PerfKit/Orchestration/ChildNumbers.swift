@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// A helper child process that prints one JSON object of numbers (for example a fresh process
 /// measuring its own resident memory), run and decoded with one-line errors, never a crash.

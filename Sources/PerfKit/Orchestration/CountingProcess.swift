@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 import Synchronization
 
 /// One valgrind process of a counting run: one test, with the heap shifted by one of

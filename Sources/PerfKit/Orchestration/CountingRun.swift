@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// The counting run: each measured test again under valgrind's callgrind, in ``processesPerTest``
 /// processes of its own (the heap shifted by each of ``heapPads``), where each sample's simulated

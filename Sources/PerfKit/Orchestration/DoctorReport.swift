@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// What `perfkit doctor` reports: the machine, whether jemalloc really is the allocator, which
 /// probes work and what one read of each costs, and optionally a check of batched timing.

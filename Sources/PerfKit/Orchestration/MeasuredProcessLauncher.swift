@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// One fresh process of measured tests: which bundle, where, which tests, how many rounds.
 package struct MeasuredProcessRequest: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// A `perfkit run`: the measured tests of one build, in several fresh processes that split the
 /// rounds between them, merged into one run file with every value labelled by its process.

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// The relative path dependencies (`.package(path: "…")`) of a worktree's manifests, and which of
 /// them must be pinned so that the worktree builds what its revision holds.

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// A revision checked out and ready to build: `.` (the working tree) or a git worktree of a commit.
 package struct Revision: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Joining the run files of a suite's shards (`perfkit run --shard I/N`) into one.
 extension RunFile {

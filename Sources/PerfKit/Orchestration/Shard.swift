@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// One part of a suite too slow for one machine: `perfkit run --shard I/N` measures the tests
 /// whose position in the sorted list of matching test IDs is I − 1 modulo N, and

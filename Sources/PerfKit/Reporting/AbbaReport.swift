@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// How an ABBA comparison ran, as its report states it: plain values, so the report is rendered
 /// here without knowing how the session ran its processes.

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// CSV helpers (RFC 4180 quoting).
 public enum CSV {

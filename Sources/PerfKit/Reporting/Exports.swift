@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Exports of run results in formats other tools read.
 public enum Exports {

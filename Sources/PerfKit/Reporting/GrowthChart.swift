@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// A small log–log chart of one metric's cost against size for one test function: one line per
 /// side (baseline grey, current blue), a point per size, the named growth in the legend.

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// The report's "Cost as work grows" section: per parameterized test function, the growth of each
 /// metric (the named order, or the exponent), the cost per element at each size, the growth

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Review-ready GitHub-flavoured Markdown for a comparison, in two files.
 ///

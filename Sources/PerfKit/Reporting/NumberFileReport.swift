@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// What `perfkit stats` reports for number files: a ministat-style summary per file and, for two
 /// files, their comparison (independent samples, or paired line by line), in text, Markdown, CSV

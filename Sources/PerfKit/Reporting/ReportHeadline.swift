@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// The answer a reviewer reads first, for reports and standard output alike, one line per kind of
 /// measurement: how many series regressed, improved, stayed within noise, were unchanged, were

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Writes the files of a report: the PR-sized Markdown with its full companion and one SVG chart
 /// per phase beside it, the CSV summary with a raw CSV beside it, and JSON. Every file is written

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// "Where it went" for every simulated count series that changed: the functions whose inclusive
 /// instructions per call changed most, and the functions whose direct calls into the allocator

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// The one-sample Hodges–Lehmann estimate and its distribution-free confidence interval, the
 /// estimate and interval that go with the Wilcoxon signed-rank test (Hollander and Wolfe,

@@ -1,3 +1,4 @@
+import PerfKitCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// The decision of `perfkit stats A B`: two independent samples compared by the ratio of their
 /// medians (or, when the first median is zero or negative, the difference of the medians) with a

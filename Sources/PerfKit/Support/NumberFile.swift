@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Files of numbers, one per line, as `perfkit stats` reads them (in the spirit of ministat).
 public enum NumberFile {

@@ -1,4 +1,4 @@
-import PerfKit
+import PerfKitCore
 
 extension Budget {
     /// The verdict on one series, with the message a test failure or warning shows.

@@ -1,4 +1,4 @@
-import PerfKit
+import PerfKitCore
 import Testing
 
 /// A limit on a metric of a measured test.

@@ -1,4 +1,4 @@
-import PerfKit
+import PerfKitCore
 
 /// Measures an asynchronous block of code.
 ///

@@ -1,10 +1,10 @@
-import PerfKit
+import PerfKitCore
 
-@_exported import struct PerfKit.Arm
-@_exported import protocol PerfKit.MeasurableSubject
-@_exported import struct PerfKit.Metric
-@_exported import struct PerfKit.Phase
-@_exported import func PerfKit.blackHole
+@_exported import struct PerfKitCore.Arm
+@_exported import protocol PerfKitCore.MeasurableSubject
+@_exported import struct PerfKitCore.Metric
+@_exported import struct PerfKitCore.Phase
+@_exported import func PerfKitCore.blackHole
 
 /// Measures a block of code: the measured region of a performance test.
 ///

@@ -1,4 +1,4 @@
-import PerfKit
+import PerfKitCore
 import Synchronization
 
 /// The measurement state of one running measured test, reached through a task-local value.

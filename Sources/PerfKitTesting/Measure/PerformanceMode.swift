@@ -1,5 +1,5 @@
 import Foundation
-import PerfKit
+import PerfKitCore
 
 /// Smoke mode (plain `swift test`) or measure mode (`perfkit run`), read from the environment.
 ///

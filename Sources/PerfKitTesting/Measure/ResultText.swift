@@ -1,4 +1,4 @@
-import PerfKit
+import PerfKitCore
 
 /// Short human-readable summaries of test results.
 public enum ResultText {

@@ -1,4 +1,4 @@
-import PerfKit
+import PerfKitCore
 import Testing
 
 /// A budget attached to a measured test; the performance trait judges it after the test body.

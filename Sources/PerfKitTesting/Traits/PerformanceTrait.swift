@@ -1,6 +1,6 @@
 import Foundation
 // Tests need only `import PerfKitTesting`: subjects, arms, metrics, phases and results come with it.
-@_exported import PerfKit
+@_exported import PerfKitCore
 import Testing
 
 extension Tag {

@@ -6,7 +6,7 @@ extension MetricUnit {
 extension SampleSeries {
     /// The first problem of this series: no values, label arrays of another length than the
     /// values, a value that is not finite, or a unit this version does not know.
-    func validationProblem() -> String? {
+    package func validationProblem() -> String? {
         guard MetricUnit.known.contains(metric.unit) else { return "unknown unit '\(metric.unit.symbol)'" }
         guard !values.isEmpty else { return "empty sample" }
         guard rounds.count == values.count, positions.count == values.count, sampleIndices.count == values.count else {
@@ -36,7 +36,7 @@ extension SampleSeries {
 }
 
 extension Array: ValidatedOnLoad where Element == TestResult {
-    func validationProblem() -> String? {
+    package func validationProblem() -> String? {
         for test in self {
             for measurement in test.measurements {
                 for series in measurement.series {
@@ -53,5 +53,5 @@ extension Array: ValidatedOnLoad where Element == TestResult {
 }
 
 extension RunFile: ValidatedOnLoad {
-    func validationProblem() -> String? { tests.validationProblem() }
+    package func validationProblem() -> String? { tests.validationProblem() }
 }

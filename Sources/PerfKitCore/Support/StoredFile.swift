@@ -124,7 +124,7 @@ public enum StoredFile {
 
 /// One validation step for every stored series, run on load by every reader (run files, baseline
 /// suite files, result fragments), so nothing downstream indexes arrays it has not checked.
-protocol ValidatedOnLoad {
+package protocol ValidatedOnLoad {
     /// The first problem found, as a phrase naming where it is, or nil when the value is sound.
     func validationProblem() -> String?
 }

@@ -24,7 +24,7 @@ public enum StatisticsError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// Throws when `values` is empty or holds a non-finite number.
     /// - Complexity: O(n).
-    static func validate(_ values: [Double], minimumCount: Int = 1) throws(StatisticsError) {
+    package static func validate(_ values: [Double], minimumCount: Int = 1) throws(StatisticsError) {
         if values.isEmpty { throw .empty }
         if let index = values.firstIndex(where: { !$0.isFinite }) {
             throw .notFinite(index: index, value: values[index])

@@ -59,7 +59,7 @@ public enum Quantile {
     }
 
     /// (a + b) / 2 without overflow for values near ±1e308.
-    static func midpoint(_ a: Double, _ b: Double) -> Double {
+    package static func midpoint(_ a: Double, _ b: Double) -> Double {
         let sum = a + b
         return sum.isFinite ? sum / 2 : a / 2 + b / 2
     }

@@ -1,0 +1,4 @@
+/// PerfKit's measuring core (probes, results, statistics of one series, subjects) is a module of
+/// its own, `PerfKitCore`, so a measured test bundle builds only that; everything in it is part
+/// of PerfKit's API.
+@_exported import PerfKitCore
