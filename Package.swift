@@ -40,6 +40,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CValgrind"),
+        // A jemalloc arena over a fixed address range: the heap a counting run's measured thread repeats on.
+        .target(name: "CPinnedHeap"),
         .target(name: "PerfKitValgrindShim"),
         // What a measured test bundle links: probes, results, one series' statistics, subjects. Apart
         // from the rest of PerfKit (comparison, reports, orchestration) so an adopter's release build of
@@ -50,6 +52,7 @@ let package = Package(
                 .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
                 "CLinux",
                 "CValgrind",
+                "CPinnedHeap",
             ]
         ),
         .target(

@@ -40,6 +40,17 @@ import Testing
         }
     }
 
+    /// Work that follows addresses: objects made by the test before `measure`, placed by their
+    /// addresses in an open-addressing table (a probe for every collision, so the count follows
+    /// where the objects sit). No generic code in the body: a debug build's unspecialized generics
+    /// look up the runtime's metadata caches, keyed by metadata addresses the harness's heap moves.
+    @Test(.performance(samples: 3)) func identityKeyedWork() throws {
+        let nodes = (0..<500).map(CountedNode.init)
+        let table = UnsafeMutableBufferPointer<UInt>.allocate(capacity: 1_031)
+        defer { table.deallocate() }
+        try measure("identity-keyed") { identityTable(nodes, table) }
+    }
+
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
@@ -118,6 +129,32 @@ import Testing
         #expect((0..<1_000).contains(2 * short - long), "\(short) and \(long)")
     }
 
+    /// The heap repeats (``PinnedHeap``): a body keyed by object identities counts the same in every
+    /// sample of every process, although each process shifts the harness's heap otherwise
+    /// (``CountingRun/heapPads``), and in a second run.
+    @Test func aBodyThatFollowsAddressesCountsTheSameInEveryProcessAndRun() throws {
+        guard !SimulatedCounter.isCounting, Jemalloc.isLinked else { return }
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard let setup = try Self.setup(in: folder) else { return }
+        var runs: [[Double]] = []
+        for _ in 0..<2 {
+            let series = try #require(
+                try Self.count("CountingRunTests/identityKeyedWork", setup: setup).first?.measurements.first?.series
+                    .first { $0.metric == .instructions })
+            #expect(series.processCount == CountingRun.processesPerTest)
+            runs.append(series.values)
+        }
+        #expect(runs[0] == runs[1])
+        // Warm samples of one process may differ from each other (the first call grows what later
+        // ones reuse); the same sample of every process may not.
+        let perProcess = runs[0].count / CountingRun.processesPerTest
+        let first = Array(runs[0].prefix(perProcess))
+        for p in 1..<CountingRun.processesPerTest {
+            #expect(Array(runs[0][(p * perProcess)..<((p + 1) * perProcess)]) == first, "\(runs[0])")
+        }
+    }
+
     @Test func aBodyWithAThreadOfItsOwnIsCountedWithItAndSaysSo() throws {
         guard !SimulatedCounter.isCounting else { return }
         let folder = Self.folder()
@@ -135,6 +172,32 @@ import Testing
         #expect(series.values.allSatisfy { $0 > loop.values.min()! })
         #expect(lines.contains { $0.contains("1 count series have bodies that start threads") })
     }
+}
+
+/// Places each node's address in `table` (open addressing, linear probing) and returns the probes.
+@inline(never) func identityTable(_ nodes: [CountedNode], _ table: UnsafeMutableBufferPointer<UInt>) -> Int {
+    table.update(repeating: 0)
+    var probes = 0
+    nodes.withUnsafeBufferPointer { nodes in
+        var i = 0
+        while i < nodes.count {
+            let address = UInt(bitPattern: Unmanaged.passUnretained(nodes[i]).toOpaque())
+            var slot = Int((address >> 4) % UInt(table.count))
+            while table[slot] != 0 {
+                slot = slot + 1 == table.count ? 0 : slot + 1
+                probes += 1
+            }
+            table[slot] = address
+            i += 1
+        }
+    }
+    return probes
+}
+
+/// An object a counted body keys by identity.
+final class CountedNode: Sendable {
+    let value: Int
+    init(_ value: Int) { self.value = value }
 }
 
 /// Runs a short command and returns its standard output, or nil when it fails.

@@ -172,7 +172,9 @@ package enum CountingRun {
             // jemalloc returns dirty pages on a timer (decay): under valgrind, 50× slower, whether a
             // purge falls inside a sample depends on the machine's load, and counts moved by up to
             // 0.6% between runs of one binary. Without decay the allocator's work is the same each run.
-            "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1",
+            // The thread cache off for every thread but the measured one (``PinnedHeap``), so a block
+            // of the pinned heap freed elsewhere goes back to it at once, never at a flush's moment.
+            "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1,tcache:false",
             MeasuredProcessEnvironment.mode: MeasuredProcessEnvironment.measureMode,
         ]
         if let samples { environment[MeasuredProcessEnvironment.samples] = String(samples) }

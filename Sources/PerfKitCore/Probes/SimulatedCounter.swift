@@ -70,26 +70,35 @@ public enum SimulatedCounter {
     /// - Returns: The body's result, its count over every thread (nil when the dump cannot be
     ///   read), the dump's number and the threads the body started (counted by the preloaded shim).
     /// - Throws: What `body` throws (the region is closed first).
-    public static func count<R>(label: String, _ body: () throws -> R) rethrows -> (
+    ///
+    /// In a counting process whose heap is pinned, `body` runs on the measured thread
+    /// (``PinnedHeap/run(_:)``) while this thread waits.
+    public static func count<R>(label: String, _ body: () throws -> R) throws -> (
         result: R, instructions: UInt64?, dump: Int, threads: Int
     ) {
         guard let prefix = outputPrefix else { return (try body(), nil, 0, 0) }
-        return try dumps.withLock { last in
+        var output: R?
+        let (instructions, dump, threads) = try dumps.withLock { last -> (UInt64?, Int, Int) in
             let threadsBefore = perfkit_threads_started()
-            perfkit_count_begin()
-            let result: R
-            do { result = try body() } catch {
-                perfkit_count_end(label)
-                last += 1
-                throw error
+            // The region on the measured thread (``PinnedHeap``); the dump is read here, after it.
+            let outcome = try PinnedHeap.run { () -> Result<R, any Error> in
+                perfkit_count_begin()
+                do {
+                    let value = try body()
+                    perfkit_count_end(label)
+                    return .success(value)
+                } catch {
+                    perfkit_count_end(label)
+                    return .failure(error)
+                }
             }
-            perfkit_count_end(label)
             last += 1
-            let text = FileManager.default.contents(atPath: "\(prefix).\(last)").map {
-                String(decoding: $0, as: UTF8.self)
-            }
-            return (result, text.flatMap(totals(ofText:)), last, Int(perfkit_threads_started() - threadsBefore))
+            output = try outcome.get()
+            let path = "\(prefix).\(last)"
+            let instructions = try PinnedHeap.outside { totals(ofDump: path) }
+            return (instructions, last, Int(perfkit_threads_started() - threadsBefore))
         }
+        return (output!, instructions, dump, threads)
     }
 
     /// The `totals:` (or `summary:`) figure of a callgrind dump: its first event, `Ir`.

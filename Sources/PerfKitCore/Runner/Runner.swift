@@ -243,7 +243,8 @@ public struct Runner: Sendable {
     private func takeCountedSample<S: MeasurableSubject>(
         _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector
     ) throws {
-        let box = try prepare(subject, &slot, label.phase)
+        // Set up, warmed up and evicted on the measured thread, as the body runs (``PinnedHeap``).
+        let box = try PinnedHeap.run { try prepare(subject, &slot, label.phase) }
         let before = Self.runningTotals(subject, box.value)
         let tag = "\(label.arm)|\(label.phase.identifier)|\(label.index)"
         let (output, count, dump, threads) = try withUnsafeMutablePointer(to: &box.value) { state in

@@ -56,7 +56,15 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
         let mode = PerformanceMode.current
         let context = PerformanceContext(
             testID: testID, configuration: mode.configuration(from: configuration), mode: mode)
-        try await PerformanceContext.$current.withValue(context) { try await function() }
+        if let executor = PinnedHeap.testExecutor {
+            // A counting process: the test from its start on the measured thread and its pinned
+            // heap, so what it sets up before `measure` sits where it sat in every other run.
+            try await withTaskExecutorPreference(executor) {
+                try await PerformanceContext.$current.withValue(context) { try await function() }
+            }
+        } else {
+            try await PerformanceContext.$current.withValue(context) { try await function() }
+        }
         let measurements = context.measurements
         if measurements.isEmpty {
             Issue.record(

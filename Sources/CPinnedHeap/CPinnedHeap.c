@@ -1,0 +1,102 @@
+#include "CPinnedHeap.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+
+#if defined(__has_include)
+#if __has_include(<jemalloc/jemalloc.h>)
+#include <jemalloc/jemalloc.h>
+#define PERFKIT_HAS_JEMALLOC_HEADER 1
+#endif
+#endif
+
+#ifdef PERFKIT_HAS_JEMALLOC_HEADER
+// Weak: a process built without the Jemalloc trait has no mallctl, and then nothing is pinned.
+extern int mallctl(const char *, void *, size_t *, void *, size_t) __attribute__((weak));
+
+// 0x5e00_0000_0000: far above where the process's own mappings go with ASLR off (below 0x7fff…
+// for stacks and libraries, near 0x5555… and 0x4000… for the executable under valgrind) and far
+// below the top of user space; 16 GiB reserved, never touched until handed out (MAP_NORESERVE).
+static const uintptr_t base_address = 0x5e0000000000ULL;
+static const size_t reserved = (size_t)16 << 30;
+static uintptr_t next_free = 0;
+static int arena_index = -1;
+static int overflowed = 0;
+
+static void *extent_alloc(extent_hooks_t *hooks, void *new_addr, size_t size, size_t alignment, bool *zero,
+                          bool *commit, unsigned arena) {
+    (void)hooks;
+    (void)arena;
+    uintptr_t start = (next_free + alignment - 1) & ~(uintptr_t)(alignment - 1);
+    if (new_addr != NULL && (uintptr_t)new_addr != start) return NULL;  // only the next extent, in order
+    if (start + size > base_address + reserved) {
+        overflowed = 1;
+        return NULL;  // jemalloc then fails this request; the run reports the overflow
+    }
+    next_free = start + size;
+    *zero = true;  // fresh anonymous memory, never handed out before
+    *commit = true;
+    return (void *)start;
+}
+
+// Extents are never given back to the system (jemalloc keeps and reuses them, decay being off in
+// counting runs): the range is handed out once, in order, so addresses repeat. Splitting and
+// merging succeed (false): the range is one mapping.
+static bool extent_dalloc(extent_hooks_t *h, void *a, size_t s, bool c, unsigned i) { return true; }
+static void extent_destroy(extent_hooks_t *h, void *a, size_t s, bool c, unsigned i) {}
+static bool extent_commit(extent_hooks_t *h, void *a, size_t s, size_t o, size_t l, unsigned i) { return false; }
+static bool extent_decommit(extent_hooks_t *h, void *a, size_t s, size_t o, size_t l, unsigned i) { return true; }
+static bool extent_purge(extent_hooks_t *h, void *a, size_t s, size_t o, size_t l, unsigned i) { return true; }
+static bool extent_split(extent_hooks_t *h, void *a, size_t s, size_t sa, size_t sb, bool c, unsigned i) {
+    return false;
+}
+static bool extent_merge(extent_hooks_t *h, void *a, size_t sa, void *b, size_t sb, bool c, unsigned i) {
+    return false;
+}
+
+static extent_hooks_t hooks = {
+    extent_alloc, extent_dalloc, extent_destroy, extent_commit, extent_decommit,
+    extent_purge, extent_purge, extent_split, extent_merge,
+};
+
+int perfkit_pinned_heap_prepare(void) {
+    if (arena_index >= 0) return 0;
+    if (mallctl == NULL) return -1;
+    void *range = mmap((void *)base_address, reserved, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (range == MAP_FAILED) return -2;
+    if ((uintptr_t)range != base_address) {
+        munmap(range, reserved);
+        return -2;
+    }
+    next_free = base_address;
+    unsigned index = 0;
+    size_t size = sizeof(index);
+    extent_hooks_t *pointer = &hooks;
+    if (mallctl("arenas.create", &index, &size, &pointer, sizeof(pointer)) != 0) return -3;
+    arena_index = (int)index;
+    return 0;
+}
+
+int perfkit_pinned_heap_bind_this_thread(void) {
+    if (arena_index < 0 || mallctl == NULL) return -1;
+    unsigned next = (unsigned)arena_index;
+    if (mallctl("thread.arena", NULL, NULL, &next, sizeof(next)) != 0) return -1;
+    bool enabled = true;
+    if (mallctl("thread.tcache.enabled", NULL, NULL, &enabled, sizeof(enabled)) != 0) return -1;
+    return 0;
+}
+
+unsigned long long perfkit_pinned_heap_used(void) {
+    return arena_index < 0 ? 0 : (unsigned long long)(next_free - base_address);
+}
+int perfkit_pinned_heap_overflowed(void) { return overflowed; }
+unsigned long long perfkit_pinned_heap_base(void) { return (unsigned long long)base_address; }
+#else
+int perfkit_pinned_heap_prepare(void) { return -1; }
+int perfkit_pinned_heap_bind_this_thread(void) { return -1; }
+unsigned long long perfkit_pinned_heap_used(void) { return 0; }
+int perfkit_pinned_heap_overflowed(void) { return 0; }
+unsigned long long perfkit_pinned_heap_base(void) { return 0; }
+#endif

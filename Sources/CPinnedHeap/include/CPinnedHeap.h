@@ -1,0 +1,28 @@
+#ifndef PERFKIT_CPINNEDHEAP_H
+#define PERFKIT_CPINNEDHEAP_H
+// A heap that repeats, for counting runs: a jemalloc arena whose extents come, in order, from one
+// reserved address range at a fixed address, used by one thread only (the measured thread, which
+// runs a test's set-up and counted bodies and nothing else). Given the same sequence of allocation
+// requests, that thread gets the same addresses in every run and every build, whatever the rest of
+// the process allocated: hash tables seeded by storage addresses, dictionaries keyed by
+// ObjectIdentifier and orders taken from pointers then count the same. Without jemalloc in the
+// process (the Jemalloc trait off) every function reports "unavailable" and does nothing.
+
+/// Creates the arena and reserves its range once per process. Returns 0 on success, else a
+/// negative code: -1 no jemalloc, -2 the range could not be reserved at its address, -3 the arena
+/// could not be created.
+int perfkit_pinned_heap_prepare(void);
+
+/// Binds the calling thread to the pinned arena for good, with its thread cache on (counting
+/// processes turn it off for every other thread, so their frees of the measured thread's blocks
+/// go straight back to the arena at the point they are made). Returns 0, or -1 when not prepared.
+int perfkit_pinned_heap_bind_this_thread(void);
+
+/// Bytes of the reserved range handed out so far, and whether a request ever fell outside it (then
+/// addresses no longer repeat; the run says so).
+unsigned long long perfkit_pinned_heap_used(void);
+int perfkit_pinned_heap_overflowed(void);
+
+/// The range's fixed start address.
+unsigned long long perfkit_pinned_heap_base(void);
+#endif

@@ -1,0 +1,132 @@
+import CPinnedHeap
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A thread of a counting process that runs handed-over work one piece at a time: the measured
+/// thread (``pinned``: bound to the pinned arena from its start, ``PinnedHeap``), which is also the
+/// task executor measured tests run on, and a plain helper (``helper``) for harness work the
+/// measured thread must not allocate for. Neither allocates to hand work over: a call's closure
+/// lives on the caller's stack, jobs in a ring allocated once, so each thread frees only what it
+/// allocated.
+final class MeasuredThread: TaskExecutor, @unchecked Sendable {
+    // @unchecked: every field is set once in `init`, or is behind `state` (a Mutex, because callers
+    // on any thread and the thread itself take and give work), or is a semaphore.
+
+    /// The measured thread, when this is a counting process with a pinned heap.
+    static let pinned: MeasuredThread? = PinnedHeap.status == 0 ? MeasuredThread(pinned: true) : nil
+    /// The helper thread (made with the measured one).
+    static let helper: MeasuredThread? = PinnedHeap.status == 0 ? MeasuredThread(pinned: false) : nil
+
+    /// Jobs the ring holds at most; a job enqueued beyond it runs on Dispatch's pool instead.
+    static let ringCapacity = 4_096
+
+    private struct State {
+        var call: UInt = 0  // the address of a `() -> Void` on the caller's stack, 0 for none
+        var head = 0
+        var count = 0
+        var runningJob = false
+    }
+    private let state = Mutex(State())
+    private let ring = UnsafeMutablePointer<UnownedJob?>.allocate(capacity: MeasuredThread.ringCapacity)
+    private let ready = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let calls = DispatchSemaphore(value: 1)
+    private let thread = Mutex<pthread_t?>(nil)
+
+    private init?(pinned: Bool) {
+        ring.initialize(repeating: nil, count: Self.ringCapacity)
+        let context = Unmanaged.passRetained(Box(owner: self, pinned: pinned)).toOpaque()
+        var handle = pthread_t()
+        guard
+            pthread_create(
+                &handle, nil,
+                { context in
+                    let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+                    if box.pinned { _ = perfkit_pinned_heap_bind_this_thread() }
+                    box.owner.serve()
+                }, context) == 0
+        else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return nil
+        }
+        thread.withLock { $0 = handle }
+        pthread_detach(handle)
+    }
+
+    /// What the new thread is given: its owner and whether to bind to the pinned arena.
+    private final class Box {
+        let owner: MeasuredThread
+        let pinned: Bool
+        init(owner: MeasuredThread, pinned: Bool) {
+            self.owner = owner
+            self.pinned = pinned
+        }
+    }
+
+    /// Whether the calling thread is this one.
+    var isCurrent: Bool { thread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
+
+    /// The thread's loop, for the process's life: a handed-over call, else the next job.
+    private func serve() -> Never {
+        while true {
+            ready.wait()
+            enum Next { case call(UnsafeMutableRawPointer), job(UnownedJob) }
+            let next: Next? = state.withLock { s in
+                if let call = UnsafeMutableRawPointer(bitPattern: s.call) { return .call(call) }
+                guard s.count > 0, let job = ring[s.head] else { return nil }
+                ring[s.head] = nil
+                s.head = (s.head + 1) % Self.ringCapacity
+                s.count -= 1
+                s.runningJob = true
+                return .job(job)
+            }
+            switch next {
+            case .call(let call):
+                call.assumingMemoryBound(to: (() -> Void).self).pointee()
+                done.signal()
+            case .job(let job):
+                job.runSynchronously(on: asUnownedTaskExecutor())
+                state.withLock { $0.runningJob = false }
+            case nil: break
+            }
+        }
+    }
+
+    /// Runs `body` on the thread and waits for it; at once when called on the thread, or while the
+    /// thread runs a job (a test blocked waiting for the caller: handing over would deadlock).
+    func run<R>(_ body: () throws -> R) throws -> R {
+        if isCurrent || state.withLock({ $0.runningJob }) { return try body() }
+        calls.wait()
+        defer { calls.signal() }
+        var outcome: Result<R, any Error>?
+        withoutActuallyEscaping(body) { body in
+            var call: () -> Void = { outcome = Result { try body() } }
+            withUnsafeMutablePointer(to: &call) { pointer in
+                let address = UInt(bitPattern: pointer)
+                state.withLock { $0.call = address }
+                ready.signal()
+                done.wait()
+                state.withLock { $0.call = 0 }
+            }
+        }
+        return try outcome!.get()
+    }
+
+    /// Takes a job of a task that prefers this executor (a measured test and the tasks it starts).
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        let queued = state.withLock { s in
+            guard s.count < Self.ringCapacity else { return false }
+            ring[(s.head + s.count) % Self.ringCapacity] = unowned
+            s.count += 1
+            return true
+        }
+        if queued {
+            ready.signal()
+        } else {
+            let executor = asUnownedTaskExecutor()
+            DispatchQueue.global().async { unowned.runSynchronously(on: executor) }
+        }
+    }
+}

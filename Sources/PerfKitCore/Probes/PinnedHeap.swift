@@ -1,0 +1,59 @@
+import CPinnedHeap
+import Dispatch
+import Foundation
+
+/// The heap a counting run's measured work repeats on: a jemalloc arena whose memory comes, in
+/// order, from one range at a fixed address (`CPinnedHeap`), used by one thread that does the
+/// measured work and nothing else (``run(_:)``): every subject's set-up, warm-up, eviction and
+/// counted body of the process, in the test's order. That thread's heap, its thread cache and
+/// jemalloc's per-thread event counters then evolve the same way in every run and every build of
+/// the same measured code, whatever the harness allocated (result files, dump texts whose sizes
+/// follow process IDs): code that follows addresses (hash tables seeded by storage addresses,
+/// `ObjectIdentifier` keys, orders taken from pointers) counts the same.
+///
+/// Every other thread of a counting process runs with jemalloc's thread cache off
+/// (``CountingRun``'s `MALLOC_CONF`), so when the harness frees a block the measured thread
+/// allocated (a state dropped at the end of a phase), the block goes back to the pinned arena at
+/// that point, not whenever another thread's cache happens to be flushed. Timing runs never use it.
+package enum PinnedHeap {
+    /// 0 when the arena is ready in this counting process, else why not (``unavailableReason``).
+    package static let status: Int32 = SimulatedCounter.isCounting ? perfkit_pinned_heap_prepare() : -4
+
+    /// Why the heap is not pinned here, or nil when it is.
+    package static var unavailableReason: String? {
+        switch status {
+        case 0: perfkit_pinned_heap_overflowed() != 0 ? "the pinned range (16 GiB) ran out" : nil
+        case -1: "jemalloc is not the process allocator (built without the Jemalloc trait)"
+        case -2: "the fixed address range could not be reserved"
+        case -3: "jemalloc refused to create the arena"
+        default: "not a counting run"
+        }
+    }
+
+    /// Bytes of the range handed out so far.
+    package static var used: UInt64 { UInt64(perfkit_pinned_heap_used()) }
+
+    /// Runs `body` on the measured thread and waits for it: at once when this is the measured
+    /// thread, or when the heap is not pinned. What `body` returns was allocated there; it is
+    /// handed back as it is.
+    /// - Throws: What `body` throws.
+    package static func run<R>(_ body: () throws -> R) throws -> R {
+        guard let thread = MeasuredThread.pinned else { return try body() }
+        return try thread.run(body)
+    }
+
+    /// Runs harness work (reading a dump, whose size follows process IDs and paths) off the
+    /// measured thread, so its allocations never enter the pinned heap: on a helper thread when
+    /// this is the measured thread, else here.
+    package static func outside<R>(_ body: () throws -> R) throws -> R {
+        guard let thread = MeasuredThread.pinned, thread.isCurrent, let helper = MeasuredThread.helper else {
+            return try body()
+        }
+        return try helper.run(body)
+    }
+
+    /// The executor a measured test runs on in a counting process with a pinned heap (the measured
+    /// thread), so the test's own set-up, before and between its `measure` calls, is on the pinned
+    /// heap too; nil elsewhere.
+    package static var testExecutor: (any TaskExecutor)? { MeasuredThread.pinned }
+}
