@@ -23,8 +23,9 @@ package struct AbbaSession {
         }
 
         /// The two sides of a comparison of revisions `a` and `b`: both are resolved before anything
-        /// is created (a bad B leaves no worktree of A behind), then each is checked out in its
-        /// own worktree and built in release with a pinned code layout (once when both are one folder).
+        /// is created (a bad B leaves no worktree of A behind), then built in release with a pinned
+        /// code layout: B from A's build products in one worktree when B changes only compiled files
+        /// (``SharedBuild``), else each in its own worktree (once when both are one folder).
         /// - Parameters:
         ///   - a: Revision A (the baseline side), or `.` for the working tree.
         ///   - b: Revision B (the current side).
@@ -37,6 +38,15 @@ package struct AbbaSession {
             progress: (String) -> Void = { _ in }
         ) throws -> (a: Side, b: Side) {
             for revision in [a, b] { _ = try Revision.resolve(revision) }
+            if let reason = SharedBuild.separateReason(a, b, in: FileManager.default.currentDirectoryPath) {
+                progress("perfkit: building \(a) and \(b) in worktrees of their own (\(reason))")
+            } else {
+                let (builtA, builtB) = try SharedBuild.build(a, b, progress: progress)
+                return (
+                    Side(revision: builtA.revision, bundle: builtA.bundle, environment: environments.a),
+                    Side(revision: builtB.revision, bundle: builtB.bundle, environment: environments.b)
+                )
+            }
             let revisionA = try Revision.prepare(a, progress: progress),
                 revisionB = try Revision.prepare(b, progress: progress)
             let bundleA = try revisionA.build(pinnedLayout: true, progress: progress)

@@ -1,0 +1,77 @@
+import Foundation
+import PerfKitCore
+
+/// Two revisions built one after the other in one worktree, B from A's build products: A is
+/// built, its test bundle is kept aside (``keep(bundle:commit:in:)``), B is checked out in the same
+/// worktree and built incrementally, so only what B changed is compiled again (an A/A of one
+/// commit compiles nothing). A's processes then run in a checkout of A of their own.
+///
+/// Used only when B's changes are to files that are compiled (``compiledSuffixes``): a fixture a
+/// test reads through `#filePath` at run time would otherwise be read from B's checkout by A's
+/// binary, whose paths name the shared worktree. Other changes build in two worktrees, as before.
+package enum SharedBuild {
+    /// The shared worktree's folder name under ``Revision/worktreeRoot``.
+    package static let worktree = "abba-build"
+    /// Where kept bundles live: `<this>/<commit>/`, with the resource bundles beside each.
+    package static let keptRoot = ".perfkit/bundles"
+
+    /// Files whose change the compiler sees, and nothing reads at run time.
+    package static let compiledSuffixes = [
+        ".swift", ".c", ".h", ".cpp", ".hpp", ".cc", ".m", ".modulemap", "Package.resolved",
+    ]
+
+    /// Why `a` and `b` must build in worktrees of their own, or nil when B may build from A's
+    /// products: either is the working tree, or B changes a file that is not compiled (named).
+    /// - Parameters:
+    ///   - a: Revision A.
+    ///   - b: Revision B.
+    ///   - folder: The package folder.
+    /// - Returns: The reason for separate builds, or nil.
+    package static func separateReason(_ a: String, _ b: String, in folder: String) -> String? {
+        if a == "." || b == "." { return "the working tree builds in its own folder" }
+        guard let changed = Git.answer(["diff", "--name-only", a, b], in: folder) else {
+            return "git could not list what changed"
+        }
+        let other = changed.split(separator: "\n").map(String.init).first { path in
+            !compiledSuffixes.contains { path.hasSuffix($0) }
+        }
+        return other.map { "\($0) changed and may be read at run time" }
+    }
+
+    /// Copies `bundle` (and the resource bundles and shared libraries beside it) to
+    /// `keptRoot/<commit>/`, replacing an older copy, and returns the copy's path.
+    /// - Throws: `CocoaError` when a file cannot be copied.
+    package static func keep(bundle: String, commit: String, in folder: String) throws -> String {
+        let target = folder + "/" + keptRoot + "/" + commit
+        try? FileManager.default.removeItem(atPath: target)
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        let source = URL(fileURLWithPath: bundle).deletingLastPathComponent().path
+        let name = URL(fileURLWithPath: bundle).lastPathComponent
+        for item in (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? []
+        where item == name || item.hasSuffix(".resources") || (item.hasPrefix("lib") && item.hasSuffix(".so")) {
+            try FileManager.default.copyItem(atPath: source + "/" + item, toPath: target + "/" + item)
+        }
+        return target + "/" + name
+    }
+
+    /// Builds A, keeps its bundle, then builds B in the same worktree from A's products.
+    /// - Parameters:
+    ///   - a: Revision A.
+    ///   - b: Revision B.
+    ///   - progress: Receives one line per step.
+    /// - Returns: A's own checkout with its kept bundle, and B's revision with its bundle.
+    /// - Throws: ``OrchestrationError`` for a failed checkout or build.
+    static func build(_ a: String, _ b: String, progress: (String) -> Void) throws -> (
+        a: (revision: Revision, bundle: String), b: (revision: Revision, bundle: String)
+    ) {
+        let folder = FileManager.default.currentDirectoryPath
+        let sharedA = try Revision.prepare(a, worktree: worktree, progress: progress)
+        let builtA = try sharedA.build(pinnedLayout: true, progress: progress)
+        let bundleA = try keep(bundle: builtA, commit: sharedA.commit, in: folder)
+        progress("perfkit: building \(b) in \(a)'s worktree from its build (only what \(b) changed is compiled)")
+        let revisionB = try Revision.prepare(b, worktree: worktree, progress: progress)
+        let bundleB = try revisionB.build(pinnedLayout: true, progress: progress)
+        let revisionA = try Revision.prepare(a, progress: progress)
+        return ((revisionA, bundleA), (revisionB, bundleB))
+    }
+}

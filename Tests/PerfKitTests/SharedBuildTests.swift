@@ -1,0 +1,57 @@
+import Foundation
+import PerfKit
+import PerfKitTestSupport
+import Testing
+
+/// When `abba` may build B from A's products in one worktree, and what it keeps of A's build.
+@Suite struct SharedBuildTests {
+    let folder = TemporaryFolder("perfkit-shared-build")
+
+    /// A repository whose second commit changes `changed`, with its two commits.
+    func repository(changing changed: String) throws -> (GitRepository, [String]) {
+        let repository = try GitRepository(at: folder.path, commits: 0)
+        try FileManager.default.createDirectory(
+            atPath: folder.path + "/Sources/Core", withIntermediateDirectories: true)
+        try Data("let a = 1\n".utf8).write(to: URL(fileURLWithPath: folder.path + "/Sources/Core/Core.swift"))
+        try repository.git(["add", "-A"])
+        try repository.git(["commit", "-q", "-m", "base"])
+        let path = folder.path + "/" + changed
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+        try Data("changed\n".utf8).write(to: URL(fileURLWithPath: path))
+        try repository.git(["add", "-A"])
+        try repository.git(["commit", "-q", "-m", "change"])
+        return (repository, try repository.commits())
+    }
+
+    @Test func aChangeOfCompiledFilesOnlyBuildsFromAsProducts() throws {
+        let (_, commits) = try repository(changing: "Sources/Core/Core.swift")
+        #expect(SharedBuild.separateReason(commits[0], commits[1], in: folder.path) == nil)
+        #expect(SharedBuild.separateReason(commits[0], commits[0], in: folder.path) == nil)
+    }
+
+    @Test func aChangedFileATestMayReadBuildsApartAndIsNamed() throws {
+        let (_, commits) = try repository(changing: "Tests/CoreTests/Fixtures/input.json")
+        #expect(
+            SharedBuild.separateReason(commits[0], commits[1], in: folder.path)
+                == "Tests/CoreTests/Fixtures/input.json changed and may be read at run time")
+        #expect(
+            SharedBuild.separateReason(".", commits[1], in: folder.path)
+                == "the working tree builds in its own folder")
+    }
+
+    @Test func aKeptBundleHasItsResourcesAndLibrariesBesideIt() throws {
+        let release = folder.path + "/release"
+        try FileManager.default.createDirectory(
+            atPath: release + "/Pkg_Core.resources", withIntermediateDirectories: true)
+        for file in ["PkgPackageTests.xctest", "libShim.so", "Core.swiftmodule", "Pkg_Core.resources/data.json"] {
+            try Data(file.utf8).write(to: URL(fileURLWithPath: release + "/" + file))
+        }
+        let kept = try SharedBuild.keep(
+            bundle: release + "/PkgPackageTests.xctest", commit: "abc123", in: folder.path)
+        #expect(kept == folder.path + "/" + SharedBuild.keptRoot + "/abc123/PkgPackageTests.xctest")
+        let beside = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/.perfkit/bundles/abc123")
+        #expect(Set(beside) == ["PkgPackageTests.xctest", "libShim.so", "Pkg_Core.resources"])
+        #expect(FileManager.default.contents(atPath: kept) == Data("PkgPackageTests.xctest".utf8))
+    }
+}
