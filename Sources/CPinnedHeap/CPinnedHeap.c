@@ -2,7 +2,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
+
+// The Swift runtime's tuple metadata entry point (swift/Runtime/Metadata.h), weak so that a C-only
+// process links. The response is two words, returned in registers.
+typedef struct {
+    const void *value;
+    size_t state;
+} perfkit_metadata_response;
+extern perfkit_metadata_response swift_getTupleTypeMetadata(size_t request, size_t flags, const void *const *elements,
+                                                            const char *labels, const void *witnesses)
+    __attribute__((weak));
+
+int perfkit_pinned_heap_fresh_metadata_page(const void *element) {
+    if (swift_getTupleTypeMetadata == NULL || element == NULL) return -1;
+    // 1,100 elements of 16 bytes each: more than the allocator's 16 KiB page, so it takes a page of
+    // its own and leaves none over; the next metadata starts a new page, malloc'd by its thread.
+    enum { count = 1100 };
+    const void **elements = malloc(sizeof(void *) * count);
+    if (elements == NULL) return -1;
+    for (size_t i = 0; i < count; i++) elements[i] = element;
+    (void)swift_getTupleTypeMetadata(0, count, elements, NULL, NULL);
+    free(elements);
+    return 0;
+}
 
 #if defined(__has_include)
 #if __has_include(<jemalloc/jemalloc.h>)

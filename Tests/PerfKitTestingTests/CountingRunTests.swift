@@ -80,12 +80,13 @@ import Testing
     }
 
     /// Counts the tests matching `filter` in this bundle; the dumps are removed.
-    static func count(_ filter: String, setup: CountingRun.Setup, progress: (String) -> Void = { _ in }) throws
-        -> [TestResult]
-    {
+    static func count(
+        _ filter: String, setup: CountingRun.Setup, heapPads: [Int] = CountingRun.heapPads,
+        progress: (String) -> Void = { _ in }
+    ) throws -> [TestResult] {
         let run = try CountingRun.measure(
             bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: filter, samples: 3, setup: setup,
-            progress: progress)
+            heapPads: heapPads, progress: progress)
         try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path)
         return run.tests
     }
@@ -129,9 +130,12 @@ import Testing
         #expect((0..<1_000).contains(2 * short - long), "\(short) and \(long)")
     }
 
+    /// Heap shifts of the harness's heap (``SimulatedCounter/padHeap(_:)``), one process each.
+    static let shifts = [0, 5, 11]
+
     /// The heap repeats (``PinnedHeap``): a body keyed by object identities counts the same in every
     /// sample of every process, although each process shifts the harness's heap otherwise
-    /// (``CountingRun/heapPads``), and in a second run.
+    /// (``shifts``), and in a second run.
     @Test func aBodyThatFollowsAddressesCountsTheSameInEveryProcessAndRun() throws {
         guard !SimulatedCounter.isCounting, Jemalloc.isLinked else { return }
         let folder = Self.folder()
@@ -140,17 +144,17 @@ import Testing
         var runs: [[Double]] = []
         for _ in 0..<2 {
             let series = try #require(
-                try Self.count("CountingRunTests/identityKeyedWork", setup: setup).first?.measurements.first?.series
-                    .first { $0.metric == .instructions })
-            #expect(series.processCount == CountingRun.processesPerTest)
+                try Self.count("CountingRunTests/identityKeyedWork", setup: setup, heapPads: Self.shifts).first?
+                    .measurements.first?.series.first { $0.metric == .instructions })
+            #expect(series.processCount == Self.shifts.count)
             runs.append(series.values)
         }
         #expect(runs[0] == runs[1])
         // Warm samples of one process may differ from each other (the first call grows what later
         // ones reuse); the same sample of every process may not.
-        let perProcess = runs[0].count / CountingRun.processesPerTest
+        let perProcess = runs[0].count / Self.shifts.count
         let first = Array(runs[0].prefix(perProcess))
-        for p in 1..<CountingRun.processesPerTest {
+        for p in 1..<Self.shifts.count {
             #expect(Array(runs[0][(p * perProcess)..<((p + 1) * perProcess)]) == first, "\(runs[0])")
         }
     }

@@ -18,6 +18,12 @@ int perfkit_pinned_heap_prepare(void);
 /// go straight back to the arena at the point they are made). Returns 0, or -1 when not prepared.
 int perfkit_pinned_heap_bind_this_thread(void);
 
+/// Makes the Swift runtime start a new page of its metadata allocator (one tuple metadata of more
+/// than a page, `element` repeated), so the type metadata the calling thread instantiates next is
+/// allocated from pages it mallocs, on the pinned heap, rather than from what is left of a page the
+/// harness's threads filled. Returns 0, or -1 when the runtime entry point is missing.
+int perfkit_pinned_heap_fresh_metadata_page(const void *element);
+
 /// Bytes of the reserved range handed out so far, and whether a request ever fell outside it (then
 /// addresses no longer repeat; the run says so).
 unsigned long long perfkit_pinned_heap_used(void);

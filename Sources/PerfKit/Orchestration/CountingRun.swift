@@ -2,9 +2,9 @@ import Foundation
 import PerfKitCore
 
 /// The counting run: each measured test again under valgrind's callgrind, in ``processesPerTest``
-/// processes of its own (the heap shifted by each of ``heapPads``), where each sample's simulated
-/// instruction count covers the measured body alone (``SimulatedCounter``). ``summary`` says so in
-/// words, for help texts and reports, from these constants.
+/// processes of its own, the test on a measured thread whose heap repeats (``PinnedHeap``), where
+/// each sample's simulated instruction count covers the measured body alone (``SimulatedCounter``).
+/// ``summary`` says so in words, for help texts and reports, from these constants.
 ///
 /// The process is made as repeatable as a process can be: ASLR off (`setarch -R`), Swift's
 /// hashing deterministic (`SWIFT_DETERMINISTIC_HASHING=1`), an environment of fixed variables
@@ -79,16 +79,17 @@ package enum CountingRun {
     /// What a counting run's setup is, recorded in its run file's environment
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
-        "callgrind Ir, one process per test and heap shift (0, 5, 11), jemalloc decay off, symbols bound at start-up, "
-        + "ASLR off, deterministic hashing"
+        "callgrind Ir, one process per test, the test on a measured thread over a pinned jemalloc arena (other "
+        + "threads' caches off, a fresh runtime metadata page), jemalloc decay off, symbols bound at start-up, ASLR off, "
+        + "deterministic hashing"
 
     /// Counting processes run at once by default: one per core (valgrind runs a process's threads
     /// one at a time, so each process keeps one core busy; counts do not depend on the load).
     package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Runs each of the bundle's tests matching `filter` under callgrind, in ``processesPerTest``
-    /// processes of its own (each with the heap shifted by another of ``heapPads``), `jobs`
-    /// processes at a time, and reads their counts.
+    /// processes of its own (one per heap shift of `pads`), `jobs` processes at a time, and reads
+    /// their counts.
     /// - Parameters:
     ///   - bundle: The release test bundle.
     ///   - directory: The package directory.
@@ -97,6 +98,7 @@ package enum CountingRun {
     ///   - setup: From ``prepare(directory:progress:)``.
     ///   - extra: Variables added to the fixed environment (test-only, for example an injected change).
     ///   - jobs: Counting processes at once (``defaultJobs``).
+    ///   - pads: The heap shifts, one process each (``heapPads``; tests pass more).
     ///   - progress: Receives one line when it starts, and one naming series whose bodies start threads.
     /// - Returns: The tests, each series of simulated instructions with its dump numbers and
     ///   profile, and the folder holding the raw dumps (`callgrind.out.N`), for the caller to keep
@@ -104,7 +106,7 @@ package enum CountingRun {
     /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
     package static func measure(
         bundle: String, directory: String, filter: String, samples: Int?, setup: Setup,
-        environment extra: [String: String] = [:], jobs: Int = defaultJobs,
+        environment extra: [String: String] = [:], jobs: Int = defaultJobs, heapPads pads: [Int] = heapPads,
         progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
         // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
@@ -125,27 +127,24 @@ package enum CountingRun {
         try FileManager.default.copyItem(atPath: setup.shim, toPath: root + "/shim.so")
         let environment = countingEnvironment(root: root, samples: samples, extra: extra)
         // One valgrind process per test, as Gungraun runs one per benchmark: what earlier tests left
-        // in the heap moves a later test's pointer-keyed work. Counted in one process, the calendar
-        // suite's layout medians spread 0.85% between processes of one binary; one suite alone, 0.02%.
+        // in the process moves a later test's pointer-keyed work.
         let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
-        // Three times per test: as it is, then with the heap shifted twice (``SimulatedCounter/padHeap(_:)``).
-        // A series that moves between them depends on addresses, which a separately built binary
-        // moves too; the comparison widens its tolerance to twice that movement. With two processes
-        // (one shift) the movement read near 0 by chance too often: an A/A of two builds flagged
-        // varied-30d's +0.6% after both sides' two processes agreed within 0.1%.
+        // The measured thread's heap repeats (``PinnedHeap``), so one process a test is enough; a
+        // test (CountingRunTests) passes heap shifts to show that the counts do not move with them.
         let processes = ids.enumerated().flatMap { index, id in
-            heapPads.map {
+            pads.map {
                 CountingProcess(test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0))
             }
         }
         let width = max(1, min(jobs, processes.count))
         progress(
             "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, "
-                + "\(heapPads.count) processes each, \(width) at a time (about 50× slower than native)…"
+                + "\(pads.count == 1 ? "one process" : "\(pads.count) processes") each, \(width) at a time (about 50× "
+                + "slower than native)…"
         )
         let outcomes = try CountingProcess.runAll(
             processes, width: width, root: root, setup: setup, environment: environment, directory: directory)
-        let (tests, worst) = gather(processes, outcomes, dumps: dumps)
+        let (tests, worst) = gather(processes, outcomes, dumps: dumps, lastPad: pads.last ?? 0)
         guard !tests.isEmpty else {
             throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst)
         }
@@ -185,8 +184,9 @@ package enum CountingRun {
     /// The processes' tests in the processes' order, whatever order they finished in (dump numbers
     /// and results do not depend on the number of jobs), each test's processes joined, their dumps
     /// moved into `dumps` and renumbered; and the worst exit status.
-    static func gather(_ processes: [CountingProcess], _ outcomes: [CountingProcess.Outcome], dumps: String)
-        -> (tests: [TestResult], worst: Int32)
+    static func gather(
+        _ processes: [CountingProcess], _ outcomes: [CountingProcess.Outcome], dumps: String, lastPad: Int
+    ) -> (tests: [TestResult], worst: Int32)
     {
         var tests: [TestResult] = []
         var worst: Int32 = 0
@@ -202,7 +202,7 @@ package enum CountingRun {
             }
             offset += highest
             byTest.append(counted)
-            if process.pad == heapPads.last {
+            if process.pad == lastPad {
                 tests += Self.joined(byTest)
                 byTest = []
             }
@@ -263,12 +263,11 @@ package enum CountingRun {
         }
     }
 
-    /// The heap shifts of the counting processes of a test: none, then 5 and 11 blocks of every
-    /// small size class. A series that moves between them depends on addresses, which a separately
-    /// built binary moves too; the comparison widens its tolerance by what the processes show. (A
-    /// pinned heap, a jemalloc arena over a fixed range with the thread cache off, was tried and
-    /// not kept: Evidence, 2026-12-01 third session.)
-    package static let heapPads = [0, 5, 11]
+    /// The heap shifts of the counting processes of a test: one process, the heap as it is. The
+    /// measured thread's heap repeats whatever the rest of the process allocated (``PinnedHeap``),
+    /// so shifting the harness's heap (``SimulatedCounter/padHeap(_:)``) no longer moves a count;
+    /// it was how three processes a test found address-sensitive series before.
+    package static let heapPads = [0]
 
     /// Counting processes per test: one per heap shift.
     package static var processesPerTest: Int { heapPads.count }

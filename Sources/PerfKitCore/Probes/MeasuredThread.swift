@@ -43,7 +43,12 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
                 &handle, nil,
                 { context in
                     let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-                    if box.pinned { _ = perfkit_pinned_heap_bind_this_thread() }
+                    if box.pinned, perfkit_pinned_heap_bind_this_thread() == 0 {
+                        // The runtime's metadata the test instantiates, on the pinned heap too: type
+                        // identities (`AnyKeyPath`'s hash, the metadata caches) then repeat as well.
+                        _ = perfkit_pinned_heap_fresh_metadata_page(
+                            unsafeBitCast(Int.self as Any.Type, to: UnsafeRawPointer.self))
+                    }
                     box.owner.serve()
                 }, context) == 0
         else {
