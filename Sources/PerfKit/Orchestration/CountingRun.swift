@@ -186,8 +186,7 @@ package enum CountingRun {
     /// moved into `dumps` and renumbered; and the worst exit status.
     static func gather(
         _ processes: [CountingProcess], _ outcomes: [CountingProcess.Outcome], dumps: String, lastPad: Int
-    ) -> (tests: [TestResult], worst: Int32)
-    {
+    ) -> (tests: [TestResult], worst: Int32) {
         var tests: [TestResult] = []
         var worst: Int32 = 0
         var offset = 0
