@@ -49,9 +49,9 @@ import Testing
     }
 
     @Test func aCountChangeMustClearTheToleranceAndTheFloorBoth() {
-        // 0.5% of a 100,000-instruction body is 500 instructions: beyond the tolerance, under the floor.
+        // 0.5% of a 10,000-instruction body is 50 instructions: beyond the tolerance, under the floor.
         let small = ChangePointDetector().histories(
-            Self.entries([100_000, 100_000, 100_500, 100_500], measure: .simulatedCount))
+            Self.entries([10_000, 10_000, 10_050, 10_050], measure: .simulatedCount))
         #expect(small[0].changes.isEmpty)
         // 1,500 instructions of a 10,000,000-instruction body is 0.015%: over the floor, within the tolerance.
         let large = ChangePointDetector().histories(

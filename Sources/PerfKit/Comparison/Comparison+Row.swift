@@ -241,17 +241,17 @@ extension Comparison {
     }
 
     /// The relative tolerance simulated counts are judged with unless a noise file sets one for
-    /// the metric: 0.2%, as rustls gates (Gungraun and CodSpeed offer 0.2–1%). Counted one test per
-    /// process, two runs of one binary gave identical samples for 8 of 13 calendar series and at most
-    /// 0.037% apart for the rest (Documentation/Evidence.md, "Simulated counts"): a fivefold margin.
-    public static let defaultCountTolerance = 0.002
+    /// the metric: 0.05%. With the measured thread's heap pinned, two counting runs of one calendar
+    /// binary (2026-12-02) left 18 of 30 series identical in every sample; of the rest, those that
+    /// spend under 1% in the runtime's shared lookups moved at most 0.0004%, and those above it get
+    /// a heap-shifted second process that widens their tolerance (``countTolerance(base:spread:)``).
+    public static let defaultCountTolerance = 0.0005
 
     /// The smallest change of a simulated count per call that is judged, unless a noise file's
-    /// `absolute` sets one: 1,000 instructions (well under a microsecond). A tiny body's median
-    /// moves by a one-time cost that lands in one sample or another (in the A/A a 1,683-instruction
-    /// body read 1,162 on the other side: one allocator slow path); a change must clear both this
-    /// floor and ``defaultCountTolerance``.
-    public static let defaultCountFloor = 1_000.0
+    /// `absolute` sets one: 100 instructions. In the same two runs a series that stayed on one
+    /// process moved by at most 116 instructions per call, on a 32-million-instruction body (0.0004%,
+    /// inside the relative tolerance); a change must clear both this floor and ``defaultCountTolerance``.
+    public static let defaultCountFloor = 100.0
 
     /// Whether two simulated counts per call differ: beyond the relative tolerance and the floor
     /// both (the rule every count verdict uses: comparisons, history change points, bisection).

@@ -2,8 +2,8 @@ import Foundation
 import PerfKitCore
 import Synchronization
 
-/// One valgrind process of a counting run: one test, with the heap shifted by one of
-/// ``CountingRun/heapPads``, in a folder of its own (results, dumps, valgrind's log), so that
+/// One valgrind process of a counting run: one test (with the harness's heap shifted by `pad`,
+/// 0 outside tests), in a folder of its own (results, dumps, valgrind's log), so that
 /// several passes can run at once without sharing a file.
 package struct CountingProcess: Sendable {
     /// The test's position in the run's sorted list.
@@ -21,6 +21,9 @@ package struct CountingProcess: Sendable {
         var tests: [TestResult]
         /// The bundle's exit status (1 when a test failed).
         var status: Int32
+        /// The largest share of a sample spent in the Swift runtime's shared lookups
+        /// (``CallgrindDump/runtimeLookupShare``), over the process's dumps.
+        var runtimeLookupShare = 0.0
     }
 
     /// The pass folder's name, of one length for every test of a run below 100,000 tests: the
@@ -102,7 +105,12 @@ package struct CountingProcess: Sendable {
                     + Self.lastWords(valgrindLog: text, errors: finished.errors, log: log))
         }
         let counted = CountingRun.profiled(try ResultFragments.readAll(from: results), dumps: folder)
-        return Outcome(tests: counted, status: status)
+        let share =
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasPrefix("callgrind.out.") }
+            .compactMap { FileManager.default.contents(atPath: folder + "/" + $0) }
+            .map { CallgrindDump(parsing: String(decoding: $0, as: UTF8.self)).runtimeLookupShare }.max() ?? 0
+        return Outcome(tests: counted, status: status, runtimeLookupShare: share)
     }
 
     /// valgrind's last words: its log's last lines without the `==pid==` prefix (an internal error

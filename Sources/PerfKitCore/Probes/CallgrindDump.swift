@@ -30,6 +30,27 @@ public struct CallgrindDump: Sendable, Equatable {
         "swift::runJobInEstablishedExecutorContext",
     ]
 
+    /// Name fragments of the Swift runtime's shared lookups: type metadata and conformance caches,
+    /// dynamic casts, metadata by mangled name, and key paths (hashed by their type's identity). Their
+    /// tables also hold what the harness put there, at addresses the pinned heap does not fix, so
+    /// a body that uses them can count a little differently run to run.
+    public static let runtimeLookupFragments = [
+        "swift_conformsToProtocol", "swift_getGenericMetadata", "swift_dynamicCast", "swift_getTypeByMangledName",
+        "__swift_instantiateConcreteTypeFromMangledName", "swift_getWitnessTable", "ConcurrentReadableHashMap",
+        "MetadataCacheKey", "AnyKeyPath",
+    ]
+
+    /// The largest share of the dump's total spent (inclusively) in one of the runtime's shared
+    /// lookups (``runtimeLookupFragments``), from 0 to 1.
+    public var runtimeLookupShare: Double {
+        guard totals > 0 else { return 0 }
+        let largest =
+            inclusive.lazy.filter { name, _ in
+                Self.runtimeLookupFragments.contains { name.contains($0) }
+            }.map(\.value).max() ?? 0
+        return min(1, Double(largest) / Double(totals))
+    }
+
     /// Parses a dump's text.
     /// - Parameter text: The file's content.
     public init(parsing text: String) {

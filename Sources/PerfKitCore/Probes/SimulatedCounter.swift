@@ -36,9 +36,9 @@ public enum SimulatedCounter {
     public static let heapPadVariable = "PERFKIT_HEAP_PAD"
 
     /// Allocates, and keeps for the process's life, `n` blocks of every small size class, so every
-    /// later object sits at another address. A subject whose work depends on addresses (a set of
-    /// objects hashed by identity, an order taken from pointers) then counts differently: the
-    /// counting run's processes after the first (``CountingRun/heapPads``) use this to find such series.
+    /// later object of the harness's heap sits at another address. The measured thread's heap does
+    /// not move with it (``PinnedHeap``): tests shift the harness's heap to show that counts of
+    /// address-following work stay the same.
     static func padHeap(_ n: Int) {
         for size in stride(from: 16, through: 1_024, by: 16) {
             for _ in 0..<n { _ = malloc(size) }  // never freed, on purpose
