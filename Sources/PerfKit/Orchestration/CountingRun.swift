@@ -80,7 +80,8 @@ package enum CountingRun {
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
         "callgrind Ir, one process per test, the test on a measured thread over a pinned jemalloc arena (other "
-        + "threads' caches off, a fresh runtime metadata page), jemalloc decay off, symbols bound at start-up, ASLR off, "
+        + "threads' caches off, a fresh runtime metadata page), jemalloc decay off, symbols bound at start-up, ASLR "
+        + "off, "
         + "deterministic hashing"
 
     /// Counting processes run at once by default: one per core (valgrind runs a process's threads
@@ -150,7 +151,8 @@ package enum CountingRun {
         let checks = pads == heapPads ? shiftChecks(processes, outcomes, root: root) : []
         if !checks.isEmpty {
             progress(
-                "perfkit run: \(checks.count) of \(ids.count) tests use the Swift runtime's shared lookups; counting them "
+                "perfkit run: \(checks.count) of \(ids.count) tests use the Swift runtime's shared lookups; counting "
+                    + "them "
                     + "once more with the harness's heap shifted")
             outcomes += try CountingProcess.runAll(
                 checks, width: max(1, min(jobs, checks.count)), root: root, setup: setup, environment: environment,
