@@ -143,21 +143,9 @@ package enum CountingRun {
                 + "\(pads.count == 1 ? "one process" : "\(pads.count) processes") each, \(width) at a time (about 50× "
                 + "slower than native)…"
         )
-        var outcomes = try CountingProcess.runAll(
-            processes, width: width, root: root, setup: setup, environment: environment, directory: directory)
-        // A test whose bodies use the runtime's shared lookups is counted once more with the
-        // harness's heap shifted: what its series move then widens their tolerance, and the report
-        // says so. Every other test's single process stands.
-        let checks = pads == heapPads ? shiftChecks(processes, outcomes, root: root) : []
-        if !checks.isEmpty {
-            progress(
-                "perfkit run: \(checks.count) of \(ids.count) tests use the Swift runtime's shared lookups; counting "
-                    + "them "
-                    + "once more with the harness's heap shifted")
-            outcomes += try CountingProcess.runAll(
-                checks, width: max(1, min(jobs, checks.count)), root: root, setup: setup, environment: environment,
-                directory: directory)
-        }
+        let (checks, outcomes) = try runWithChecks(
+            processes, width: width, pads: pads, root: root, setup: setup, environment: environment,
+            directory: directory, progress: progress)
         let (tests, worst) = gather(processes + checks, outcomes, dumps: dumps)
         guard !tests.isEmpty else {
             throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst)
@@ -172,6 +160,28 @@ package enum CountingRun {
             )
         }
         return (tests, dumps, worst)
+    }
+
+    /// Runs `processes`, then, for a test whose bodies use the runtime's shared lookups, one more
+    /// with the harness's heap shifted (``shiftChecks(_:_:root:)``): what its series move then
+    /// widens their tolerance, and the report says so. Every other test's single process stands.
+    /// - Returns: The checks added and the outcomes of `processes` followed by theirs.
+    static func runWithChecks(
+        _ processes: [CountingProcess], width: Int, pads: [Int], root: String, setup: Setup,
+        environment: [String: String], directory: String, progress: (String) -> Void
+    ) throws -> (checks: [CountingProcess], outcomes: [CountingProcess.Outcome]) {
+        var outcomes = try CountingProcess.runAll(
+            processes, width: width, root: root, setup: setup, environment: environment, directory: directory)
+        let checks = pads == heapPads ? shiftChecks(processes, outcomes, root: root) : []
+        guard !checks.isEmpty else { return ([], outcomes) }
+        let tests = Set(processes.map(\.test)).count
+        progress(
+            "perfkit run: \(checks.count) of \(tests) tests use the Swift runtime's shared lookups; counting them once "
+                + "more with the harness's heap shifted")
+        outcomes += try CountingProcess.runAll(
+            checks, width: max(1, min(width, checks.count)), root: root, setup: setup, environment: environment,
+            directory: directory)
+        return (checks, outcomes)
     }
 
     /// The counting processes' whole environment: fixed, so counts do not depend on the caller's.
