@@ -46,15 +46,17 @@ import Testing
         // One sample's one-time cost moves the mean, not the median.
         #expect(try Self.row([1000, 1000, 1400], [1000, 1000, 1000]).verdict == .withinNoise)
         #expect(
-            // +0.15%
-            try Self.row([1_000_000, 1_000_000, 1_000_000], [1_001_500, 1_001_500, 1_001_500]).verdict == .withinNoise)
+            // +0.03%, 300 instructions: over the floor, within the 0.05% tolerance
+            try Self.row([1_000_000, 1_000_000, 1_000_000], [1_000_300, 1_000_300, 1_000_300]).verdict == .withinNoise)
+        // +0.1%, 1,000 instructions: a change the tolerance and the floor both let through
+        #expect(try Self.row([1_000_000, 1_000_000, 1_000_000], [1_001_000, 1_001_000, 1_001_000]).verdict == .regressed)
         // +1.5%, 1,500 instructions
         #expect(try Self.row([100_000, 100_000, 100_000], [101_500, 101_500, 101_500]).verdict == .regressed)
-        // 1,000: at the floor
-        #expect(try Self.row([100_000, 100_000, 100_000], [99_000, 99_000, 99_000]).verdict == .withinNoise)
+        // 100: at the floor
+        #expect(try Self.row([100_000, 100_000, 100_000], [99_900, 99_900, 99_900]).verdict == .withinNoise)
         #expect(try Self.row([200_000, 200_000, 200_000], [198_000, 198_000, 198_000]).verdict == .improved)
-        // A tiny body: one allocator slow path moves it by a third, under the 1,000-instruction floor.
-        #expect(try Self.row([1_683, 1_683, 1_683], [1_162, 1_162, 1_162]).verdict == .withinNoise)
+        // A tiny body: 83 instructions fewer, under the 100-instruction floor.
+        #expect(try Self.row([1_683, 1_683, 1_683], [1_600, 1_600, 1_600]).verdict == .withinNoise)
     }
 
     @Test func countsFromAnotherToolchainAreNotJudgedButAnotherCPUIs() throws {
