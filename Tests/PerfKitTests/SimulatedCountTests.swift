@@ -49,7 +49,8 @@ import Testing
             // +0.03%, 300 instructions: over the floor, within the 0.05% tolerance
             try Self.row([1_000_000, 1_000_000, 1_000_000], [1_000_300, 1_000_300, 1_000_300]).verdict == .withinNoise)
         // +0.1%, 1,000 instructions: a change the tolerance and the floor both let through
-        #expect(try Self.row([1_000_000, 1_000_000, 1_000_000], [1_001_000, 1_001_000, 1_001_000]).verdict == .regressed)
+        #expect(
+            try Self.row([1_000_000, 1_000_000, 1_000_000], [1_001_000, 1_001_000, 1_001_000]).verdict == .regressed)
         // +1.5%, 1,500 instructions
         #expect(try Self.row([100_000, 100_000, 100_000], [101_500, 101_500, 101_500]).verdict == .regressed)
         // 100: at the floor
