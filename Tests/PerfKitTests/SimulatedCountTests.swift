@@ -116,6 +116,32 @@ import Testing
         #expect(changes.first?.function == "$s3App5outeryyF" && changes.first?.delta == -160)
     }
 
+    /// The share of a sample in the runtime's shared lookups is its largest lookup's inclusive cost
+    /// over the total: what decides whether a test gets a second, heap-shifted counting process.
+    @Test func theRuntimeLookupShareIsTheLargestLookupOverTheTotal() {
+        let dump = CallgrindDump(
+            parsing: """
+                events: Ir
+                fn=(1) $s3App4bodyyyF
+                2 900
+                cfn=(2) swift_conformsToProtocol2
+                calls=3 0
+                3 60
+                cfn=(3) $ss10AnyKeyPathC4hash4intoys6HasherVz_tF
+                calls=1 0
+                4 40
+                fn=(2)
+                1 60
+                fn=(3)
+                1 40
+                totals: 1000
+                """)
+        #expect(dump.runtimeLookupShare == 0.06)
+        #expect(dump.runtimeLookupShare > CountingRun.runtimeLookupThreshold)
+        let plain = CallgrindDump(parsing: "events: Ir\nfn=(1) $s3App4bodyyyF\n2 1000\ntotals: 1000\n")
+        #expect(plain.runtimeLookupShare == 0)
+    }
+
     /// The concurrency runtime's job frames enclose the body like the harness does: left out, so
     /// "where it went" names the code (seen in a user package: `__swift_run_job(void*)` topped the list).
     @Test func theRuntimesJobFramesAreLeftOutOfTheProfile() {
