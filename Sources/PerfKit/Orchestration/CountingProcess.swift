@@ -104,12 +104,8 @@ package struct CountingProcess: Sendable {
                 detail: "\(id)\(finished.signalled ? " (killed by signal \(status))" : ""): "
                     + Self.lastWords(valgrindLog: text, errors: finished.errors, log: log))
         }
-        let counted = CountingRun.profiled(try ResultFragments.readAll(from: results), dumps: folder)
-        let share =
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasPrefix("callgrind.out.") }
-            .compactMap { FileManager.default.contents(atPath: folder + "/" + $0) }
-            .map { CallgrindDump(parsing: String(decoding: $0, as: UTF8.self)).runtimeLookupShare }.max() ?? 0
+        // Each dump parsed once: for the profiles and the share of runtime lookups alike.
+        let (counted, share) = CountingRun.profiled(try ResultFragments.readAll(from: results), dumps: folder)
         return Outcome(tests: counted, status: status, runtimeLookupShare: share)
     }
 

@@ -366,7 +366,11 @@ package enum CountingRun {
     }
 
     /// Adds each count series' profile, read from its dumps, with Swift names demangled.
-    static func profiled(_ tests: [TestResult], dumps folder: String) -> [TestResult] {
+    /// - Returns: The tests with profiles, and the largest share of a dump spent in the runtime's
+    ///   shared lookups (``CallgrindDump/runtimeLookupShare``), from the same parsed dumps.
+    static func profiled(_ tests: [TestResult], dumps folder: String) -> (
+        tests: [TestResult], runtimeLookupShare: Double
+    ) {
         var parsed: [Int: CallgrindDump] = [:]
         for test in tests {
             for measurement in test.measurements {
@@ -382,7 +386,8 @@ package enum CountingRun {
         var names = Set<String>()
         for dump in parsed.values { names.formUnion(dump.inclusive.keys); names.formUnion(dump.allocationCalls.keys) }
         let demangled = demangle(Array(names))
-        return tests.map { test in
+        let share = parsed.values.map(\.runtimeLookupShare).max() ?? 0
+        let profiledTests = tests.map { test in
             var test = test
             for m in test.measurements.indices {
                 for s in test.measurements[m].series.indices {
@@ -394,6 +399,7 @@ package enum CountingRun {
             }
             return test
         }
+        return (profiledTests, share)
     }
 
     /// Swift names through `swift demangle --simplified --compact`, in batches; other names stay.

@@ -30,9 +30,6 @@ package enum PinnedHeap {
         }
     }
 
-    /// Bytes of the range handed out so far.
-    package static var used: UInt64 { UInt64(perfkit_pinned_heap_used()) }
-
     /// Runs `body` on the measured thread and waits for it: at once when this is the measured
     /// thread, or when the heap is not pinned. What `body` returns was allocated there; it is
     /// handed back as it is.
