@@ -28,14 +28,26 @@ int perfkit_pinned_heap_fresh_metadata_page(const void *element) {
     return 0;
 }
 
-#if defined(__has_include)
-#if __has_include(<jemalloc/jemalloc.h>)
-#include <jemalloc/jemalloc.h>
-#define PERFKIT_HAS_JEMALLOC_HEADER 1
-#endif
-#endif
+// jemalloc's extent hooks (jemalloc 5's `extent_hooks_t`, `include/jemalloc/jemalloc_typedefs.h.in`),
+// declared here rather than taken from <jemalloc/jemalloc.h>: whether the header was installed
+// when this file was first compiled must not decide, silently and for good, whether a later
+// counting run pins its heap (a build made before `apt-get install libjemalloc-dev` kept the stub
+// that pins nothing). Whether jemalloc is the allocator is decided when the process runs
+// (``mallctl`` is weak), and a process without it says so.
+typedef struct perfkit_extent_hooks perfkit_extent_hooks;
+struct perfkit_extent_hooks {
+    void *(*alloc)(perfkit_extent_hooks *, void *, size_t, size_t, bool *, bool *, unsigned);
+    bool (*dalloc)(perfkit_extent_hooks *, void *, size_t, bool, unsigned);
+    void (*destroy)(perfkit_extent_hooks *, void *, size_t, bool, unsigned);
+    bool (*commit)(perfkit_extent_hooks *, void *, size_t, size_t, size_t, unsigned);
+    bool (*decommit)(perfkit_extent_hooks *, void *, size_t, size_t, size_t, unsigned);
+    bool (*purge_lazy)(perfkit_extent_hooks *, void *, size_t, size_t, size_t, unsigned);
+    bool (*purge_forced)(perfkit_extent_hooks *, void *, size_t, size_t, size_t, unsigned);
+    bool (*split)(perfkit_extent_hooks *, void *, size_t, size_t, size_t, bool, unsigned);
+    bool (*merge)(perfkit_extent_hooks *, void *, size_t, void *, size_t, bool, unsigned);
+};
+typedef perfkit_extent_hooks extent_hooks_t;
 
-#ifdef PERFKIT_HAS_JEMALLOC_HEADER
 // Weak: a process built without the Jemalloc trait has no mallctl, and then nothing is pinned.
 extern int mallctl(const char *, void *, size_t *, void *, size_t) __attribute__((weak));
 
@@ -117,10 +129,3 @@ unsigned long long perfkit_pinned_heap_used(void) {
 }
 int perfkit_pinned_heap_overflowed(void) { return overflowed; }
 unsigned long long perfkit_pinned_heap_base(void) { return (unsigned long long)base_address; }
-#else
-int perfkit_pinned_heap_prepare(void) { return -1; }
-int perfkit_pinned_heap_bind_this_thread(void) { return -1; }
-unsigned long long perfkit_pinned_heap_used(void) { return 0; }
-int perfkit_pinned_heap_overflowed(void) { return 0; }
-unsigned long long perfkit_pinned_heap_base(void) { return 0; }
-#endif

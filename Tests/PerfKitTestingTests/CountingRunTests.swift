@@ -9,6 +9,15 @@ import Testing
     return x
 }
 
+/// A generic value: a debug build looks its metadata up in the runtime's cache at every use.
+struct LookedUp<T> { var value: T }
+
+@inline(never) func genericLookups<T>(_ value: T, _ n: Int) -> Int {
+    var total = 0
+    for _ in 0..<n { total &+= [LookedUp(value: value)].count }
+    return total
+}
+
 /// A real counting run: this test bundle, run again under valgrind's callgrind with the sigsuspend
 /// shim preloaded, measuring `countedLoop` alone. Skipped, with the reason printed, where valgrind
 /// or a C compiler is missing.
@@ -49,6 +58,11 @@ import Testing
         let table = UnsafeMutableBufferPointer<UInt>.allocate(capacity: 1_031)
         defer { table.deallocate() }
         try measure("identity-keyed") { identityTable(nodes, table) }
+    }
+
+    /// Work that looks up the runtime's generic metadata cache at every step (unspecialized generics).
+    @Test(.performance(samples: 3)) func lookupWork() throws {
+        try measure("generic-lookups") { genericLookups(7, 200) }
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -128,6 +142,47 @@ import Testing
         // The smallest sample of each: an allocator's occasional slow path only ever adds.
         let (short, long) = (counts[0][0].min()!, counts[0][1].min()!)
         #expect((0..<1_000).contains(2 * short - long), "\(short) and \(long)")
+    }
+
+    /// Without a pinned heap (built without the Jemalloc trait: glibc's malloc) a count series says
+    /// why, its test gets a heap-shifted second process, and the run's setup says the heap was not
+    /// pinned; with it, one process and the pinned setup. Each of CI's two builds checks its own path.
+    @Test func aCountingRunSaysWhetherTheHeapWasPinnedAndShiftsItWhenNot() throws {
+        guard !SimulatedCounter.isCounting else { return }
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard let setup = try Self.setup(in: folder) else { return }
+        var lines: [String] = []
+        let tests = try Self.count("CountingRunTests/countedLoop", setup: setup, progress: { lines.append($0) })
+        let series = try #require(tests.first?.measurements.first?.series.first { $0.metric == .instructions })
+        if Jemalloc.isLinked {
+            #expect(series.heapUnpinned == nil)
+            #expect(series.processCount == 1)
+            #expect(CountingRun.setupIdentifier(of: tests) == CountingRun.setupIdentifier)
+            #expect(!lines.contains { $0.contains("could not pin") })
+        } else {
+            #expect(series.heapUnpinned == "jemalloc is not the process allocator (built without the Jemalloc trait)")
+            #expect(series.processCount == 2)
+            #expect(CountingRun.setupIdentifier(of: tests) == CountingRun.unpinnedSetupIdentifier)
+            #expect(lines.contains { $0.contains("1 of 1 tests could not pin the measured thread's heap") })
+        }
+    }
+
+    /// The runtime's cache probes are not counted (``CountingRun/uncountedRuntimeProbes``): a body
+    /// of generic metadata lookups counts the lookups' entry points but none of the tables' finds.
+    @Test func aCountLeavesOutTheRuntimesCacheProbesAndKeepsTheLookups() throws {
+        guard !SimulatedCounter.isCounting else { return }
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard let setup = try Self.setup(in: folder) else { return }
+        let series = try #require(
+            try Self.count("CountingRunTests/lookupWork", setup: setup).first?.measurements.first?.series.first {
+                $0.metric == .instructions
+            })
+        let functions = try #require(series.profile).inclusive.map(\.function)
+        #expect(functions.contains { $0.contains("swift_getGenericMetadata") }, "\(functions)")
+        #expect(
+            !functions.contains { $0.contains("ConcurrentReadableHashMap") && $0.contains("find<") }, "\(functions)")
     }
 
     /// Heap shifts of the harness's heap (``SimulatedCounter/padHeap(_:)``), one process each.

@@ -75,10 +75,14 @@ extension Comparison {
         }
         if metric.isSimulated {
             var sensitivity = 0.0
+            var unpinned: String?
             if case .processes(let b, let c) = replication {
                 sensitivity = max(b.processSpread, c.processSpread)
+                unpinned = c.heapUnpinned ?? b.heapUnpinned
             }
-            judgeCounts(&row, baseline: baseline, current: current, layoutSensitivity: sensitivity, context: context)
+            judgeCounts(
+                &row, baseline: baseline, current: current, layoutSensitivity: sensitivity, unpinned: unpinned,
+                context: context)
             return row
         }
         // An exact count needs no pairing: constant on each side, any process of a side stands for
@@ -284,7 +288,7 @@ extension Comparison {
     /// Judges a simulated count (see ``judgeCounts(_:baseline:current:layoutSensitivity:context:)``).
     static func judgeCounts(
         _ row: inout ComparisonRow, baseline: [Double], current: [Double], layoutSensitivity: Double = 0,
-        context: RowContext
+        unpinned: String? = nil, context: RowContext
     ) {
         if !context.countingDifferences.isEmpty {
             row.verdict = .notJudged
@@ -300,6 +304,7 @@ extension Comparison {
         let sensitive =
             tolerance > baseTolerance
             ? "; address-sensitive: moved \(Format.trim(layoutSensitivity * 100))% when the heap moved" : ""
+        let heap = unpinned.map { "; heap not pinned (\($0))" } ?? ""
         let cpu =
             context.countingCPUs.map {
                 "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other "
@@ -310,7 +315,7 @@ extension Comparison {
         if baseline == current {
             row.verdict = .unchanged
             row.change = Estimate(value: 1, lower: 1, upper: 1)
-            row.note = "simulated count, identical in every sample\(cpu)"
+            row.note = "simulated count, identical in every sample\(heap)\(cpu)"
             return
         }
         // The median per call: one sample that pays a one-time cost (a metadata cache filled, a
@@ -333,7 +338,7 @@ extension Comparison {
             + "\(Format.value(c, row.metric.unit)), "
             + (within ? "within" : "beyond")
             + " the count tolerance (±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) "
-            + "instructions)\(sensitive)\(cpu)"
+            + "instructions)\(sensitive)\(heap)\(cpu)"
     }
 
     /// Whether every value is the same: only then is a deterministic metric compared exactly.

@@ -24,6 +24,12 @@ package struct CountingProcess: Sendable {
         /// The largest share of a sample spent in the Swift runtime's shared lookups
         /// (``CallgrindDump/runtimeLookupShare``), over the process's dumps.
         var runtimeLookupShare = 0.0
+
+        /// Why a count series of the pass was measured on a heap that was not pinned
+        /// (``SampleSeries/heapUnpinned``), or nil when every one was.
+        var heapUnpinned: String? {
+            tests.lazy.flatMap(\.measurements).flatMap(\.series).compactMap(\.heapUnpinned).first
+        }
     }
 
     /// The pass folder's name, of one length for every test of a run below 100,000 tests: the
@@ -85,6 +91,7 @@ package struct CountingProcess: Sendable {
             [
                 "setarch", Self.architecture, "-R", setup.valgrind, "--tool=callgrind", "--instr-atstart=no",
                 "--collect-atstart=no",
+            ] + CountingRun.uncountedRuntimeProbes.map { "--toggle-collect=\($0)" } + [
                 "--callgrind-out-file=\(folder)/callgrind.out", "--log-file=\(log)",
                 root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
                 NSRegularExpression.escapedPattern(for: id),

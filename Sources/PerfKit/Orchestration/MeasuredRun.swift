@@ -133,7 +133,7 @@ package enum MeasuredRun {
                 dumps = counted.dumps
                 environment.valgrind = setup.version
                 environment.valgrindCPU = setup.cpu
-                environment.countingSetup = CountingRun.setupIdentifier
+                environment.countingSetup = CountingRun.setupIdentifier(of: counted.tests)
             } catch let error as OrchestrationError where runs.timing {
                 countingFailure = error
             }

@@ -31,6 +31,11 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     /// instructions are in the value); nil when no value's body started one. Such a body is
     /// counted in an order valgrind's scheduler picks, which can vary between runs.
     public var threadsStarted: [Int]? = nil
+    /// For simulated counts: why the counting process could not pin the measured thread's heap
+    /// (``PinnedHeap``: jemalloc not the allocator, the fixed range not reserved or run out); nil
+    /// when it was pinned. Such a series' addresses move between runs, as before the pinned heap,
+    /// and the counting run shifts its heap in a second process to measure how far it moves.
+    public var heapUnpinned: String? = nil
 
     /// Creates an empty series.
     public init(metric: Metric, arm: String, phase: Phase) {
@@ -74,7 +79,7 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     /// file and baseline reads and writes as before.
     private enum CodingKeys: String, CodingKey {
         case metric, arm, phase, values, rounds, positions, processes, callsPerSample, callgrindDumps, profile
-        case threadsStarted
+        case threadsStarted, heapUnpinned
         case sampleIndices = "iterations"
     }
 

@@ -101,5 +101,6 @@ extension SampleSeries {
             callgrindDumps = (callgrindDumps ?? []) + (other.callgrindDumps ?? [])
         }
         profile = profile ?? other.profile  // the first process's: one profile stands for the series
+        heapUnpinned = heapUnpinned ?? other.heapUnpinned
     }
 }

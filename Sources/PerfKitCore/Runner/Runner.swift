@@ -312,7 +312,11 @@ struct SeriesCollector {
         }
         series[slot].append(
             value, round: label.round, position: label.position, index: label.index, calls: calls)
-        if let dump { series[slot].callgrindDumps = (series[slot].callgrindDumps ?? []) + [dump] }
+        if let dump {
+            series[slot].callgrindDumps = (series[slot].callgrindDumps ?? []) + [dump]
+            // Read after each sample: the pinned range can run out part-way through a test.
+            series[slot].heapUnpinned = PinnedHeap.unavailableReason
+        }
         if threads != 0 || series[slot].threadsStarted != nil {
             let before = series[slot].values.count - 1
             series[slot].threadsStarted =

@@ -77,7 +77,7 @@ enum AbbaCommand {
             var recorded = side.revision.environment(machine: machine)
             recorded.valgrind = setup.version
             recorded.valgrindCPU = setup.cpu
-            recorded.countingSetup = CountingRun.setupIdentifier
+            recorded.countingSetup = CountingRun.setupIdentifier(of: counted.tests)
             sides.append((counted.tests, recorded))
         }
         let (a, b) = (built.a.revision, built.b.revision)
