@@ -122,6 +122,9 @@ import Testing
         #expect(readme.contains(perTest) && glossary.contains(perTest))
         let help = try PerfkitProcess.run(["run", "--help"], in: FileManager.default.temporaryDirectory.path).stdout
         #expect(help.contains(CountingRun.summary))
+        // The probes left out (``CountingRun/uncountedRuntimeProbes``) are stated where counting is.
+        #expect(readme.contains("`--toggle-collect`") == !CountingRun.uncountedRuntimeProbes.isEmpty)
+        #expect(glossary.contains("cache probes") == !CountingRun.uncountedRuntimeProbes.isEmpty)
         for document in [readme, glossary] {
             for (count, word) in words where count != n {
                 #expect(

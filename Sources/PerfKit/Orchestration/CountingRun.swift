@@ -370,6 +370,7 @@ package enum CountingRun {
         let processes = processesPerTest == 1 ? "one process" : "\(processesPerTest) processes"
         return "each test counted under callgrind in \(processes)"
             + (shifted > 0 ? " (the heap shifted in \(shifted) of them)" : "")
+            + (uncountedRuntimeProbes.isEmpty ? "" : " (the runtime's cache probes left out)")
             + ", once more with the harness's heap shifted when it spends over "
             + "\(Format.trim(runtimeLookupThreshold * 100))% of a sample in the Swift runtime's shared lookups"
     }
