@@ -1,15 +1,12 @@
 #!/usr/bin/env python3
 # For each count series whose samples differ between two run files: per differing sample, the functions whose
 # exclusive (self) instructions differ most between the two dumps. usage: diffdumps.py A.json B.json [N]
-import json, sys, re, collections
+import re, collections
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from countseries import count_series
 def series(path):
-    run = json.load(open(path)); out = {}
-    for t in run["tests"]:
-        for m in t["measurements"]:
-            for s in m["series"]:
-                if s["metric"]["name"] == "instructions":
-                    out[(t["id"].split("/")[-1], m["name"], s["arm"], s["phase"]["identifier"] if isinstance(s["phase"], dict) else s["phase"])] = (s["values"], s.get("callgrindDumps", []))
-    return out
+    return {(k[0].split("/")[-1],) + k[1:]: (v["values"], v.get("callgrindDumps", [])) for k, v in count_series(path).items()}
 def selfcost(path):
     names = {}; fn = ""; costs = collections.Counter(); call = False
     def nm(v):

@@ -1,12 +1,7 @@
-import json, sys
-def series(path):
-    out = {}
-    for t in json.load(open(path))["tests"]:
-        for m in t["measurements"]:
-            for s in m["series"]:
-                if s["metric"]["name"] == "instructions":
-                    out[(t["id"], m["name"], s["arm"], str(s["phase"]))] = s["values"]
-    return out
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from countseries import count_series
+def series(path): return {k: v["values"] for k, v in count_series(path).items()}
 a, b = series(sys.argv[1]), series(sys.argv[2])
 n = d = samples = 0; worst = []
 for k in sorted(a):

@@ -1,14 +1,10 @@
 """Two run files' simulated counts side by side: how many series repeat in every sample, the largest median
 changes. Usage: counts-rerun.py RUN_A.json RUN_B.json"""
 import json, sys, statistics
-def load(p):
-    d={}
-    for t in json.load(open(p))["tests"]:
-        for m in t["measurements"]:
-            for s in m["series"]:
-                if s["metric"]["name"]=="instructions":
-                    d[(t["id"].split('.')[-1],m["name"],s["arm"],s["phase"])]=s
-    return d
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from countseries import count_series
+def load(p): return {(k[0].split('.')[-1],) + k[1:]: v for k, v in count_series(p).items()}
 a,b=load(sys.argv[1]),load(sys.argv[2])
 same=0; worst=[]
 for k in sorted(a):

@@ -88,6 +88,16 @@ struct LookedUp<T> { var value: T }
         return CountingRun.Setup(version: valgrind, cpu: "", shim: folder + "/shim.so")
     }
 
+    /// Runs `body` with a counting setup built in a temporary folder (removed after): not inside a
+    /// counting process, and not where valgrind or a C compiler is missing (``setup(in:)`` says why).
+    static func withCountingSetup(_ body: (CountingRun.Setup) throws -> Void) throws {
+        guard !SimulatedCounter.isCounting else { return }
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard let setup = try Self.setup(in: folder) else { return }
+        try body(setup)
+    }
+
     /// A temporary folder's path, new for each call.
     static func folder() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-counting-\(UUID().uuidString)").path
@@ -106,83 +116,79 @@ struct LookedUp<T> { var value: T }
     }
 
     @Test func aCountingRunCountsTheBodyAloneAndRepeatsExactly() throws {
-        guard !SimulatedCounter.isCounting else { return }
-        let folder = Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        guard let setup = try Self.setup(in: folder) else { return }
-        var counts: [[[Double]]] = []
-        for _ in 0..<2 {
-            let measurements = try #require(
-                try Self.count("CountingRunTests/countedLoop", setup: setup).first?.measurements)
-            var values: [[Double]] = []
-            for measurement in measurements {
-                let series = try #require(measurement.series.first { $0.metric == .instructions })
-                #expect(series.callgrindDumps?.count == series.values.count)
-                #expect(series.profile != nil)
-                // Only the instruction counts are recorded under simulation: no clock, no exact-count pass.
-                #expect(measurement.series.allSatisfy { $0.metric == .instructions })
-                values.append(series.values)
+        try Self.withCountingSetup { setup in
+            var counts: [[[Double]]] = []
+            for _ in 0..<2 {
+                let measurements = try #require(
+                    try Self.count("CountingRunTests/countedLoop", setup: setup).first?.measurements)
+                var values: [[Double]] = []
+                for measurement in measurements {
+                    let series = try #require(measurement.series.first { $0.metric == .instructions })
+                    #expect(series.callgrindDumps?.count == series.values.count)
+                    #expect(series.profile != nil)
+                    // Only the instruction counts are recorded under simulation: no clock, no exact-count pass.
+                    #expect(measurement.series.allSatisfy { $0.metric == .instructions })
+                    values.append(series.values)
+                }
+                counts.append(values)
             }
-            counts.append(values)
-        }
-        if Jemalloc.isLinked {
-            #expect(counts[0] == counts[1])  // with jemalloc, every sample repeats exactly
-        } else {
-            // glibc's malloc (no Jemalloc trait) adds a slow path to a sample now and then, a few
-            // hundred instructions: the runs agree within 1,000 instructions, not exactly.
-            for (first, second) in zip(counts[0], counts[1]) {
-                let a = Quantile.percentile(sorted: first.sorted(), 50),
-                    b = Quantile.percentile(sorted: second.sorted(), 50)
-                #expect(abs(a - b) <= 1_000, "\(first) and \(second)")
+            if Jemalloc.isLinked {
+                #expect(counts[0] == counts[1])  // with jemalloc, every sample repeats exactly
+            } else {
+                // glibc's malloc (no Jemalloc trait) adds a slow path to a sample now and then, a few
+                // hundred instructions: the runs agree within 1,000 instructions, not exactly.
+                for (first, second) in zip(counts[0], counts[1]) {
+                    let a = Quantile.percentile(sorted: first.sorted(), 50),
+                        b = Quantile.percentile(sorted: second.sorted(), 50)
+                    #expect(abs(a - b) <= 1_000, "\(first) and \(second)")
+                }
             }
+            // The body is counted with only the call's own residue: twice the steps is twice the count
+            // minus one residue (679 instructions in this debug build: the closure's dispatch and the
+            // client requests). Setup, warm-up and the harness around the region would add far more.
+            // The smallest sample of each: an allocator's occasional slow path only ever adds.
+            let (short, long) = (counts[0][0].min()!, counts[0][1].min()!)
+            #expect((0..<1_000).contains(2 * short - long), "\(short) and \(long)")
         }
-        // The body is counted with only the call's own residue: twice the steps is twice the count
-        // minus one residue (679 instructions in this debug build: the closure's dispatch and the
-        // client requests). Setup, warm-up and the harness around the region would add far more.
-        // The smallest sample of each: an allocator's occasional slow path only ever adds.
-        let (short, long) = (counts[0][0].min()!, counts[0][1].min()!)
-        #expect((0..<1_000).contains(2 * short - long), "\(short) and \(long)")
     }
 
     /// Without a pinned heap (built without the Jemalloc trait: glibc's malloc) a count series says
     /// why, its test gets a heap-shifted second process, and the run's setup says the heap was not
     /// pinned; with it, one process and the pinned setup. Each of CI's two builds checks its own path.
     @Test func aCountingRunSaysWhetherTheHeapWasPinnedAndShiftsItWhenNot() throws {
-        guard !SimulatedCounter.isCounting else { return }
-        let folder = Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        guard let setup = try Self.setup(in: folder) else { return }
-        var lines: [String] = []
-        let tests = try Self.count("CountingRunTests/countedLoop", setup: setup, progress: { lines.append($0) })
-        let series = try #require(tests.first?.measurements.first?.series.first { $0.metric == .instructions })
-        if Jemalloc.isLinked {
-            #expect(series.heapUnpinned == nil)
-            #expect(series.processCount == 1)
-            #expect(CountingRun.setupIdentifier(of: tests) == CountingRun.setupIdentifier)
-            #expect(!lines.contains { $0.contains("could not pin") })
-        } else {
-            #expect(series.heapUnpinned == "jemalloc is not the process allocator (built without the Jemalloc trait)")
-            #expect(series.processCount == 2)
-            #expect(CountingRun.setupIdentifier(of: tests) == CountingRun.unpinnedSetupIdentifier)
-            #expect(lines.contains { $0.contains("1 of 1 tests could not pin the measured thread's heap") })
+        try Self.withCountingSetup { setup in
+            var lines: [String] = []
+            let tests = try Self.count("CountingRunTests/countedLoop", setup: setup, progress: { lines.append($0) })
+            let series = try #require(tests.first?.measurements.first?.series.first { $0.metric == .instructions })
+            if Jemalloc.isLinked {
+                #expect(series.heapUnpinned == nil)
+                #expect(series.processCount == 1)
+                #expect(CountingRun.setupIdentifier(of: tests) == CountingRun.setupIdentifier)
+                #expect(!lines.contains { $0.contains("could not pin") })
+            } else {
+                #expect(
+                    series.heapUnpinned == "jemalloc is not the process allocator (built without the Jemalloc trait)")
+                #expect(series.processCount == 2)
+                #expect(CountingRun.setupIdentifier(of: tests) == CountingRun.unpinnedSetupIdentifier)
+                #expect(lines.contains { $0.contains("1 of 1 tests could not pin the measured thread's heap") })
+            }
         }
     }
 
     /// The runtime's cache probes are not counted (``CountingRun/uncountedRuntimeProbes``): a body
     /// of generic metadata lookups counts the lookups' entry points but none of the tables' finds.
     @Test func aCountLeavesOutTheRuntimesCacheProbesAndKeepsTheLookups() throws {
-        guard !SimulatedCounter.isCounting else { return }
-        let folder = Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        guard let setup = try Self.setup(in: folder) else { return }
-        let series = try #require(
-            try Self.count("CountingRunTests/lookupWork", setup: setup).first?.measurements.first?.series.first {
-                $0.metric == .instructions
-            })
-        let functions = try #require(series.profile).inclusive.map(\.function)
-        #expect(functions.contains { $0.contains("swift_getGenericMetadata") }, "\(functions)")
-        #expect(
-            !functions.contains { $0.contains("ConcurrentReadableHashMap") && $0.contains("find<") }, "\(functions)")
+        try Self.withCountingSetup { setup in
+            let series = try #require(
+                try Self.count("CountingRunTests/lookupWork", setup: setup).first?.measurements.first?.series.first {
+                    $0.metric == .instructions
+                })
+            let functions = try #require(series.profile).inclusive.map(\.function)
+            #expect(functions.contains { $0.contains("swift_getGenericMetadata") }, "\(functions)")
+            #expect(
+                !functions.contains { $0.contains("ConcurrentReadableHashMap") && $0.contains("find<") }, "\(functions)"
+            )
+        }
     }
 
     /// Heap shifts of the harness's heap (``SimulatedCounter/padHeap(_:)``), one process each.
@@ -192,44 +198,41 @@ struct LookedUp<T> { var value: T }
     /// sample of every process, although each process shifts the harness's heap otherwise
     /// (``shifts``), and in a second run.
     @Test func aBodyThatFollowsAddressesCountsTheSameInEveryProcessAndRun() throws {
-        guard !SimulatedCounter.isCounting, Jemalloc.isLinked else { return }
-        let folder = Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        guard let setup = try Self.setup(in: folder) else { return }
-        var runs: [[Double]] = []
-        for _ in 0..<2 {
-            let series = try #require(
-                try Self.count("CountingRunTests/identityKeyedWork", setup: setup, heapPads: Self.shifts).first?
-                    .measurements.first?.series.first { $0.metric == .instructions })
-            #expect(series.processCount == Self.shifts.count)
-            runs.append(series.values)
-        }
-        #expect(runs[0] == runs[1])
-        // Warm samples of one process may differ from each other (the first call grows what later
-        // ones reuse); the same sample of every process may not.
-        let perProcess = runs[0].count / Self.shifts.count
-        let first = Array(runs[0].prefix(perProcess))
-        for p in 1..<Self.shifts.count {
-            #expect(Array(runs[0][(p * perProcess)..<((p + 1) * perProcess)]) == first, "\(runs[0])")
+        guard Jemalloc.isLinked else { return }
+        try Self.withCountingSetup { setup in
+            var runs: [[Double]] = []
+            for _ in 0..<2 {
+                let series = try #require(
+                    try Self.count("CountingRunTests/identityKeyedWork", setup: setup, heapPads: Self.shifts).first?
+                        .measurements.first?.series.first { $0.metric == .instructions })
+                #expect(series.processCount == Self.shifts.count)
+                runs.append(series.values)
+            }
+            #expect(runs[0] == runs[1])
+            // Warm samples of one process may differ from each other (the first call grows what later
+            // ones reuse); the same sample of every process may not.
+            let perProcess = runs[0].count / Self.shifts.count
+            let first = Array(runs[0].prefix(perProcess))
+            for p in 1..<Self.shifts.count {
+                #expect(Array(runs[0][(p * perProcess)..<((p + 1) * perProcess)]) == first, "\(runs[0])")
+            }
         }
     }
 
     @Test func aBodyWithAThreadOfItsOwnIsCountedWithItAndSaysSo() throws {
-        guard !SimulatedCounter.isCounting else { return }
-        let folder = Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        guard let setup = try Self.setup(in: folder) else { return }
-        // 3,000 steps on the thread: more than the 2,000 steps of countedLoop's longer body.
-        var lines: [String] = []
-        let threaded = try Self.count("CountingRunTests/threadedLoop", setup: setup, progress: { lines.append($0) })
-        let series = try #require(threaded.first?.measurements.first?.series.first { $0.metric == .instructions })
-        let loop = try #require(
-            try Self.count("CountingRunTests/countedLoop", setup: setup).first?.measurements.first?.series.first {
-                $0.metric == .instructions
-            })
-        #expect(series.threadsStarted == Array(repeating: 1, count: series.values.count))
-        #expect(series.values.allSatisfy { $0 > loop.values.min()! })
-        #expect(lines.contains { $0.contains("1 count series have bodies that start threads") })
+        try Self.withCountingSetup { setup in
+            // 3,000 steps on the thread: more than the 2,000 steps of countedLoop's longer body.
+            var lines: [String] = []
+            let threaded = try Self.count("CountingRunTests/threadedLoop", setup: setup, progress: { lines.append($0) })
+            let series = try #require(threaded.first?.measurements.first?.series.first { $0.metric == .instructions })
+            let loop = try #require(
+                try Self.count("CountingRunTests/countedLoop", setup: setup).first?.measurements.first?.series.first {
+                    $0.metric == .instructions
+                })
+            #expect(series.threadsStarted == Array(repeating: 1, count: series.values.count))
+            #expect(series.values.allSatisfy { $0 > loop.values.min()! })
+            #expect(lines.contains { $0.contains("1 count series have bodies that start threads") })
+        }
     }
 }
 

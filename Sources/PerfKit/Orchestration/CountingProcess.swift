@@ -30,6 +30,13 @@ package struct CountingProcess: Sendable {
         var heapUnpinned: String? {
             tests.lazy.flatMap(\.measurements).flatMap(\.series).compactMap(\.heapUnpinned).first
         }
+
+        /// Whether the test gets a heap-shifted second process (``CountingRun/shiftChecks(_:_:root:)``):
+        /// it spent over ``CountingRun/runtimeLookupThreshold`` in the runtime's shared lookups, or its
+        /// heap was not pinned.
+        var needsShiftCheck: Bool {
+            runtimeLookupShare > CountingRun.runtimeLookupThreshold || heapUnpinned != nil
+        }
     }
 
     /// The pass folder's name, of one length for every test of a run below 100,000 tests: the

@@ -102,10 +102,11 @@ package enum CountingRun {
     /// collection is off from a call's entry to its return): the finds of its generic metadata,
     /// conformance and tuple caches. Their cost follows where the harness's entries sit in those
     /// process-wide tables (keyed by metadata addresses the harness's threads allocated), not the
-    /// measured code: in two counting runs of one calendar binary (2026-12-02) they were the only
-    /// difference of 27 of 30 series (up to 0.12%, 371 instructions a call, and 216,000 in the view
-    /// switch's casts). What a lookup does besides probing (instantiating metadata, scanning
-    /// conformance records on a miss) stays counted.
+    /// measured code: two counting runs of one calendar binary (2026-12-02) differed in 16 of 30
+    /// series, by up to 371 instructions a call in the layouts and 216,000 in the view switch's casts,
+    /// almost all in these finds; with them left out, 10 series differ, 9 of them by at most 0.013%
+    /// (Evidence.md, third session). What a lookup does besides probing (instantiating metadata,
+    /// scanning conformance records on a miss) stays counted.
     package static let uncountedRuntimeProbes = ["*ConcurrentReadableHashMap*find<*"]
 
     /// Counting processes run at once by default: one per core (valgrind runs a process's threads
@@ -211,7 +212,7 @@ package enum CountingRun {
     /// a heap that could not be pinned, with the reason the process gave).
     static func checkLine(_ outcomes: [CountingProcess.Outcome], checks: Int, of tests: Int) -> String {
         let unpinned = outcomes.compactMap(\.heapUnpinned)
-        let lookups = outcomes.filter { $0.heapUnpinned == nil && $0.runtimeLookupShare > runtimeLookupThreshold }
+        let lookups = outcomes.filter { $0.needsShiftCheck && $0.heapUnpinned == nil }
         var reasons: [String] = []
         if let reason = unpinned.first {
             reasons.append(
@@ -293,9 +294,7 @@ package enum CountingRun {
     static func shiftChecks(_ processes: [CountingProcess], _ outcomes: [CountingProcess.Outcome], root: String)
         -> [CountingProcess]
     {
-        zip(processes, outcomes).filter {
-            $1.runtimeLookupShare > runtimeLookupThreshold || $1.heapUnpinned != nil
-        }.map { process, _ in
+        zip(processes, outcomes).filter { $1.needsShiftCheck }.map { process, _ in
             CountingProcess(
                 test: process.test, id: process.id, pad: checkPad,
                 folder: root + CountingProcess.folderName(process.test, checkPad))
