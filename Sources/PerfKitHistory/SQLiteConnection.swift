@@ -30,6 +30,17 @@ final class SQLiteConnection: SQLConnection {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
+        database = try Self.open(path, create: create)
+    }
+
+    /// Opens `path` and reads its schema; a recorder's open also checks and sets up the file.
+    ///
+    /// A recorder killed half-way leaves a hot journal: the file holds part of its transaction, and
+    /// a read-only connection may not roll it back (SQLITE_READONLY_ROLLBACK). A reader who can
+    /// write the store then rolls it back, as the next record would, and reads the store as it was.
+    private static func open(_ path: String, create: Bool, rolledBack: Bool = false) throws(HistoryStoreError)
+        -> OpaquePointer
+    {
         var handle: OpaquePointer?
         let flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -38,13 +49,13 @@ final class SQLiteConnection: SQLConnection {
             sqlite3_close(handle)
             throw HistoryStoreError(path, message)
         }
-        database = handle
-        sqlite3_busy_timeout(database, 60_000)
+        sqlite3_busy_timeout(handle, 60_000)
+        let run = { (sql: String) throws(HistoryStoreError) -> [String] in try firstColumn(of: sql, in: handle, path) }
         do throws(HistoryStoreError) {
             // Reading the schema first turns "not a database" into an error here, before any pragma.
-            try execute("SELECT count(*) FROM sqlite_master")
+            _ = try run("SELECT count(*) FROM sqlite_master")
             if create {
-                let check = try execute("PRAGMA quick_check").compactMap { $0.first?.text }
+                let check = try run("PRAGMA quick_check")
                 guard check == ["ok"] else {
                     throw HistoryStoreError(
                         path,
@@ -53,13 +64,19 @@ final class SQLiteConnection: SQLConnection {
                     )
                 }
                 // A store written in WAL mode by an older perfkit goes back to the rollback journal.
-                if try execute("PRAGMA journal_mode").first?.first?.text?.lowercased() == "wal" {
-                    try execute("PRAGMA journal_mode = DELETE")
+                if try run("PRAGMA journal_mode").first?.lowercased() == "wal" {
+                    _ = try run("PRAGMA journal_mode = DELETE")
                 }
-                try execute("PRAGMA synchronous = FULL")
+                _ = try run("PRAGMA synchronous = FULL")
             }
         } catch {
-            sqlite3_close(database)
+            let code = sqlite3_extended_errcode(handle)
+            sqlite3_close(handle)
+            // SQLITE_READONLY_ROLLBACK, (SQLITE_READONLY | (3 << 8)) in sqlite3.h: a hot journal.
+            if !create, !rolledBack, code == SQLITE_READONLY | (3 << 8) {
+                try rollBack(path, problem: error.problem)
+                return try open(path, create: false, rolledBack: true)
+            }
             if !create, error.problem.contains("unable to open") || error.problem.contains("readonly") {
                 throw HistoryStoreError(
                     path,
@@ -68,6 +85,46 @@ final class SQLiteConnection: SQLConnection {
                 )
             }
             throw error
+        }
+        return handle
+    }
+
+    /// The first column of each row `sql` returns, as text.
+    private static func firstColumn(of sql: String, in handle: OpaquePointer, _ path: String) throws(HistoryStoreError)
+        -> [String]
+    {
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        var rows: [String] = []
+        var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        while status == SQLITE_OK || status == SQLITE_ROW, let statement {
+            status = sqlite3_step(statement)
+            if status == SQLITE_ROW { rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "") }
+        }
+        guard status == SQLITE_DONE else { throw HistoryStoreError(path, String(cString: sqlite3_errmsg(handle))) }
+        return rows
+    }
+
+    /// Rolls back the transaction an interrupted record left in `path`'s journal, as the next
+    /// record would; refused in one line when this reader cannot write the store or its folder.
+    private static func rollBack(_ path: String, problem: String) throws(HistoryStoreError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let refusal = HistoryStoreError(
+            path,
+            "\(problem): a record was interrupted before it finished, and only someone who can write the store "
+                + "and its folder can roll it back (the next perfkit history record does)"
+        )
+        guard FileManager.default.isWritableFile(atPath: path), FileManager.default.isWritableFile(atPath: folder)
+        else { throw refusal }
+        var handle: OpaquePointer?
+        defer { sqlite3_close(handle) }
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK,
+            let handle
+        else { throw refusal }
+        sqlite3_busy_timeout(handle, 60_000)
+        // The first read takes a shared lock, finds the hot journal and rolls it back.
+        guard sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK else {
+            throw HistoryStoreError(path, String(cString: sqlite3_errmsg(handle)))
         }
     }
 
