@@ -3,7 +3,23 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <sys/mman.h>
+
+// The Swift runtime's metadata allocator state, as its debugging SPI publishes it for swift-inspect
+// (swift/Runtime/Debug.h, stdlib/public/runtime/Metadata.cpp): `_swift_debug_allocationPoolPointer`
+// points to the allocator's current page, `{char *Begin; size_t Remaining;}`, one 16-byte atomic
+// that the runtime's `MetadataAllocator::Allocate` bumps with a compare-and-swap. Weak, so that a
+// C-only process links and a runtime without them is told apart.
+extern const void *const _swift_debug_allocationPoolPointer __attribute__((weak));
+extern const size_t _swift_debug_metadataAllocatorPageSize __attribute__((weak));
+extern const bool _swift_debug_metadataAllocationIterationEnabled __attribute__((weak));
+
+#if defined(__x86_64__) || defined(__aarch64__)
+#define PERFKIT_POOL_SWAP 1
+#else
+#define PERFKIT_POOL_SWAP 0
+#endif
 
 // The Swift runtime's tuple metadata entry point (swift/Runtime/Metadata.h), weak so that a C-only
 // process links. The response is two words, returned in registers.
@@ -15,16 +31,54 @@ extern perfkit_metadata_response swift_getTupleTypeMetadata(size_t request, size
                                                             const char *labels, const void *witnesses)
     __attribute__((weak));
 
-int perfkit_pinned_heap_fresh_metadata_page(const void *element) {
-    if (swift_getTupleTypeMetadata == NULL || element == NULL) return -1;
-    // 1,100 elements of 16 bytes each: more than the allocator's 16 KiB page, so it takes a page of
-    // its own and leaves none over; the next metadata starts a new page, malloc'd by its thread.
-    enum { count = 1100 };
-    const void **elements = malloc(sizeof(void *) * count);
-    if (elements == NULL) return -1;
-    for (size_t i = 0; i < count; i++) elements[i] = element;
-    (void)swift_getTupleTypeMetadata(0, count, elements, NULL, NULL);
-    free(elements);
+int perfkit_shift_metadata_pool(int n, const void *element) {
+    if (swift_getTupleTypeMetadata == NULL || element == NULL || n < 0 || n > 60) return -1;
+    const void *elements[64];
+    for (int i = 0; i < 64; i++) elements[i] = element;
+    // Tuples of 3 to n + 2 elements: n types of their own, so each takes metadata from the pool.
+    for (int k = 0; k < n; k++) (void)swift_getTupleTypeMetadata(0, (size_t)(k + 3), elements, NULL, NULL);
+    return 0;
+}
+
+// Replaces the 16 bytes at `target` by {begin, remaining} when they still hold `*seen`.
+static bool perfkit_swap_pool(volatile void *target, uintptr_t seen[2], uintptr_t begin, uintptr_t remaining) {
+#if defined(__x86_64__)
+    bool swapped;
+    __asm__ __volatile__("lock cmpxchg16b %1"
+                         : "=@ccz"(swapped), "+m"(*(volatile unsigned __int128 *)target), "+a"(seen[0]), "+d"(seen[1])
+                         : "b"(begin), "c"(remaining)
+                         : "memory");
+    return swapped;
+#elif defined(__aarch64__)
+    unsigned __int128 expected = ((unsigned __int128)seen[1] << 64) | seen[0];
+    unsigned __int128 desired = ((unsigned __int128)remaining << 64) | begin;
+    bool swapped = __atomic_compare_exchange_n((volatile unsigned __int128 *)target, &expected, desired, false,
+                                               __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    seen[0] = (uintptr_t)expected;
+    seen[1] = (uintptr_t)(expected >> 64);
+    return swapped;
+#else
+    (void)target; (void)seen; (void)begin; (void)remaining;
+    return false;
+#endif
+}
+
+int perfkit_pinned_heap_fresh_metadata_page(void) {
+    if (!(PERFKIT_POOL_SWAP)) return -1;
+    if (&_swift_debug_allocationPoolPointer == NULL || &_swift_debug_metadataAllocatorPageSize == NULL) return -1;
+    // With allocation iteration on, the runtime keeps a trailer at each page's end: leave it alone.
+    if (&_swift_debug_metadataAllocationIterationEnabled != NULL && _swift_debug_metadataAllocationIterationEnabled)
+        return -1;
+    size_t size = _swift_debug_metadataAllocatorPageSize;
+    // A page as the runtime makes one (`new char[PageSize]`, never freed), malloc'd by the calling
+    // thread: on the pinned heap, at the same address in every run. What the old page had left is
+    // abandoned, as the runtime abandons it when a request does not fit.
+    char *page = malloc(size);
+    if (page == NULL) return -1;
+    volatile uintptr_t *pool = (volatile uintptr_t *)_swift_debug_allocationPoolPointer;
+    uintptr_t seen[2] = {pool[0], pool[1]};
+    while (!perfkit_swap_pool(pool, seen, (uintptr_t)page, size)) {
+    }
     return 0;
 }
 
@@ -129,3 +183,19 @@ unsigned long long perfkit_pinned_heap_used(void) {
 }
 int perfkit_pinned_heap_overflowed(void) { return overflowed; }
 unsigned long long perfkit_pinned_heap_base(void) { return (unsigned long long)base_address; }
+
+// The measured thread's stack, at a fixed address below the pinned range: where glibc would put it
+// follows how many threads the harness made before, and so did the thread's identity.
+static const uintptr_t stack_address = 0x5d0000000000ULL;
+static const size_t stack_size = (size_t)8 << 20;
+
+int perfkit_pinned_heap_thread_stack(pthread_attr_t *attributes) {
+    void *stack = mmap((void *)stack_address, stack_size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return -1;
+    if ((uintptr_t)stack != stack_address) {
+        munmap(stack, stack_size);
+        return -1;
+    }
+    return pthread_attr_setstack(attributes, stack, stack_size) == 0 ? 0 : -1;
+}

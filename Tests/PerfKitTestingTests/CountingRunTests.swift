@@ -60,6 +60,18 @@ struct LookedUp<T> { var value: T }
         try measure("identity-keyed") { identityTable(nodes, table) }
     }
 
+    /// Work that follows metadata addresses, as Observation's registrar does: a dictionary keyed by
+    /// key paths (an `AnyKeyPath` hashes its class's and its components' metadata addresses) into
+    /// generic classes whose metadata the test instantiates, looked up in the body.
+    @Test(.performance(samples: 3)) func keyPathKeyedWork() throws {
+        let paths =
+            KeyedHolder<Int>.paths + KeyedHolder<Int8>.paths + KeyedHolder<UInt16>.paths
+            + KeyedHolder<Double>.paths + KeyedHolder<Bool>.paths + KeyedHolder<String>.paths
+            + KeyedHolder<[Int]>.paths + KeyedHolder<Float?>.paths
+        let table = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($0.element, $0.offset) })
+        try measure("key-path-keyed") { keyPathLookups(paths, table) }
+    }
+
     /// Work that looks up the runtime's generic metadata cache at every step (unspecialized generics).
     @Test(.performance(samples: 3)) func lookupWork() throws {
         try measure("generic-lookups") { genericLookups(7, 200) }
@@ -219,6 +231,26 @@ struct LookedUp<T> { var value: T }
         }
     }
 
+    /// The measured thread's type metadata repeat too (``PinnedHeap/startMetadataPage()``, and the
+    /// thread's stack at a fixed address): a body keyed by key paths counts the same in every process,
+    /// although each process shifts the harness's metadata (``shifts``). Without the fresh page the
+    /// three processes differed by up to 3.8%; with it but the stack where glibc put it, 1 process in
+    /// 3 to 6 still did; the calendar's Observation-driven playback moved 1.2% between two runs.
+    @Test func aBodyKeyedByKeyPathsCountsTheSameWhereverTheHarnessMetadataSits() throws {
+        guard Jemalloc.isLinked else { return }
+        try Self.withCountingSetup { setup in
+            let series = try #require(
+                try Self.count("CountingRunTests/keyPathKeyedWork", setup: setup, heapPads: Self.shifts).first?
+                    .measurements.first?.series.first { $0.metric == .instructions })
+            #expect(series.processCount == Self.shifts.count)
+            let perProcess = series.values.count / Self.shifts.count
+            let first = Array(series.values.prefix(perProcess))
+            for p in 1..<Self.shifts.count {
+                #expect(Array(series.values[(p * perProcess)..<((p + 1) * perProcess)]) == first, "\(series.values)")
+            }
+        }
+    }
+
     @Test func aBodyWithAThreadOfItsOwnIsCountedWithItAndSaysSo() throws {
         try Self.withCountingSetup { setup in
             // 3,000 steps on the thread: more than the 2,000 steps of countedLoop's longer body.
@@ -257,6 +289,22 @@ struct LookedUp<T> { var value: T }
 }
 
 /// An object a counted body keys by identity.
+/// Looks every key path up in `table` ten times.
+@inline(never) func keyPathLookups(_ paths: [AnyKeyPath], _ table: [AnyKeyPath: Int]) -> Int {
+    var total = 0
+    for _ in 0..<10 {
+        for path in paths { total &+= table[path] ?? 0 }
+    }
+    return total
+}
+
+/// A generic class with four stored properties: eight key paths' worth of distinct metadata a type.
+final class KeyedHolder<T> {
+    var a: T, b: T, c: T, d: T
+    init(_ value: T) { (a, b, c, d) = (value, value, value, value) }
+    static var paths: [AnyKeyPath] { [\KeyedHolder.a, \KeyedHolder.b, \KeyedHolder.c, \KeyedHolder.d] }
+}
+
 final class CountedNode: Sendable {
     let value: Int
     init(_ value: Int) { self.value = value }

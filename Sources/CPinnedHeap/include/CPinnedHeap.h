@@ -1,5 +1,6 @@
 #ifndef PERFKIT_CPINNEDHEAP_H
 #define PERFKIT_CPINNEDHEAP_H
+#include <pthread.h>
 // A heap that repeats, for counting runs: a jemalloc arena whose extents come, in order, from one
 // reserved address range at a fixed address, used by one thread only (the measured thread, which
 // runs a test's set-up and counted bodies and nothing else). Given the same sequence of allocation
@@ -18,16 +19,27 @@ int perfkit_pinned_heap_prepare(void);
 /// go straight back to the arena at the point they are made). Returns 0, or -1 when not prepared.
 int perfkit_pinned_heap_bind_this_thread(void);
 
-/// Makes the Swift runtime start a new page of its metadata allocator (one tuple metadata of more
-/// than a page, `element` repeated), so the type metadata the calling thread instantiates next is
-/// allocated from pages it mallocs, on the pinned heap, rather than from what is left of a page the
-/// harness's threads filled. Returns 0, or -1 when the runtime entry point is missing.
-int perfkit_pinned_heap_fresh_metadata_page(const void *element);
+/// Makes the Swift runtime's metadata allocator continue on a new page the calling thread mallocs
+/// (on the pinned heap, so at the same address in every run), so the type metadata instantiated next
+/// sits at the same addresses whatever the harness's threads instantiated before, in whatever order.
+/// Returns 0, or -1 when the runtime does not publish its allocator's state (or keeps trailers on
+/// its pages, or the processor is neither x86_64 nor arm64).
+int perfkit_pinned_heap_fresh_metadata_page(void);
+
+/// Instantiates `n` (at most 60) tuple types of `element` that nothing else uses, so the metadata
+/// the process instantiates next sits elsewhere: tests shift the harness's metadata with it, as they
+/// shift its heap, to show that the measured thread's metadata do not move. Returns 0, or -1.
+int perfkit_shift_metadata_pool(int n, const void *element);
 
 /// Bytes of the reserved range handed out so far, and whether a request ever fell outside it (then
 /// addresses no longer repeat; the run says so).
 unsigned long long perfkit_pinned_heap_used(void);
 int perfkit_pinned_heap_overflowed(void);
+
+/// Gives `attributes` a stack at a fixed address (mapped here, once per process: the measured
+/// thread's), so the thread's identity and stack addresses repeat whatever threads came before.
+/// Returns 0, or -1 when the address is taken.
+int perfkit_pinned_heap_thread_stack(pthread_attr_t *attributes);
 
 /// The range's fixed start address.
 unsigned long long perfkit_pinned_heap_base(void);

@@ -14,9 +14,18 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
     // on any thread and the thread itself take and give work), or is a semaphore.
 
     /// The measured thread, when this is a counting process with a pinned heap.
-    static let pinned: MeasuredThread? = PinnedHeap.status == 0 ? MeasuredThread(pinned: true) : nil
+    static var pinned: MeasuredThread? { threads?.pinned }
     /// The helper thread (made with the measured one).
-    static let helper: MeasuredThread? = PinnedHeap.status == 0 ? MeasuredThread(pinned: false) : nil
+    static var helper: MeasuredThread? { threads?.helper }
+    /// Both threads, made together and in this order: made apart, whichever was asked for first was
+    /// made first, its stack and thread identity differed between runs, and so did the counts of a
+    /// body keyed by key paths (in 1 of 6 processes).
+    private static let threads: (pinned: MeasuredThread, helper: MeasuredThread)? = {
+        guard PinnedHeap.status == 0, let pinned = MeasuredThread(pinned: true),
+            let helper = MeasuredThread(pinned: false)
+        else { return nil }
+        return (pinned, helper)
+    }()
 
     /// Jobs the ring holds at most; a job enqueued beyond it runs on Dispatch's pool instead.
     static let ringCapacity = 4_096
@@ -38,17 +47,16 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
         ring.initialize(repeating: nil, count: Self.ringCapacity)
         let context = Unmanaged.passRetained(Box(owner: self, pinned: pinned)).toOpaque()
         var handle = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if pinned { _ = perfkit_pinned_heap_thread_stack(&attributes) }
         guard
             pthread_create(
-                &handle, nil,
+                &handle, &attributes,
                 { context in
                     let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-                    if box.pinned, perfkit_pinned_heap_bind_this_thread() == 0 {
-                        // The runtime's metadata the test instantiates, on the pinned heap too: type
-                        // identities (`AnyKeyPath`'s hash, the metadata caches) then repeat as well.
-                        _ = perfkit_pinned_heap_fresh_metadata_page(
-                            unsafeBitCast(Int.self as Any.Type, to: UnsafeRawPointer.self))
-                    }
+                    if box.pinned { _ = perfkit_pinned_heap_bind_this_thread() }
                     box.owner.serve()
                 }, context) == 0
         else {

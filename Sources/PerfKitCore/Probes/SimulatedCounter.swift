@@ -1,3 +1,4 @@
+import CPinnedHeap
 import CValgrind
 import Foundation
 import Synchronization
@@ -36,13 +37,16 @@ public enum SimulatedCounter {
     public static let heapPadVariable = "PERFKIT_HEAP_PAD"
 
     /// Allocates, and keeps for the process's life, `n` blocks of every small size class, so every
-    /// later object of the harness's heap sits at another address. The measured thread's heap does
-    /// not move with it (``PinnedHeap``): tests shift the harness's heap to show that counts of
+    /// later object of the harness's heap sits at another address, and instantiates `n` types, so
+    /// the harness's later type metadata does too. The measured thread's heap and metadata do not
+    /// move with them (``PinnedHeap``): tests shift the harness's to show that counts of
     /// address-following work stay the same.
     static func padHeap(_ n: Int) {
         for size in stride(from: 16, through: 1_024, by: 16) {
             for _ in 0..<n { _ = malloc(size) }  // never freed, on purpose
         }
+        _ = perfkit_shift_metadata_pool(
+            Int32(min(n, 60)), unsafeBitCast(Int.self as Any.Type, to: UnsafeRawPointer.self))
     }
 
     /// Whether this process counts instructions (a counting run under callgrind).

@@ -60,7 +60,10 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             // A counting process: the test from its start on the measured thread and its pinned
             // heap, so what it sets up before `measure` sits where it sat in every other run.
             try await withTaskExecutorPreference(executor) {
-                try await PerformanceContext.$current.withValue(context) { try await function() }
+                try await PerformanceContext.$current.withValue(context) {
+                    PinnedHeap.startMetadataPage()
+                    try await function()
+                }
             }
         } else {
             try await PerformanceContext.$current.withValue(context) { try await function() }
