@@ -25,5 +25,5 @@ counts = [r for r in rows if r["metric"]["name"] == "instructions"]
 print(f"count series: {len(counts)}; verdicts {dict(collections.Counter(r['verdict'] for r in counts))}")
 for r in counts:
     if r["verdict"] != "unchanged":
-        print(f"  {r['series']['test']} {r['series']['measurement']} {r['series']['phase']}: {r['verdict']}; {r.get('note')}")
+        print(f"  {r['test']} {r['measurement']} {r['phase']}: {r['verdict']}; {r.get('note')}")
 PY

@@ -80,8 +80,9 @@ package enum CountingRun {
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
         "callgrind Ir, one process per test, the test on a measured thread over a pinned jemalloc arena (other "
-        + "threads' caches off, a fresh runtime metadata page), the runtime's cache probes uncounted, jemalloc decay "
-        + "off, symbols bound at start-up, ASLR off, deterministic hashing"
+        + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
+        + "start), the runtime's cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, "
+        + "deterministic hashing"
 
     /// The setup of a counting run whose measured thread's heap could not be pinned (built without
     /// the Jemalloc trait, say): heap-shifted second processes for every test, no pinned arena.

@@ -9,7 +9,8 @@ import Foundation
 /// jemalloc's per-thread event counters then evolve the same way in every run and every build of
 /// the same measured code, whatever the harness allocated (result files, dump texts whose sizes
 /// follow process IDs): code that follows addresses (hash tables seeded by storage addresses,
-/// `ObjectIdentifier` keys, orders taken from pointers) counts the same.
+/// `ObjectIdentifier` keys, orders taken from pointers) counts the same. The type metadata the test
+/// instantiates repeat as well (``startMetadataPage()``), and the thread's stack has a fixed address.
 ///
 /// Every other thread of a counting process runs with jemalloc's thread cache off
 /// (``CountingRun``'s `MALLOC_CONF`), so when the harness frees a block the measured thread
