@@ -63,7 +63,7 @@ static bool perfkit_swap_pool(volatile void *target, uintptr_t seen[2], uintptr_
 #endif
 }
 
-int perfkit_pinned_heap_fresh_metadata_page(void) {
+static int fresh_metadata_page(void) {
     if (!(PERFKIT_POOL_SWAP)) return -1;
     if (&_swift_debug_allocationPoolPointer == NULL || &_swift_debug_metadataAllocatorPageSize == NULL) return -1;
     // With allocation iteration on, the runtime keeps a trailer at each page's end: leave it alone.
@@ -189,7 +189,7 @@ unsigned long long perfkit_pinned_heap_base(void) { return (unsigned long long)b
 static const uintptr_t stack_address = 0x5d0000000000ULL;
 static const size_t stack_size = (size_t)8 << 20;
 
-int perfkit_pinned_heap_thread_stack(pthread_attr_t *attributes) {
+static int thread_stack(pthread_attr_t *attributes) {
     void *stack = mmap((void *)stack_address, stack_size, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED) return -1;
@@ -199,3 +199,20 @@ int perfkit_pinned_heap_thread_stack(pthread_attr_t *attributes) {
     }
     return pthread_attr_setstack(attributes, stack, stack_size) == 0 ? 0 : -1;
 }
+
+// What did not repeat, set by the measured thread and read after its samples (as `overflowed` is).
+static int unrepeated = 0;
+
+int perfkit_pinned_heap_fresh_metadata_page(void) {
+    int status = fresh_metadata_page();
+    if (status != 0) unrepeated |= PERFKIT_UNREPEATED_METADATA;
+    return status;
+}
+
+int perfkit_pinned_heap_thread_stack(pthread_attr_t *attributes) {
+    int status = thread_stack(attributes);
+    if (status != 0) unrepeated |= PERFKIT_UNREPEATED_STACK;
+    return status;
+}
+
+int perfkit_pinned_heap_unrepeated(void) { return unrepeated; }

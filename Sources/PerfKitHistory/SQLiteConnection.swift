@@ -50,7 +50,10 @@ final class SQLiteConnection: SQLConnection {
             throw HistoryStoreError(path, message)
         }
         sqlite3_busy_timeout(handle, 60_000)
-        let run = { (sql: String) throws(HistoryStoreError) -> [String] in try firstColumn(of: sql, in: handle, path) }
+        // The first column of each row, as text.
+        let run = { (sql: String) throws(HistoryStoreError) -> [String] in
+            try execute(sql, [], on: handle, path).map { $0.first?.text ?? "" }
+        }
         do throws(HistoryStoreError) {
             // Reading the schema first turns "not a database" into an error here, before any pragma.
             _ = try run("SELECT count(*) FROM sqlite_master")
@@ -89,22 +92,6 @@ final class SQLiteConnection: SQLConnection {
         return handle
     }
 
-    /// The first column of each row `sql` returns, as text.
-    private static func firstColumn(of sql: String, in handle: OpaquePointer, _ path: String) throws(HistoryStoreError)
-        -> [String]
-    {
-        var statement: OpaquePointer?
-        defer { sqlite3_finalize(statement) }
-        var rows: [String] = []
-        var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        while status == SQLITE_OK || status == SQLITE_ROW, let statement {
-            status = sqlite3_step(statement)
-            if status == SQLITE_ROW { rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "") }
-        }
-        guard status == SQLITE_DONE else { throw HistoryStoreError(path, String(cString: sqlite3_errmsg(handle))) }
-        return rows
-    }
-
     /// Rolls back the transaction an interrupted record left in `path`'s journal, as the next
     /// record would; refused in one line when this reader cannot write the store or its folder.
     private static func rollBack(_ path: String, problem: String) throws(HistoryStoreError) {
@@ -123,40 +110,50 @@ final class SQLiteConnection: SQLConnection {
         else { throw refusal }
         sqlite3_busy_timeout(handle, 60_000)
         // The first read takes a shared lock, finds the hot journal and rolls it back.
-        guard sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK else {
-            throw HistoryStoreError(path, String(cString: sqlite3_errmsg(handle)))
-        }
+        _ = try execute("SELECT count(*) FROM sqlite_master", [], on: handle, path)
     }
 
     deinit { sqlite3_close(database) }
 
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(HistoryStoreError) -> [[SQLValue]] {
-        let statement = try prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        try bind(parameters, to: statement)
-        return try rows(of: statement)
+        try Self.execute(sql, parameters, on: database, location)
     }
 
     func executeMany(_ sql: String, _ rows: [[SQLValue]]) throws(HistoryStoreError) {
-        let statement = try prepare(sql)
+        let statement = try Self.prepare(sql, on: database, location)
         defer { sqlite3_finalize(statement) }
         for row in rows {
-            try bind(row, to: statement)
-            _ = try self.rows(of: statement)
+            try Self.bind(row, to: statement, on: database, location)
+            _ = try Self.rows(of: statement, on: database, location)
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
     }
 
-    private func prepare(_ sql: String) throws(HistoryStoreError) -> OpaquePointer {
+    /// Runs one statement on `database` (the store at `location`, named in errors) and returns its rows:
+    /// what the connection's ``execute(_:_:)`` does, callable before the connection exists (its open).
+    private static func execute(_ sql: String, _ parameters: [SQLValue], on database: OpaquePointer, _ location: String)
+        throws(HistoryStoreError) -> [[SQLValue]]
+    {
+        let statement = try prepare(sql, on: database, location)
+        defer { sqlite3_finalize(statement) }
+        try bind(parameters, to: statement, on: database, location)
+        return try rows(of: statement, on: database, location)
+    }
+
+    private static func prepare(_ sql: String, on database: OpaquePointer, _ location: String)
+        throws(HistoryStoreError) -> OpaquePointer
+    {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw failure()
+            throw failure(database, location)
         }
         return statement
     }
 
-    private func bind(_ parameters: [SQLValue], to statement: OpaquePointer) throws(HistoryStoreError) {
+    private static func bind(
+        _ parameters: [SQLValue], to statement: OpaquePointer, on database: OpaquePointer, _ location: String
+    ) throws(HistoryStoreError) {
         // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes away.
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (offset, value) in parameters.enumerated() {
@@ -168,16 +165,18 @@ final class SQLiteConnection: SQLConnection {
             case .real(let d): status = sqlite3_bind_double(statement, index, d)
             case .null: status = sqlite3_bind_null(statement, index)
             }
-            guard status == SQLITE_OK else { throw failure() }
+            guard status == SQLITE_OK else { throw failure(database, location) }
         }
     }
 
-    private func rows(of statement: OpaquePointer) throws(HistoryStoreError) -> [[SQLValue]] {
+    private static func rows(of statement: OpaquePointer, on database: OpaquePointer, _ location: String)
+        throws(HistoryStoreError) -> [[SQLValue]]
+    {
         var rows: [[SQLValue]] = []
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return rows }
-            guard status == SQLITE_ROW else { throw failure() }
+            guard status == SQLITE_ROW else { throw failure(database, location) }
             rows.append(
                 (0..<sqlite3_column_count(statement)).map { column in
                     switch sqlite3_column_type(statement, column) {
@@ -190,7 +189,7 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    private func failure() -> HistoryStoreError {
+    private static func failure(_ database: OpaquePointer, _ location: String) -> HistoryStoreError {
         HistoryStoreError(location, String(cString: sqlite3_errmsg(database)))
     }
 }

@@ -206,6 +206,19 @@ struct LookedUp<T> { var value: T }
     /// Heap shifts of the harness's heap (``SimulatedCounter/padHeap(_:)``), one process each.
     static let shifts = [0, 5, 11]
 
+    /// Expects the samples of each of the ``shifts`` processes, in order, to equal the first process's.
+    static func expectEveryProcessCountsTheSame(
+        _ values: [Double], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let perProcess = values.count / shifts.count
+        let first = Array(values.prefix(perProcess))
+        for p in 1..<shifts.count {
+            #expect(
+                Array(values[(p * perProcess)..<((p + 1) * perProcess)]) == first, "\(values)",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     /// The heap repeats (``PinnedHeap``): a body keyed by object identities counts the same in every
     /// sample of every process, although each process shifts the harness's heap otherwise
     /// (``shifts``), and in a second run.
@@ -223,11 +236,7 @@ struct LookedUp<T> { var value: T }
             #expect(runs[0] == runs[1])
             // Warm samples of one process may differ from each other (the first call grows what later
             // ones reuse); the same sample of every process may not.
-            let perProcess = runs[0].count / Self.shifts.count
-            let first = Array(runs[0].prefix(perProcess))
-            for p in 1..<Self.shifts.count {
-                #expect(Array(runs[0][(p * perProcess)..<((p + 1) * perProcess)]) == first, "\(runs[0])")
-            }
+            Self.expectEveryProcessCountsTheSame(runs[0])
         }
     }
 
@@ -243,11 +252,7 @@ struct LookedUp<T> { var value: T }
                 try Self.count("CountingRunTests/keyPathKeyedWork", setup: setup, heapPads: Self.shifts).first?
                     .measurements.first?.series.first { $0.metric == .instructions })
             #expect(series.processCount == Self.shifts.count)
-            let perProcess = series.values.count / Self.shifts.count
-            let first = Array(series.values.prefix(perProcess))
-            for p in 1..<Self.shifts.count {
-                #expect(Array(series.values[(p * perProcess)..<((p + 1) * perProcess)]) == first, "\(series.values)")
-            }
+            Self.expectEveryProcessCountsTheSame(series.values)
         }
     }
 

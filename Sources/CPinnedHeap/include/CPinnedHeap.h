@@ -41,6 +41,12 @@ int perfkit_pinned_heap_overflowed(void);
 /// Returns 0, or -1 when the address is taken.
 int perfkit_pinned_heap_thread_stack(pthread_attr_t *attributes);
 
+/// What of the measured thread could not be made to repeat, as bits: the metadata page
+/// (``perfkit_pinned_heap_fresh_metadata_page`` failed) and the stack (its address was taken).
+#define PERFKIT_UNREPEATED_METADATA 1
+#define PERFKIT_UNREPEATED_STACK 2
+int perfkit_pinned_heap_unrepeated(void);
+
 /// The range's fixed start address.
 unsigned long long perfkit_pinned_heap_base(void);
 #endif

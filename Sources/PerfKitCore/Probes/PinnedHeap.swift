@@ -23,7 +23,16 @@ package enum PinnedHeap {
     /// Why the heap is not pinned here, or nil when it is.
     package static var unavailableReason: String? {
         switch status {
-        case 0: perfkit_pinned_heap_overflowed() != 0 ? "the pinned range (16 GiB) ran out" : nil
+        case 0:
+            if perfkit_pinned_heap_overflowed() != 0 {
+                "the pinned range (16 GiB) ran out"
+            } else if perfkit_pinned_heap_unrepeated() & PERFKIT_UNREPEATED_METADATA != 0 {
+                "the Swift runtime's metadata allocator could not be moved to the measured thread's page"
+            } else if perfkit_pinned_heap_unrepeated() & PERFKIT_UNREPEATED_STACK != 0 {
+                "the measured thread's stack address was taken"
+            } else {
+                nil
+            }
         case -1: "jemalloc is not the process allocator (built without the Jemalloc trait)"
         case -2: "the fixed address range could not be reserved"
         case -3: "jemalloc refused to create the arena"
