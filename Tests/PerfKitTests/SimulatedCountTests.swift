@@ -203,4 +203,23 @@ import Testing
         #expect(Set(names.map(\.count)) == [names[0].count])
         #expect(names[2] == "/pass-04321-0")
     }
+
+    @Test func theCostliestTestsAreCountedFirstAsEarlierResultsSay() {
+        func test(_ id: String, _ values: [Double], case function: String? = nil) -> TestResult {
+            var result = Build.processTests(values, metric: .instructions, id: id)[0]
+            result.testCase = function.map {
+                TestCase(function: $0, arguments: [TestCase.Argument(name: "n", value: id)])
+            }
+            return result
+        }
+        let ids = ["S/a()", "S/b()", "S/c(n:)", "S/d()"]
+        let processes = ids.enumerated().map { CountingProcess(test: $0, id: $1, pad: 0, folder: "/p\($0)") }
+        let costs = [
+            test("S/a()", [10]), test("S/b()", [400, 600]), test("S/c(n:) n = 1", [400], case: "S/c(n:)"),
+            test("S/c(n:) n = 2", [700], case: "S/c(n:)"),
+        ]
+        // d has no earlier result, so it may be the longest: first; c's two cases together (1,100) before b (1,000).
+        #expect(CountingRun.longestFirst(processes, costs: costs).map(\.id) == ["S/d()", "S/c(n:)", "S/b()", "S/a()"])
+        #expect(CountingRun.longestFirst(processes, costs: []).map(\.id) == ids)
+    }
 }

@@ -111,7 +111,7 @@ import Testing
         #expect(rows == ExitStatus.table.map { "| exit \($0.status) | \($0.meaning) |" })
     }
 
-    /// Every prose statement of how many processes count a test follows the code's constant.
+    /// Every prose statement of how many processes count a test, and how many samples, follows the code's constants.
     @Test func readmeGlossaryAndHelpStateTheCountingProcessesTheCodeRuns() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
         let words = [1: "one", 2: "two", 3: "three", 4: "four"]
@@ -120,6 +120,13 @@ import Testing
         let glossary = try String(contentsOf: root.appendingPathComponent("Documentation/Glossary.md"), encoding: .utf8)
         let perTest = n == 1 ? "one process per test" : "\(words[n] ?? "\(n)") processes per test"
         #expect(readme.contains(perTest) && glossary.contains(perTest))
+        // And how many samples each arm and phase takes (``SimulatedCounter/samplesPerArmAndPhase``).
+        let samples = SimulatedCounter.samplesPerArmAndPhase
+        let perPhase = "\(words[samples] ?? "\(samples)") samples per arm and phase"
+        #expect(readme.contains(perPhase) && glossary.contains(perPhase))
+        for (count, word) in words where count != samples {
+            #expect(!readme.contains("\(word) samples per arm and phase"))
+        }
         let help = try PerfkitProcess.run(["run", "--help"], in: FileManager.default.temporaryDirectory.path).stdout
         #expect(help.contains(CountingRun.summary))
         // The probes left out (``CountingRun/uncountedRuntimeProbes``) are stated where counting is.

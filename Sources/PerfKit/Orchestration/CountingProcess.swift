@@ -7,13 +7,21 @@ import Synchronization
 /// several passes can run at once without sharing a file.
 package struct CountingProcess: Sendable {
     /// The test's position in the run's sorted list.
-    var test: Int
+    package var test: Int
     /// The test's Swift Testing ID.
-    var id: String
+    package var id: String
     /// Blocks of every small size class allocated before anything runs (``SimulatedCounter/padHeap(_:)``).
     var pad: Int
     /// The pass's own folder.
     var folder: String
+
+    /// A counting process of test `test` (`id`), the harness's heap shifted by `pad`, in `folder`.
+    package init(test: Int, id: String, pad: Int, folder: String) {
+        self.test = test
+        self.id = id
+        self.pad = pad
+        self.folder = folder
+    }
 
     /// What one pass measured.
     struct Outcome: Sendable {
@@ -31,7 +39,7 @@ package struct CountingProcess: Sendable {
             tests.lazy.flatMap(\.measurements).flatMap(\.series).compactMap(\.heapUnpinned).first
         }
 
-        /// Whether the test gets a heap-shifted second process (``CountingRun/shiftChecks(_:_:root:)``):
+        /// Whether the test gets a heap-shifted second process (``CountingRun/shiftCheck(of:_:root:)``):
         /// it spent over ``CountingRun/runtimeLookupThreshold`` in the runtime's shared lookups, or its
         /// heap was not pinned.
         var needsShiftCheck: Bool {
@@ -46,19 +54,28 @@ package struct CountingProcess: Sendable {
         return "/pass-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "-\(pad)"
     }
 
-    /// Runs `passes`, `width` at a time, and returns their outcomes in the passes' order.
+    /// Runs `passes`, `width` at a time, and returns their outcomes in the passes' order, then the
+    /// follow-ups' outcomes: a pass for which `followUp` names another process (a heap-shifted check)
+    /// has it run at once by the same worker, so checks overlap the longer passes instead of
+    /// waiting for the last of them.
+    /// - Returns: The outcomes of `passes`, and the follow-ups with their outcomes, in the order of
+    ///   the passes that asked for them (neither depends on which process finished first).
     /// - Throws: The error of the earliest pass that failed (no later pass is started after a failure).
     static func runAll(
         _ passes: [CountingProcess], width: Int, root: String, setup: CountingRun.Setup, environment: [String: String],
-        directory: String
-    ) throws -> [Outcome] {
+        directory: String, followUp: @Sendable (CountingProcess, Outcome) -> CountingProcess? = { _, _ in nil }
+    ) throws -> (outcomes: [Outcome], followUps: [(process: CountingProcess, outcome: Outcome)]) {
         struct State {
             var next = 0
             var outcomes: [Outcome?]
+            var followUps: [Int: (process: CountingProcess, outcome: Outcome)] = [:]
             var failure: (index: Int, error: any Error)?
         }
         // Shared by the worker threads below, each taking the next pass when it is free.
         let state = Mutex(State(outcomes: Array(repeating: nil, count: passes.count)))
+        let run: @Sendable (CountingProcess) throws -> Outcome = {
+            try $0.run(root: root, setup: setup, environment: environment, directory: directory)
+        }
         DispatchQueue.concurrentPerform(iterations: width) { _ in
             while true {
                 let taken: Int? = state.withLock { s in
@@ -68,9 +85,12 @@ package struct CountingProcess: Sendable {
                 }
                 guard let k = taken else { return }
                 do {
-                    let outcome = try passes[k].run(
-                        root: root, setup: setup, environment: environment, directory: directory)
+                    let outcome = try run(passes[k])
                     state.withLock { $0.outcomes[k] = outcome }
+                    if let next = followUp(passes[k], outcome) {
+                        let checked = try run(next)
+                        state.withLock { $0.followUps[k] = (next, checked) }
+                    }
                 } catch {
                     state.withLock { s in
                         if s.failure.map({ k < $0.index }) ?? true { s.failure = (k, error) }
@@ -80,7 +100,7 @@ package struct CountingProcess: Sendable {
         }
         return try state.withLock { s in
             if let failure = s.failure { throw failure.error }
-            return s.outcomes.compactMap { $0 }
+            return (s.outcomes.compactMap { $0 }, s.followUps.sorted { $0.key < $1.key }.map(\.value))
         }
     }
 

@@ -79,7 +79,8 @@ package enum CountingRun {
     /// What a counting run's setup is, recorded in its run file's environment
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
-        "callgrind Ir, one process per test, the test on a measured thread over a pinned jemalloc arena (other "
+        "callgrind Ir, one process per test, \(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, "
+        + "the test on a measured thread over a pinned jemalloc arena (other "
         + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
         + "start), the runtime's cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, "
         + "deterministic hashing"
@@ -87,8 +88,9 @@ package enum CountingRun {
     /// The setup of a counting run whose measured thread's heap could not be pinned (built without
     /// the Jemalloc trait, say): heap-shifted second processes for every test, no pinned arena.
     package static let unpinnedSetupIdentifier =
-        "callgrind Ir, one process per test and one with the heap shifted, the heap not pinned, the runtime's cache "
-        + "probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing"
+        "callgrind Ir, one process per test and one with the heap shifted, "
+        + "\(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, the heap not pinned, the runtime's "
+        + "cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing"
 
     /// The setup `tests` were counted with: ``unpinnedSetupIdentifier`` when a series says its heap
     /// was not pinned (``SampleSeries/heapUnpinned``), else ``setupIdentifier``.
@@ -121,11 +123,13 @@ package enum CountingRun {
     ///   - bundle: The release test bundle.
     ///   - directory: The package directory.
     ///   - filter: Test filter.
-    ///   - samples: Samples per arm and phase, if forced (default ``PerformanceMode``'s 3).
+    ///   - samples: Samples per arm and phase, if forced (default ``SimulatedCounter/samplesPerArmAndPhase``).
     ///   - setup: From ``prepare(directory:progress:)``.
     ///   - extra: Variables added to the fixed environment (test-only, for example an injected change).
     ///   - jobs: Counting processes at once (``defaultJobs``).
     ///   - pads: The heap shifts, one process each (``heapPads``; tests pass more).
+    ///   - costs: Earlier results of these tests (a timing run's, the other side's counts), to start
+    ///     the costliest first (``longestFirst(_:costs:)``); the counts do not depend on the order.
     ///   - progress: Receives one line when it starts, and one naming series whose bodies start threads.
     /// - Returns: The tests, each series of simulated instructions with its dump numbers and
     ///   profile, and the folder holding the raw dumps (`callgrind.out.N`), for the caller to keep
@@ -134,7 +138,7 @@ package enum CountingRun {
     package static func measure(
         bundle: String, directory: String, filter: String, samples: Int?, setup: Setup,
         environment extra: [String: String] = [:], jobs: Int = defaultJobs, heapPads pads: [Int] = heapPads,
-        progress: (String) -> Void = { _ in }
+        costs: [TestResult] = [], progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
         // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
         let root = "/tmp/perfkit-counts-\(UUID().uuidString)"
@@ -158,11 +162,12 @@ package enum CountingRun {
         let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
         // The measured thread's heap repeats (``PinnedHeap``), so one process a test is enough; a
         // test (CountingRunTests) passes heap shifts to show that the counts do not move with them.
-        let processes = ids.enumerated().flatMap { index, id in
-            pads.map {
-                CountingProcess(test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0))
-            }
-        }
+        let processes = longestFirst(
+            ids.enumerated().flatMap { index, id in
+                pads.map {
+                    CountingProcess(test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0))
+                }
+            }, costs: costs)
         let width = max(1, min(jobs, processes.count))
         progress(
             "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, "
@@ -188,25 +193,46 @@ package enum CountingRun {
         return (tests, dumps, worst)
     }
 
-    /// Runs `processes`, then, for a test whose bodies use the runtime's shared lookups or whose
-    /// heap could not be pinned, one more with the harness's heap shifted (``shiftChecks(_:_:root:)``):
-    /// what its series move then widens their tolerance, and the report says so. Every other
-    /// test's single process stands.
+    /// Runs `processes` and, for a test whose bodies use the runtime's shared lookups or whose heap
+    /// could not be pinned, one more with the harness's heap shifted (``shiftCheck(of:_:root:)``), run
+    /// as soon as the test's first process ends: what its series move then widens their tolerance,
+    /// and the report says so. Every other test's single process stands.
     /// - Returns: The checks added and the outcomes of `processes` followed by theirs.
     static func runWithChecks(
         _ processes: [CountingProcess], width: Int, pads: [Int], root: String, setup: Setup,
         environment: [String: String], directory: String, progress: (String) -> Void
     ) throws -> (checks: [CountingProcess], outcomes: [CountingProcess.Outcome]) {
-        var outcomes = try CountingProcess.runAll(
-            processes, width: width, root: root, setup: setup, environment: environment, directory: directory)
-        let checks = pads == heapPads ? shiftChecks(processes, outcomes, root: root) : []
+        let checking = pads == heapPads
+        let (outcomes, checks) = try CountingProcess.runAll(
+            processes, width: width, root: root, setup: setup, environment: environment, directory: directory,
+            followUp: { checking ? shiftCheck(of: $0, $1, root: root) : nil })
         guard !checks.isEmpty else { return ([], outcomes) }
-        let tests = Set(processes.map(\.test)).count
-        progress(checkLine(outcomes, checks: checks.count, of: tests))
-        outcomes += try CountingProcess.runAll(
-            checks, width: max(1, min(width, checks.count)), root: root, setup: setup, environment: environment,
-            directory: directory)
-        return (checks, outcomes)
+        progress(checkLine(outcomes, checks: checks.count, of: Set(processes.map(\.test)).count))
+        return (checks.map(\.process), outcomes + checks.map(\.outcome))
+    }
+
+    /// `processes` with the costliest tests first, as earlier results (`costs`) say: a test's cost is
+    /// what its samples counted (instructions) or, without counts, took (the wall clock), summed
+    /// over its series (a parameterized test's cases together); a test they do not name goes first, the rest keep their
+    /// order. On two cores a long test started last ends alone (the calendar suite's scroll, 26 s,
+    /// started after 53 s, ended the run at 79 s).
+    package static func longestFirst(_ processes: [CountingProcess], costs: [TestResult]) -> [CountingProcess] {
+        guard !costs.isEmpty else { return processes }
+        // Counted instructions when the results have them, else the wall clock: one unit for every test.
+        let series = costs.flatMap(\.measurements).flatMap(\.series)
+        let metric =
+            series.contains { $0.metric.name == Metric.instructions.name } ? Metric.instructions : Metric.wallClock
+        func cost(_ id: String) -> Double {
+            let matching = costs.filter { ($0.testCase?.function ?? $0.id) == id }
+            guard !matching.isEmpty else { return .infinity }
+            return matching.flatMap(\.measurements).flatMap(\.series).filter { $0.metric.name == metric.name }
+                .reduce(0) { $0 + $1.values.reduce(0, +) }
+        }
+        let known = Dictionary(Set(processes.map(\.id)).map { ($0, cost($0)) }, uniquingKeysWith: { a, _ in a })
+        return processes.enumerated().sorted { x, y in
+            let (cx, cy) = (known[x.element.id] ?? 0, known[y.element.id] ?? 0)
+            return cx != cy ? cx > cy : x.offset < y.offset
+        }.map(\.element)
     }
 
     /// The progress line announcing the heap-shifted checks: why (the runtime's shared lookups, or
@@ -223,7 +249,7 @@ package enum CountingRun {
         if !lookups.isEmpty {
             reasons.append("\(lookups.count) of \(tests) tests use the Swift runtime's shared lookups")
         }
-        return "perfkit run: \(reasons.joined(separator: "; ")); counting \(checks == 1 ? "it" : "them") once more "
+        return "perfkit run: \(reasons.joined(separator: "; ")); counted \(checks == 1 ? "it" : "them") once more "
             + "with the harness's heap shifted"
     }
 
@@ -279,7 +305,7 @@ package enum CountingRun {
         return (tests, worst)
     }
 
-    /// The harness's heap shift of a second process (``shiftChecks(_:_:root:)``).
+    /// The harness's heap shift of a second process (``shiftCheck(of:_:root:)``).
     package static let checkPad = 11
 
     /// The share of a sample spent in the runtime's shared lookups from which a test gets a second,
@@ -289,17 +315,16 @@ package enum CountingRun {
     /// cache, 0.15–0.21%; the history layouts, 0.29–0.81%, identical).
     package static let runtimeLookupThreshold = 0.01
 
-    /// Second processes, the harness's heap shifted by ``checkPad``, for the tests whose first
-    /// process spent more than ``runtimeLookupThreshold`` of a sample in the runtime's shared
-    /// lookups, or could not pin the measured thread's heap (``SampleSeries/heapUnpinned``).
-    static func shiftChecks(_ processes: [CountingProcess], _ outcomes: [CountingProcess.Outcome], root: String)
-        -> [CountingProcess]
+    /// The second process, the harness's heap shifted by ``checkPad``, of a test whose first process
+    /// spent more than ``runtimeLookupThreshold`` of a sample in the runtime's shared lookups, or
+    /// could not pin the measured thread's heap (``SampleSeries/heapUnpinned``); nil for any other.
+    static func shiftCheck(of process: CountingProcess, _ outcome: CountingProcess.Outcome, root: String)
+        -> CountingProcess?
     {
-        zip(processes, outcomes).filter { $1.needsShiftCheck }.map { process, _ in
-            CountingProcess(
-                test: process.test, id: process.id, pad: checkPad,
-                folder: root + CountingProcess.folderName(process.test, checkPad))
-        }
+        guard outcome.needsShiftCheck else { return nil }
+        return CountingProcess(
+            test: process.test, id: process.id, pad: checkPad,
+            folder: root + CountingProcess.folderName(process.test, checkPad))
     }
 
     /// The series whose bodies started threads, named for a progress line.
@@ -369,6 +394,7 @@ package enum CountingRun {
         let shifted = heapPads.filter { $0 > 0 }.count
         let processes = processesPerTest == 1 ? "one process" : "\(processesPerTest) processes"
         return "each test counted under callgrind in \(processes)"
+            + ", \(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase"
             + (shifted > 0 ? " (the heap shifted in \(shifted) of them)" : "")
             + (uncountedRuntimeProbes.isEmpty ? "" : " (the runtime's cache probes left out)")
             + ", once more with the harness's heap shifted when it spends over "

@@ -125,8 +125,10 @@ package enum MeasuredRun {
         var countingFailure: OrchestrationError?
         if let setup {
             do {
+                // The costliest tests first: as this run's timing says, else as the last run counted.
+                let costs = runs.timing ? tests : ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])
                 let counted = try CountingRun.measure(
-                    bundle: bundle, directory: ".", filter: filter, samples: samples, setup: setup,
+                    bundle: bundle, directory: ".", filter: filter, samples: samples, setup: setup, costs: costs,
                     progress: progress)
                 tests = runs.timing ? tests.addingCounts(counted.tests) : counted.tests
                 status = max(status, counted.status)

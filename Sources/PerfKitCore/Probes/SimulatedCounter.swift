@@ -22,6 +22,14 @@ import Synchronization
 /// on a thread of its own counts 134,717–137,896 instructions (thread creation varies); before the
 /// shim carried collection into new threads it counted 6,245 (the thread's work was missed).
 public enum SimulatedCounter {
+    /// Samples per arm and phase in a counting run, unless forced: two, the process's first (which
+    /// pays the runtime's first use of each type) and one after it, one ABBA block for two arms.
+    /// Counts repeat between runs and builds, so a third sample shows nothing new, and each costs
+    /// about 50 times its native time: the reference arms of the calendar suite's cold artwork and
+    /// scroll count 640 million instructions a sample, and with three samples (four, for whole ABBA
+    /// blocks) they alone took 86 and 48 of the counting run's 112 s (Evidence.md, fifth session).
+    public static let samplesPerArmAndPhase = 2
+
     /// The environment variable with the dump prefix callgrind was started with.
     public static let outputVariable = "PERFKIT_CALLGRIND_OUT"
 

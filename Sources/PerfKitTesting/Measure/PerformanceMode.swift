@@ -50,8 +50,9 @@ public struct PerformanceMode: Sendable, Equatable {
         set { sampleOverride = newValue }
     }
 
-    /// Samples per arm and phase in a counting run (simulated instructions), unless forced.
-    public static let countingSamples = 3
+    /// Samples per arm and phase in a counting run (simulated instructions), unless forced
+    /// (``SimulatedCounter/samplesPerArmAndPhase``).
+    public static let countingSamples = SimulatedCounter.samplesPerArmAndPhase
 
     /// Rounds used in smoke mode.
     public static let smokeRounds = 3
@@ -100,7 +101,7 @@ public struct PerformanceMode: Sendable, Equatable {
     public func configuration(from declared: RunConfiguration) -> RunConfiguration {
         var configuration = declared
         if isMeasuring && SimulatedCounter.isCounting {
-            // Counts repeat exactly: a few samples per arm and phase show that they do.
+            // Counts repeat between runs: two samples per arm and phase, the process's first and one after it.
             configuration.samples = sampleOverride ?? min(configuration.samples, Self.countingSamples)
             configuration.exactCountRounds = 0
             configuration.batchTargetNanoseconds = 0

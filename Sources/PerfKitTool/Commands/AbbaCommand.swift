@@ -68,10 +68,11 @@ enum AbbaCommand {
         let machine = EnvironmentReader.machine()
         var sides: [(tests: [TestResult], environment: Environment)] = []
         for (side, environment) in [(built.a, environments.a), (built.b, environments.b)] {
+            // B's costliest tests first, as A counted them; A's as the working tree's last run did.
+            let costs = sides.last?.tests ?? ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])
             let counted = try CountingRun.measure(
                 bundle: side.bundle, directory: side.revision.directory, filter: filter, samples: samples,
-                setup: setup, environment: environment,
-                progress: Output.progress)
+                setup: setup, environment: environment, costs: costs, progress: Output.progress)
             try? FileManager.default.removeItem(
                 atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
             var recorded = side.revision.environment(machine: machine)
