@@ -52,6 +52,16 @@ import Core
 
 /// The root package's entry: the local package's checksum.
 public func monoChecksum(_ n: Int) -> UInt64 { checksum(n) }
+
+/// Seen only by tests that import the module with `@testable`.
+func internalSeed() -> Int { 7 }
+SWIFT
+# A test that imports with @testable, as most packages' tests do: a release build needs -enable-testing.
+cat > Tests/MonoTests/MonoInternals.swift <<'SWIFT'
+@testable import Mono
+import Testing
+
+@Test func theInternalSeedIsSeven() { #expect(internalSeed() == 7) }
 SWIFT
 cat > Tests/MonoTests/MonoBenchmarks.swift <<'SWIFT'
 import Foundation

@@ -15,6 +15,12 @@ package enum BuildLog {
         }
     }
 
+    /// Whether the build failed because a test imports with `@testable` a module built without
+    /// `-enable-testing` (``Revision/testableFlags``).
+    package static func isNotTestable(_ build: ChildProcess.Finished) -> Bool {
+        log(build).contains("was not compiled for testing")
+    }
+
     /// SwiftPM's first `error:` line, trimmed (empty when it printed none).
     package static func firstError(_ build: ChildProcess.Finished) -> String {
         let lines = log(build).split(separator: "\n")

@@ -130,6 +130,32 @@ package struct Revision: Sendable, Equatable {
         ["-Xswiftc", "-Xllvm", "-Xswiftc", $0]
     }
 
+    /// The flag a release build of tests that `@testable import` a module needs: without it the
+    /// compiler refuses ("module … was not compiled for testing"), as in apple/swift-algorithms.
+    /// It keeps internal declarations visible to other modules, which can leave some code less
+    /// optimized than a plain release build; both sides of a comparison of one package get it alike.
+    package static let testableFlags = ["-Xswiftc", "-enable-testing"]
+
+    /// The progress line of a build with ``testableFlags``.
+    package static let testableLine =
+        "perfkit: the tests use @testable import, so the release build passes -enable-testing (internal declarations "
+        + "stay visible to other modules)"
+
+    /// Whether a Swift file under `directory/Tests` says `@testable import` (a test target declared
+    /// elsewhere is found by the build's own error instead, ``BuildLog/isNotTestable(_:)``).
+    package static func usesTestableImport(in directory: String) -> Bool {
+        let tests = directory + "/Tests"
+        guard let files = FileManager.default.enumerator(atPath: tests) else { return false }
+        for case let file as String in files where file.hasSuffix(".swift") {
+            if let text = try? String(contentsOfFile: tests + "/" + file, encoding: .utf8),
+                text.contains("@testable import")
+            {
+                return true
+            }
+        }
+        return false
+    }
+
     /// The build folder of a release build: `.build`, or `PERFKIT_SCRATCH_PATH` under the plugin
     /// (`swift package` holds `.build`'s lock while a plugin runs), or `.perfkit/build-pinned` for
     /// the working tree's pinned-layout build.
@@ -151,9 +177,12 @@ package struct Revision: Sendable, Equatable {
     package func build(pinnedLayout: Bool = false, progress: (String) -> Void = { _ in }) throws -> String {
         progress("perfkit: building \(name) (\(commit.prefix(12))) in release in \(directory)…")
         let scratch = Self.scratchPath(pinnedLayout: pinnedLayout && directory == ".")
-        let command =
+        var testable = Self.usesTestableImport(in: directory)
+        if testable { progress(Self.testableLine) }
+        var command: [String] {
             ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch]
-            + (pinnedLayout ? Self.pinnedLayoutFlags : [])
+                + (pinnedLayout ? Self.pinnedLayoutFlags : []) + (testable ? Self.testableFlags : [])
+        }
         // Always from a fresh plan: SwiftPM reuses its cached plan while the manifests are unchanged,
         // and then neither sees a source file added to a local package (it built the old code and
         // said "Build complete") nor one removed ("missing inputs"). Planning again costs about 2 s
@@ -166,6 +195,12 @@ package struct Revision: Sendable, Equatable {
             progress(
                 "perfkit: the release build's plan named files that are gone; building once more from a fresh plan")
             BuildLog.removePlan(scratch: folder)
+            finished = try ChildProcess.runKeepingErrors(
+                command, in: directory, output: .standardErrorAndCapture, showErrors: true)
+        }
+        if finished.status != 0, !testable, BuildLog.isNotTestable(finished) {
+            testable = true
+            progress(Self.testableLine)
             finished = try ChildProcess.runKeepingErrors(
                 command, in: directory, output: .standardErrorAndCapture, showErrors: true)
         }
