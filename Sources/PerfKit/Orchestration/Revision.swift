@@ -110,6 +110,10 @@ package struct Revision: Sendable, Equatable {
         let repository = Git.topLevel(of: folder) ?? folder
         let pinned = try PathDependencies.pin(worktree: absolute, repository: repository)
         if let line = pinned.progressLine(worktree: path) { progress(line) }
+        let carried = try ResolutionState.carry(
+            from: folder, to: package.hasPrefix("/") ? package : folder + "/" + package, commit: commit,
+            prefix: prefix)
+        if let line = ResolutionState.progressLine(carried, worktree: path) { progress(line) }
         if let hint = gitignoreHint(in: folder) { progress(hint) }
         return Revision(name: revision, directory: package, commit: commit)
     }
