@@ -72,16 +72,11 @@ struct LookedUp<T> { var value: T }
         try measure("key-path-keyed") { keyPathLookups(paths, table) }
     }
 
-    /// An async body that suspends and makes objects it keys by their identities: counted (it was
-    /// not, and said nothing), on the measured thread's pinned heap.
-    @Test(.performance(samples: 3)) func asyncIdentityWork() async throws {
-        let table = UnsafeMutableBufferPointer<UInt>.allocate(capacity: 1_031)
-        defer { table.deallocate() }
-        try await measure("async-identity") {
+    /// An async body that suspends: not counted, and the counting run says why.
+    @Test(.performance(samples: 3)) func asyncWork() async throws {
+        try await measure("async") {
             await Task.yield()
-            let nodes = (0..<300).map(CountedNode.init)
-            await Task.yield()
-            return identityTable(nodes, table)
+            return countedWork(1_000)
         }
     }
 
@@ -269,31 +264,19 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// An async body is counted like a synchronous one, on the pinned heap: every process, its
-    /// harness's heap shifted (``shifts``), counts the same samples but for its suspensions' share.
-    /// Measured (2026-12-02, three runs alike): the unshifted process's second sample 617,163
-    /// instructions, the shifted ones' 617,165; the first and third identical. Each `Task.yield`
-    /// goes through the measured thread's executor queue, which the harness made before the test.
-    @Test func anAsyncBodyIsCountedAndRepeatsWhereverTheHarnessHeapSits() throws {
-        guard Jemalloc.isLinked else { return }
+    /// An async body has no count, and the counting run says why (``asyncCountReason``): counted, what
+    /// other threads ran during its suspensions was in the count, and it moved up to 0.42% in CI.
+    @Test func anAsyncBodyIsNotCountedAndTheRunSaysWhy() throws {
         try Self.withCountingSetup { setup in
-            let series = try #require(
-                try Self.count("CountingRunTests/asyncIdentityWork", setup: setup, heapPads: Self.shifts).first?
-                    .measurements.first?.series.first { $0.metric == .instructions })
-            #expect(series.processCount == Self.shifts.count)
-            #expect(series.values.count == 3 * Self.shifts.count && series.heapUnpinned == nil)
-            let first = Array(series.values.prefix(3))
-            for p in 1..<Self.shifts.count {
-                let process = Array(series.values[(p * 3)..<((p + 1) * 3)])
-                #expect(
-                    zip(process, first).allSatisfy { abs($0 - $1) <= Self.asyncSuspensionSpread }, "\(series.values)")
-            }
+            let measurement = try #require(
+                try Self.count("CountingRunTests/asyncWork", setup: setup).first?.measurements.first)
+            #expect(measurement.series.isEmpty)
+            #expect(
+                measurement.unavailable == [
+                    UnavailableMetric(metric: Metric.instructions.name, reason: asyncCountReason)
+                ])
         }
     }
-
-    /// What an async body's samples moved between heap-shifted processes (instructions): see
-    /// ``anAsyncBodyIsCountedAndRepeatsWhereverTheHarnessHeapSits()``.
-    static let asyncSuspensionSpread = 2.0
 
     @Test func aBodyWithAThreadOfItsOwnIsCountedWithItAndSaysSo() throws {
         try Self.withCountingSetup { setup in

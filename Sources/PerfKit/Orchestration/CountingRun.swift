@@ -509,6 +509,10 @@ extension [TestResult] {
                     merged[index].measurements[m].series.removeAll { $0.metric.isSimulated }
                     merged[index].measurements[m].series += measurement.series.filter(\.metric.isSimulated)
                     merged[index].measurements[m].unavailable.removeAll { $0.metric == Metric.instructions.name }
+                    // Why the counting run could not count it (an async body), when it says so.
+                    merged[index].measurements[m].unavailable += measurement.unavailable.filter {
+                        $0.metric == Metric.instructions.name
+                    }
                 } else {
                     merged[index].measurements.append(measurement)
                 }

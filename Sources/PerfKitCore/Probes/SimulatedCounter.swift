@@ -113,29 +113,6 @@ public enum SimulatedCounter {
         return (output!, instructions, dump, threads)
     }
 
-    /// Runs an async `body` with collection on and returns its instruction count and the dump's
-    /// number, as ``count(label:_:)`` does for a synchronous one. The body runs where the caller's
-    /// task runs: under `.performance()`, on the measured thread (the test's task executor
-    /// preference), so its heap is the pinned one while it does not hop to an actor of its own.
-    /// Collection is process-wide, so what other threads run until it ends is counted too.
-    /// - Throws: What `body` throws (the region is closed first).
-    public static func count<R>(label: String, async body: () async throws -> R) async throws -> (
-        result: R, instructions: UInt64?, dump: Int, threads: Int
-    ) {
-        guard let prefix = outputPrefix else { return (try await body(), nil, 0, 0) }
-        let threadsBefore = perfkit_threads_started()
-        perfkit_count_begin()
-        let outcome: Result<R, any Error>
-        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        perfkit_count_end(label)
-        let dump = dumps.withLock { last -> Int in
-            last += 1
-            return last
-        }
-        let instructions = try PinnedHeap.outside { totals(ofDump: "\(prefix).\(dump)") }
-        return (try outcome.get(), instructions, dump, Int(perfkit_threads_started() - threadsBefore))
-    }
-
     /// The `totals:` (or `summary:`) figure of a callgrind dump: its first event, `Ir`.
     /// - Parameter path: A dump file.
     /// - Returns: The count, or nil when the file has no such line.
