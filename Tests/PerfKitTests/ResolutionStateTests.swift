@@ -34,20 +34,4 @@ import Testing
         #expect(again == ["SwiftPM's configuration (.swiftpm/configuration)"])
         #expect(!FileManager.default.fileExists(atPath: worktree + "/Package.resolved"))
     }
-
-    /// A release build passes -enable-testing only for a real `@testable import` line under Tests/,
-    /// never for a comment naming one (PerfKit's own suite has such a comment).
-    @Test func onlyAnImportStatementAsksForATestableBuild() throws {
-        let tests = folder.path + "/Tests/T"
-        try FileManager.default.createDirectory(atPath: tests, withIntermediateDirectories: true)
-        try Data("// a test says `@testable import Mono`\nimport Testing\n".utf8).write(
-            to: URL(fileURLWithPath: tests + "/A.swift"))
-        #expect(!Revision.usesTestableImport(in: folder.path))
-        try Data("import Testing\n  @testable import Mono\n".utf8).write(to: URL(fileURLWithPath: tests + "/B.swift"))
-        #expect(Revision.usesTestableImport(in: folder.path))
-        // PerfKit's own tests import nothing with @testable: its release builds are plain ones.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
-        #expect(!Revision.usesTestableImport(in: root))
-    }
 }

@@ -228,7 +228,7 @@ package enum CountingRun {
             return matching.flatMap(\.measurements).flatMap(\.series).filter { $0.metric.name == metric.name }
                 .reduce(0) { $0 + $1.values.reduce(0, +) }
         }
-        let known = Dictionary(Set(processes.map(\.id)).map { ($0, cost($0)) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(uniqueKeysWithValues: Set(processes.map(\.id)).map { ($0, cost($0)) })
         return processes.enumerated().sorted { x, y in
             let (cx, cy) = (known[x.element.id] ?? 0, known[y.element.id] ?? 0)
             return cx != cy ? cx > cy : x.offset < y.offset

@@ -121,6 +121,7 @@ package enum MeasuredRun {
                 launcher: TestBundleLauncher(), progress: progress)
         }
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
+        environment.testableBuild = revision.testableBuild
         var dumps: String?
         var countingFailure: OrchestrationError?
         if let setup {

@@ -24,6 +24,7 @@ package struct Revision: Sendable, Equatable {
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: directory)
         environment.commit = commit
         environment.machine = machine
+        environment.testableBuild = testableBuild
         return environment
     }
 
@@ -140,6 +141,11 @@ package struct Revision: Sendable, Equatable {
     /// optimized than a plain release build; both sides of a comparison of one package get it alike.
     package static let testableFlags = ["-Xswiftc", "-enable-testing"]
 
+    /// Whether this revision's release build passes ``testableFlags`` (``usesTestableImport(in:)``),
+    /// as its environment records it (``Environment/testableBuild``); nil for a plain build. A test
+    /// target outside `Tests/` is found only by the build's error, and its runs record a plain build.
+    package var testableBuild: Bool? { Self.usesTestableImport(in: directory) ? true : nil }
+
     /// The progress line of a build with ``testableFlags``.
     package static let testableLine =
         "perfkit: the tests use @testable import, so the release build passes -enable-testing (internal declarations "
@@ -185,7 +191,7 @@ package struct Revision: Sendable, Equatable {
     package func build(pinnedLayout: Bool = false, progress: (String) -> Void = { _ in }) throws -> String {
         progress("perfkit: building \(name) (\(commit.prefix(12))) in release in \(directory)…")
         let scratch = Self.scratchPath(pinnedLayout: pinnedLayout && directory == ".")
-        var testable = Self.usesTestableImport(in: directory)
+        var testable = testableBuild ?? false
         if testable { progress(Self.testableLine) }
         var command: [String] {
             ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch]

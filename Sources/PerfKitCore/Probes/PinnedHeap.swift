@@ -22,13 +22,14 @@ package enum PinnedHeap {
 
     /// Why the heap is not pinned here, or nil when it is.
     package static var unavailableReason: String? {
-        switch status {
+        let unrepeated = perfkit_pinned_heap_unrepeated()
+        return switch status {
         case 0:
             if perfkit_pinned_heap_overflowed() != 0 {
                 "the pinned range (16 GiB) ran out"
-            } else if perfkit_pinned_heap_unrepeated() & PERFKIT_UNREPEATED_METADATA != 0 {
+            } else if unrepeated & PERFKIT_UNREPEATED_METADATA != 0 {
                 "the Swift runtime's metadata allocator could not be moved to the measured thread's page"
-            } else if perfkit_pinned_heap_unrepeated() & PERFKIT_UNREPEATED_STACK != 0 {
+            } else if unrepeated & PERFKIT_UNREPEATED_STACK != 0 {
                 "the measured thread's stack address was taken"
             } else {
                 nil

@@ -25,9 +25,19 @@ public struct Environment: Sendable, Codable, Equatable {
     /// test, heap shifts, allocator settings); nil in runs from before it was recorded. Counts
     /// taken with another setup are not compared.
     public var countingSetup: String? = nil
+    /// Whether the release build passed `-enable-testing` (the tests `@testable import` a module),
+    /// which keeps internal declarations visible and can change how the measured code is optimised;
+    /// nil for a plain release build. Part of the build configuration: runs that differ in it are
+    /// neither timed nor counted against each other.
+    public var testableBuild: Bool? = nil
 
     /// Whether results come from an optimised build.
     public var isRelease: Bool { buildConfiguration == "release" }
+
+    /// Whether `other` was built the same way: the same configuration, with or without `-enable-testing`.
+    public func sameBuild(as other: Environment) -> Bool {
+        buildConfiguration == other.buildConfiguration && (testableBuild ?? false) == (other.testableBuild ?? false)
+    }
 
     /// Creates an environment record.
     public init(
@@ -106,7 +116,7 @@ extension Environment {
         var fields: [String] = []
         if swiftVersion != other.swiftVersion { fields.append("toolchain") }
         if (valgrind ?? "none") != (other.valgrind ?? "none") { fields.append("valgrind version") }
-        if buildConfiguration != other.buildConfiguration { fields.append("build configuration") }
+        if !sameBuild(as: other) { fields.append("build configuration") }
         if allocator != other.allocator { fields.append("allocator") }
         if valgrind != nil, other.valgrind != nil, countingSetup != other.countingSetup {
             fields.append("counting setup")
@@ -127,7 +137,7 @@ extension Environment {
         if machine.kernel != other.machine.kernel { fields.append("kernel") }
         if swiftVersion != other.swiftVersion { fields.append("toolchain") }
         if allocator != other.allocator { fields.append("allocator") }
-        if buildConfiguration != other.buildConfiguration { fields.append("build configuration") }
+        if !sameBuild(as: other) { fields.append("build configuration") }
         return fields
     }
 }

@@ -36,6 +36,14 @@ enum AbbaCommand {
             samples: samples, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
         session.comparison.baselineEnvironment = a.environment(machine: machine)
         session.comparison.currentEnvironment = b.environment(machine: machine)
+        if let built = session.comparison.baselineEnvironment, let other = session.comparison.currentEnvironment,
+            !built.sameBuild(as: other)
+        {
+            // The rounds were judged before the environments were read; say that the two builds differ.
+            Output.progress(
+                "warning: A and B were built differently (-enable-testing for one side only: a change adds or removes "
+                    + "the tests' first @testable import), so their timings compare differently optimised code")
+        }
         let elapsed = Int(Date().timeIntervalSince(started))
         let report = try session.report(
             a: a, b: b, command: MarkdownReport.commandLine(["perfkit", "abba"] + arguments), elapsedSeconds: elapsed)

@@ -1,0 +1,49 @@
+import Foundation
+import PerfKit
+import PerfKitTestSupport
+import Testing
+
+/// Release builds of tests that `@testable import` a module (``Revision/testableFlags``): found on
+/// apple/swift-algorithms, whose release build refused its own tests.
+@Suite struct TestableBuildTests {
+    let folder = TemporaryFolder("perfkit-testable")
+
+    /// A release build passes -enable-testing only for a real `@testable import` line under Tests/,
+    /// never for a comment naming one (PerfKit's own suite has such a comment).
+    @Test func onlyAnImportStatementAsksForATestableBuild() throws {
+        let tests = folder.path + "/Tests/T"
+        try FileManager.default.createDirectory(atPath: tests, withIntermediateDirectories: true)
+        try Data("// a test says `@testable import Mono`\nimport Testing\n".utf8).write(
+            to: URL(fileURLWithPath: tests + "/A.swift"))
+        #expect(!Revision.usesTestableImport(in: folder.path))
+        try Data("import Testing\n  @testable import Mono\n".utf8).write(to: URL(fileURLWithPath: tests + "/B.swift"))
+        #expect(Revision.usesTestableImport(in: folder.path))
+        // PerfKit's own tests import nothing with @testable: its release builds are plain ones.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        #expect(!Revision.usesTestableImport(in: root))
+    }
+
+    /// The build's own error finds a `@testable import` the scan of `Tests/` missed (a test target
+    /// declared elsewhere): the words apple/swift-algorithms' release build failed with.
+    @Test func aBuildRefusingATestableImportIsRecognised() {
+        let refused = ChildProcess.Finished(
+            status: 1, signalled: false, output: Data(),
+            errors:
+                "ChainTests.swift:14:18: error: module 'Algorithms' was not compiled for testing [#ModuleNotTestable]")
+        #expect(BuildLog.isNotTestable(refused))
+        let other = ChildProcess.Finished(
+            status: 1, signalled: false, output: Data(), errors: "Core.swift:1:1: error: cannot find 'x' in scope")
+        #expect(!BuildLog.isNotTestable(other))
+    }
+
+    /// A run built with `-enable-testing` and one built without are not judged against each other.
+    @Test func aTestableBuildIsAnotherBuildConfiguration() {
+        let plain = Build.environment()
+        var testable = plain
+        testable.testableBuild = true
+        #expect(testable.countingDifferences(from: plain) == ["build configuration"])
+        #expect(testable.machineDifferences(from: plain) == ["build configuration"])
+        #expect(plain.countingDifferences(from: plain).isEmpty && testable.machineDifferences(from: testable).isEmpty)
+    }
+}
