@@ -25,14 +25,15 @@ mkdir -p Tests/AlgorithmsBenchmarks
 cp "$perfkit/Scripts/Evidence/algorithms-benchmarks.swift.txt" Tests/AlgorithmsBenchmarks/AlgorithmsBenchmarks.swift
 printf '.perfkit/\n' >> .gitignore
 git add -A && git -c user.name=e -c user.email=e@e commit -qm "PerfKit benchmarks"
-pk() { swift package --allow-writing-to-package-directory perfkit "$@"; }
+# An array, not a function: /usr/bin/time runs programs, not shell functions.
+pk=(swift package --allow-writing-to-package-directory perfkit)
 /usr/bin/time -f "swift test: %e s" swift test --filter AlgorithmsBenchmarks > "$out/test.log" 2>&1; tail -1 "$out/test.log"
 for n in 1 2; do
-    /usr/bin/time -f "counting run $n: %e s" pk run --counts-only --output "$out/c$n.json" > "$out/c$n.log" 2>&1
+    /usr/bin/time -f "counting run $n: %e s" "${pk[@]}" run --counts-only --output "$out/c$n.json" > "$out/c$n.log" 2>&1
     tail -1 "$out/c$n.log"
 done
 python3 "$perfkit/Scripts/Evidence/counts-paired.py" "$out/c1.json" "$out/c2.json"
-pk baseline save main --from "$out/c2.json"
+"${pk[@]}" baseline save main --from "$out/c2.json"
 python3 - <<'PY'
 p = "Sources/Algorithms/Unique.swift"; s = open(p).read()
 old = "        if seen.insert(projection(element)).inserted {"
@@ -41,6 +42,6 @@ open(p, "w").write(s)
 PY
 git -c user.name=e -c user.email=e@e commit -qam "uniqued: look the key up before inserting it"
 set +e
-/usr/bin/time -f "abba --counts: %e s" pk abba HEAD~1 HEAD --counts --markdown "$out/abba.md" > "$out/abba.txt" 2> "$out/abba.err"
+/usr/bin/time -f "abba --counts: %e s" "${pk[@]}" abba HEAD~1 HEAD --counts --markdown "$out/abba.md" > "$out/abba.txt" 2> "$out/abba.err"
 echo "abba exit $?"; tail -1 "$out/abba.err"; cat "$out/abba.txt"
-pk history record > "$out/history.txt" 2>&1; echo "history record exit $?"; tail -1 "$out/history.txt"
+"${pk[@]}" history record > "$out/history.txt" 2>&1; echo "history record exit $?"; tail -1 "$out/history.txt"
