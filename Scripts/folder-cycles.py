@@ -12,9 +12,15 @@ with folders). Prints each module's edges and cycles; exits 1 when any module ha
 import os, re, sys
 from collections import defaultdict
 
+# A private or fileprivate type is seen only in its own file, so it is not a folder's declaration
+# (``local`` finds every type a file declares, which that file's own uses refer to); a protocol's
+# associated type is (its conformers name it).
 declaration = re.compile(
-    r"^[ \t]*(?:@\w+ )*(?:public |package |internal |private |fileprivate |nonisolated )*"
-    r"(?:final |indirect )?(?:struct|enum|class|actor|protocol|typealias)\s+(\w+)", re.M)
+    r"^[ \t]*(?:@\w+ )*(?:(?:public|package|internal|nonisolated) )*"
+    r"(?:final |indirect )?(?:struct|enum|class|actor|protocol|typealias|associatedtype)\s+(\w+)", re.M)
+local = re.compile(
+    r"^[ \t]*(?:@\w+ )*(?:(?:public|package|internal|private|fileprivate|nonisolated) )*"
+    r"(?:final |indirect )?(?:struct|enum|class|actor|protocol|typealias|associatedtype)\s+(\w+)", re.M)
 function = re.compile(r"^(?:@\w+ )*(?:public |package |internal )*func\s+(\w+)", re.M)
 # Static members at any indentation (counted for extensions of other modules' types, below).
 member = re.compile(
@@ -92,7 +98,9 @@ def check(root):
     edges, why = defaultdict(set), defaultdict(set)
     for folder, fs in files.items():
         for f in fs:
-            used = [(owner.get(w), w) for w in set(re.findall(r"\b[A-Za-z_]\w*\b", texts[f]))]
+            own = set(local.findall(texts[f]))
+            words = set(re.findall(r"\b[A-Za-z_]\w*\b", texts[f])) - own
+            used = [(owner.get(w), w) for w in words]
             used += [(member_owner.get(w), "." + w) for w in set(re.findall(r"(?<![\w)\]?!])\.([A-Za-z_]\w*)\b", texts[f]))]
             for other, word in used:
                 if other and other != folder:

@@ -122,7 +122,7 @@ public enum SimulatedCounter {
     }
 
     /// The `totals:` (or `summary:`) figure of a callgrind dump's text.
-    static func totals(ofText text: String) -> UInt64? {
+    package static func totals(ofText text: String) -> UInt64? {
         var summary: UInt64?
         for line in text.split(separator: "\n") where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
             let fields = line.split(separator: " ")

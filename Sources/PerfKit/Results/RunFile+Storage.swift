@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Reading and writing run files, and where `perfkit run` puts them.
 extension RunFile {

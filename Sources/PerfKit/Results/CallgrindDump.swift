@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// One callgrind output file, read for the figures "where it went" needs: per function, its
 /// inclusive instructions and its direct calls into the allocator.

@@ -51,7 +51,3 @@ extension Array: ValidatedOnLoad where Element == TestResult {
         return nil
     }
 }
-
-extension RunFile: ValidatedOnLoad {
-    package func validationProblem() -> String? { tests.validationProblem() }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// Reads the environment of the current process: machine, git state, toolchain.
 ///

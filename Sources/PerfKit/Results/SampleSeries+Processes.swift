@@ -1,3 +1,5 @@
+import PerfKitCore
+
 /// Replication across processes: the level where a stored run's variance lives.
 extension SampleSeries {
     /// How many processes the values came from (1 when unlabelled).

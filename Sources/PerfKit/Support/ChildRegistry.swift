@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 import Synchronization
 
 #if canImport(Glibc)

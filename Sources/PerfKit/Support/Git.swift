@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 
 /// git, run as a child process: every failure is a ``GitError`` that quotes git's own words, and
 /// every revision reaches git after `--end-of-options` (or verified first), never as an option.

@@ -1,3 +1,5 @@
+import PerfKitCore
+
 /// Measures what one read of each probe costs on this machine, for `perfkit doctor`.
 public enum ProbeCost {
     /// The cost of one probe read.

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 import Synchronization
 
 /// Runs child processes: short queries whose output is read (git, `swift --version`) and long jobs
