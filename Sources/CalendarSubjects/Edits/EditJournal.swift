@@ -98,31 +98,14 @@ package final class EditJournal {
             close(fd)
             throw FileError(path, "cannot read journal: \(String(cString: strerror(error.code)))")
         }
-        var goodLength = 0
-        var offset = 0
-        var lineNumber = 0
-        var parsed: [JournalRecord] = []
-        while offset < bytes.count {
-            lineNumber += 1
-            guard let newline = bytes[offset...].firstIndex(of: 0x0A) else {
-                warnings.append(
-                    "\(path): line \(lineNumber): torn last record (\(bytes.count - offset) bytes without a newline) "
-                        + "skipped"
-                )
-                break
-            }
-            guard let record = Self.decode(Array(bytes[offset..<newline])) else {
-                close(fd)
-                let place = newline + 1 == bytes.count ? "the last record, complete but" : "a record before the end,"
-                throw FileError(
-                    path, "line \(lineNumber): damaged record (\(place) failing its checksum or JSON); refusing to open"
-                )
-            }
-            parsed.append(record)
-            goodLength = newline + 1
-            offset = newline + 1
+        let parsed: Parsed
+        do { parsed = try Self.parse(bytes, path: path) } catch {
+            close(fd)
+            throw error
         }
-        records = parsed
+        let goodLength = parsed.goodLength
+        warnings += parsed.warnings
+        records = parsed.records
         if goodLength < bytes.count {
             guard ftruncate(fd, off_t(goodLength)) == 0, fsync(fd) == 0 else {
                 let code = errno
@@ -133,13 +116,53 @@ package final class EditJournal {
         descriptor = fd
         verifiedLength = off_t(goodLength)
         opened = true
-        if isNew {
-            // A new file's name is durable only once its folder is flushed too.
-            let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
-            if folder >= 0 {
-                _ = fsync(folder)
-                close(folder)
+        if isNew { Self.syncFolder(of: path) }
+    }
+
+    /// The records of a journal's bytes, up to the end of its last complete line.
+    private struct Parsed {
+        /// The records, in order.
+        var records: [JournalRecord] = []
+        /// The length up to the end of the last complete record.
+        var goodLength = 0
+        /// A skipped torn last record, when there is one.
+        var warnings: [String] = []
+    }
+
+    /// Reads every complete line of `bytes`; an incomplete last line is skipped with a warning.
+    /// - Throws: ``FileError`` naming the line of a damaged record.
+    private static func parse(_ bytes: [UInt8], path: String) throws(FileError) -> Parsed {
+        var parsed = Parsed()
+        var offset = 0
+        var lineNumber = 0
+        while offset < bytes.count {
+            lineNumber += 1
+            guard let newline = bytes[offset...].firstIndex(of: 0x0A) else {
+                parsed.warnings.append(
+                    "\(path): line \(lineNumber): torn last record (\(bytes.count - offset) bytes without a newline) "
+                        + "skipped"
+                )
+                break
             }
+            guard let record = decode(Array(bytes[offset..<newline])) else {
+                let place = newline + 1 == bytes.count ? "the last record, complete but" : "a record before the end,"
+                throw FileError(
+                    path, "line \(lineNumber): damaged record (\(place) failing its checksum or JSON); refusing to open"
+                )
+            }
+            parsed.records.append(record)
+            parsed.goodLength = newline + 1
+            offset = newline + 1
+        }
+        return parsed
+    }
+
+    /// Flushes the folder of a new file: its name is durable only once its folder is flushed too.
+    private static func syncFolder(of path: String) {
+        let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
         }
     }
 

@@ -118,69 +118,13 @@ package struct CalendarLayout: Sendable {
         if metrics.maxLanes != nil { overflow.reserveCapacity(grid.days.count) }
         rowTops.reserveCapacity(grid.days.count)
         for dayIndex in grid.days.indices {
-            let packedAllDay = LanePacker.pack(split.allDay[dayIndex], expand: false)
-            let packedTimed = LanePacker.pack(split.timed[dayIndex])
-            let (packed, groups) =
-                metrics.maxLanes.map { LanePacker.limit(packedTimed, maxLanes: $0) } ?? (packedTimed, [])
-            let allDayLanes = packedAllDay.map { $0.1.laneCount }.max() ?? 0
-            var lanes = 1
-            for (_, placement) in packed { lanes = max(lanes, placement.laneCount) }
-            for group in groups { lanes = max(lanes, group.laneCount) }
             rowTops.append(y)
-            let geometry: TimedGeometry
-            var placedAllDay: [PlacedSegment] = []
-            switch presentation {
-            case .timeline:
-                for (segment, placement) in packedAllDay {
-                    let frame = Rect(
-                        x: 0, y: y + Double(placement.lane) * metrics.allDayLaneHeight, width: metrics.trackWidth,
-                        height: metrics.allDayLaneHeight)
-                    placedAllDay.append(
-                        PlacedSegment(
-                            segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
-                }
-                let trackTop = y + Double(allDayLanes) * metrics.allDayLaneHeight
-                let rowHeight = max(metrics.minimumRowHeight, Double(lanes) * metrics.laneHeight)
-                geometry = .timeline(trackTop: trackTop, rowHeight: rowHeight)
-                y = trackTop + rowHeight
-            case .week:
-                let column = Double(dayIndex % 7) * metrics.weekColumnWidth
-                let weekTop = Double(dayIndex / 7) * (24 * metrics.hourHeight + 4 * metrics.allDayLaneHeight)
-                if dayIndex % 7 == 0 { y = weekTop }
-                for (segment, placement) in packedAllDay {
-                    let frame = Rect(
-                        x: column, y: weekTop + Double(min(placement.lane, 3)) * metrics.allDayLaneHeight,
-                        width: metrics.weekColumnWidth,
-                        height: metrics.allDayLaneHeight)
-                    placedAllDay.append(
-                        PlacedSegment(
-                            segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
-                }
-                let gridTop = weekTop + 4 * metrics.allDayLaneHeight
-                geometry = .week(column: column, gridTop: gridTop)
-                y = max(y, gridTop + 24 * metrics.hourHeight)
-            }
-            var placed: [PlacedSegment] = []
-            placed.reserveCapacity(packed.count)
-            for (segment, placement) in packed {
-                let frame = geometry.frame(
-                    segment.startMinute, segment.endMinute, lane: placement.lane, span: placement.span,
-                    laneCount: placement.laneCount, axis: axis,
-                    metrics: metrics)
-                placed.append(
-                    PlacedSegment(
-                        segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: false))
-            }
-            days.append(placed)
-            var chips: [OverflowChip] = []
-            for group in groups {
-                let frame = geometry.frame(
-                    group.startMinute, group.endMinute, lane: group.lane, span: 1, laneCount: group.laneCount,
-                    axis: axis, metrics: metrics)
-                chips.append(OverflowChip(group: group, dayIndex: dayIndex, frame: frame))
-            }
-            overflow.append(chips)
-            allDay.append(placedAllDay)
+            let row = Self.layOutDay(
+                dayIndex, allDay: split.allDay[dayIndex], timed: split.timed[dayIndex], axis: axis,
+                presentation: presentation, metrics: metrics, y: &y)
+            days.append(row.timed)
+            overflow.append(row.chips)
+            allDay.append(row.allDay)
         }
         self.days = days
         self.allDay = allDay
@@ -188,6 +132,91 @@ package struct CalendarLayout: Sendable {
         hasLaneLimit = metrics.maxLanes != nil
         self.rowTops = rowTops
         contentHeight = y
+    }
+
+    /// One day's placed segments and chips.
+    private struct DayRow {
+        /// Timed segments with their frames.
+        var timed: [PlacedSegment]
+        /// All-day segments with their frames.
+        var allDay: [PlacedSegment]
+        /// "+N" chips of a lane limit.
+        var chips: [OverflowChip]
+    }
+
+    /// Packs and frames one day whose row starts at `y`; `y` becomes the next row's top.
+    private static func layOutDay(
+        _ dayIndex: Int, allDay allDaySegments: [Segment], timed timedSegments: [Segment], axis: CompressedTimeAxis,
+        presentation: Presentation, metrics: LayoutMetrics, y: inout Double
+    ) -> DayRow {
+        let packedAllDay = LanePacker.pack(allDaySegments, expand: false)
+        let packedTimed = LanePacker.pack(timedSegments)
+        let (packed, groups) =
+            metrics.maxLanes.map { LanePacker.limit(packedTimed, maxLanes: $0) } ?? (packedTimed, [])
+        var lanes = 1
+        for (_, placement) in packed { lanes = max(lanes, placement.laneCount) }
+        for group in groups { lanes = max(lanes, group.laneCount) }
+        let (geometry, placedAllDay) = frameAllDay(
+            packedAllDay, dayIndex: dayIndex, timedLanes: lanes, presentation: presentation, metrics: metrics, y: &y)
+        var placed: [PlacedSegment] = []
+        placed.reserveCapacity(packed.count)
+        for (segment, placement) in packed {
+            let frame = geometry.frame(
+                segment.startMinute, segment.endMinute, lane: placement.lane, span: placement.span,
+                laneCount: placement.laneCount, axis: axis,
+                metrics: metrics)
+            placed.append(
+                PlacedSegment(
+                    segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: false))
+        }
+        var chips: [OverflowChip] = []
+        for group in groups {
+            let frame = geometry.frame(
+                group.startMinute, group.endMinute, lane: group.lane, span: 1, laneCount: group.laneCount,
+                axis: axis, metrics: metrics)
+            chips.append(OverflowChip(group: group, dayIndex: dayIndex, frame: frame))
+        }
+        return DayRow(timed: placed, allDay: placedAllDay, chips: chips)
+    }
+
+    /// Frames a day's all-day segments and says where its timed segments go; `y` becomes the next row's top.
+    private static func frameAllDay(
+        _ packedAllDay: [(Segment, LanePacker.Placement)], dayIndex: Int, timedLanes lanes: Int,
+        presentation: Presentation, metrics: LayoutMetrics, y: inout Double
+    ) -> (TimedGeometry, [PlacedSegment]) {
+        var placedAllDay: [PlacedSegment] = []
+        switch presentation {
+        case .timeline:
+            let allDayLanes = packedAllDay.map { $0.1.laneCount }.max() ?? 0
+            for (segment, placement) in packedAllDay {
+                let frame = Rect(
+                    x: 0, y: y + Double(placement.lane) * metrics.allDayLaneHeight, width: metrics.trackWidth,
+                    height: metrics.allDayLaneHeight)
+                placedAllDay.append(
+                    PlacedSegment(
+                        segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
+            }
+            let trackTop = y + Double(allDayLanes) * metrics.allDayLaneHeight
+            let rowHeight = max(metrics.minimumRowHeight, Double(lanes) * metrics.laneHeight)
+            y = trackTop + rowHeight
+            return (.timeline(trackTop: trackTop, rowHeight: rowHeight), placedAllDay)
+        case .week:
+            let column = Double(dayIndex % 7) * metrics.weekColumnWidth
+            let weekTop = Double(dayIndex / 7) * (24 * metrics.hourHeight + 4 * metrics.allDayLaneHeight)
+            if dayIndex % 7 == 0 { y = weekTop }
+            for (segment, placement) in packedAllDay {
+                let frame = Rect(
+                    x: column, y: weekTop + Double(min(placement.lane, 3)) * metrics.allDayLaneHeight,
+                    width: metrics.weekColumnWidth,
+                    height: metrics.allDayLaneHeight)
+                placedAllDay.append(
+                    PlacedSegment(
+                        segment: segment, placement: placement, dayIndex: dayIndex, frame: frame, isAllDay: true))
+            }
+            let gridTop = weekTop + 4 * metrics.allDayLaneHeight
+            y = max(y, gridTop + 24 * metrics.hourHeight)
+            return (.week(column: column, gridTop: gridTop), placedAllDay)
+        }
     }
 
     /// Frames are snapped to half points (pixels at scale 2): lane edges shared by neighbours are

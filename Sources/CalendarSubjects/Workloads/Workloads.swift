@@ -55,63 +55,80 @@ package enum Workloads {
     package static func variedEvents(
         days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "Europe/Berlin")!
     ) -> [CalendarEvent] {
-        var generator = SeededGenerator(seed: seed)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
+        var fixture = VariedFixture(generator: SeededGenerator(seed: seed), calendar: calendar)
         let first = calendar.startOfDay(for: epoch)
-        var events: [CalendarEvent] = []
-        func add(_ day: Date, _ id: String, _ startMinute: Int, _ minutes: Int, allDay: Bool = false) {
-            let cal = calendars[generator.index(below: calendars.count)]
-            let start = calendar.date(byAdding: .minute, value: startMinute, to: day)!
-            let end =
-                allDay
-                ? calendar.date(byAdding: .day, value: max(1, minutes / 1440), to: day)!
-                : start.addingTimeInterval(Double(minutes) * 60)
-            events.append(
-                CalendarEvent(
-                    sourceID: id, calendarID: cal.id, title: titles[generator.index(below: titles.count)], start: start,
-                    end: end, isAllDay: allDay))
-        }
         for d in 0..<days {
             let day = calendar.date(byAdding: .day, value: d, to: first)!
-            let pattern = (d + Int(seed % 30)) % 30
-            let tag = "v\(d)"
-            switch pattern % 10 {
-            case 0: break  // empty day
-            case 1:  // dense overlaps
-                for k in 0..<(12 + generator.index(below: 10)) {
-                    add(day, "\(tag)-d\(k)", 9 * 60 + generator.index(below: 120), 30 + generator.index(below: 90))
-                }
-            case 2:  // long events
-                add(day, "\(tag)-long", 8 * 60, 10 * 60)
-                for k in 0..<4 { add(day, "\(tag)-l\(k)", 9 * 60 + k * 120, 60) }
-            case 3:  // overnight
-                add(day, "\(tag)-night", 22 * 60, 5 * 60)
-                add(day, "\(tag)-eve", 20 * 60, 90)
-            case 4:  // all-day and multi-day all-day
-                add(day, "\(tag)-ad", 0, 1440, allDay: true)
-                add(day, "\(tag)-ad3", 0, 3 * 1440, allDay: true)
-                add(day, "\(tag)-m", 13 * 60, 45)
-            case 5:  // clipped at the day edge, ending exactly at midnight
-                add(day, "\(tag)-edge", 23 * 60, 60)
-                add(day, "\(tag)-early", 0, 30)
-            case 6:  // touching events and a zero-length one
-                for k in 0..<5 { add(day, "\(tag)-t\(k)", 10 * 60 + k * 30, 30) }
-                add(day, "\(tag)-zero", 15 * 60, 0)
-            case 7:  // sparse random
-                for k in 0..<(1 + generator.index(below: 4)) {
-                    add(day, "\(tag)-s\(k)", generator.index(below: 23 * 60), 15 + generator.index(below: 120))
-                }
-            case 8:  // a busy working day
-                for k in 0..<20 {
-                    add(
-                        day, "\(tag)-w\(k)", 8 * 60 + generator.index(below: 9 * 60),
-                        15 * (1 + generator.index(below: 6)))
-                }
-            default:  // early-morning cluster crossing the DST hour (02:00–03:00)
-                for k in 0..<4 { add(day, "\(tag)-dst\(k)", 60 + k * 30, 90) }
-            }
+            fixture.addDay(day, pattern: (d + Int(seed % 30)) % 30, tag: "v\(d)")
         }
-        return events
+        return fixture.events
+    }
+}
+
+/// The varied fixture's events as they are made, and the generator that picks them.
+private struct VariedFixture {
+    var generator: SeededGenerator
+    let calendar: Calendar
+    var events: [CalendarEvent] = []
+
+    /// Appends an event `minutes` long from `startMinute` of `day` (whole days when `allDay`).
+    mutating func add(_ day: Date, _ id: String, _ startMinute: Int, _ minutes: Int, allDay: Bool = false) {
+        let cal = Workloads.calendars[generator.index(below: Workloads.calendars.count)]
+        let start = calendar.date(byAdding: .minute, value: startMinute, to: day)!
+        let end =
+            allDay
+            ? calendar.date(byAdding: .day, value: max(1, minutes / 1440), to: day)!
+            : start.addingTimeInterval(Double(minutes) * 60)
+        let title = Workloads.titles[generator.index(below: Workloads.titles.count)]
+        events.append(
+            CalendarEvent(sourceID: id, calendarID: cal.id, title: title, start: start, end: end, isAllDay: allDay))
+    }
+
+    /// Appends a random start and length: `base` plus up to `spread` minutes, `minimum` plus up to `extra` long.
+    mutating func addRandom(_ day: Date, _ id: String, base: Int, spread: Int, minimum: Int, extra: Int) {
+        let start = base + generator.index(below: spread)
+        let minutes = minimum + generator.index(below: extra)
+        add(day, id, start, minutes)
+    }
+
+    /// Appends the events of one of the ten day patterns (`pattern % 10`).
+    mutating func addDay(_ day: Date, pattern: Int, tag: String) {
+        switch pattern % 10 {
+        case 0: break  // empty day
+        case 1:  // dense overlaps
+            for k in 0..<(12 + generator.index(below: 10)) {
+                addRandom(day, "\(tag)-d\(k)", base: 9 * 60, spread: 120, minimum: 30, extra: 90)
+            }
+        case 2:  // long events
+            add(day, "\(tag)-long", 8 * 60, 10 * 60)
+            for k in 0..<4 { add(day, "\(tag)-l\(k)", 9 * 60 + k * 120, 60) }
+        case 3:  // overnight
+            add(day, "\(tag)-night", 22 * 60, 5 * 60)
+            add(day, "\(tag)-eve", 20 * 60, 90)
+        case 4:  // all-day and multi-day all-day
+            add(day, "\(tag)-ad", 0, 1440, allDay: true)
+            add(day, "\(tag)-ad3", 0, 3 * 1440, allDay: true)
+            add(day, "\(tag)-m", 13 * 60, 45)
+        case 5:  // clipped at the day edge, ending exactly at midnight
+            add(day, "\(tag)-edge", 23 * 60, 60)
+            add(day, "\(tag)-early", 0, 30)
+        case 6:  // touching events and a zero-length one
+            for k in 0..<5 { add(day, "\(tag)-t\(k)", 10 * 60 + k * 30, 30) }
+            add(day, "\(tag)-zero", 15 * 60, 0)
+        case 7:  // sparse random
+            for k in 0..<(1 + generator.index(below: 4)) {
+                addRandom(day, "\(tag)-s\(k)", base: 0, spread: 23 * 60, minimum: 15, extra: 120)
+            }
+        case 8:  // a busy working day
+            for k in 0..<20 {
+                let start = 8 * 60 + generator.index(below: 9 * 60)
+                let minutes = 15 * (1 + generator.index(below: 6))
+                add(day, "\(tag)-w\(k)", start, minutes)
+            }
+        default:  // early-morning cluster crossing the DST hour (02:00–03:00)
+            for k in 0..<4 { add(day, "\(tag)-dst\(k)", 60 + k * 30, 90) }
+        }
     }
 }
