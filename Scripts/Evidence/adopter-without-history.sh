@@ -13,6 +13,9 @@ echo "== without: $(dpkg -l libpq-dev libsqlite3-dev 2>/dev/null | grep -c '^ii'
 echo "== swift test"; /usr/bin/time -f "swift test %e s" swift test > /tmp/adopter-test.log 2>&1; echo "status $?"; tail -3 /tmp/adopter-test.log
 echo "== pk run (cold: the tool's build, then the first run)"; /usr/bin/time -f "pk run %e s" bash -c 'swift package --allow-writing-to-package-directory perfkit run' > /tmp/adopter-run.log 2>&1; echo "status $?"; tail -4 /tmp/adopter-run.log
 echo "== the example and the history store in the build logs and build folders:"; grep -c "CalendarSubjects\|calendar-demo\|CalendarDemoTool\|PerfKitHistory" /tmp/adopter-test.log /tmp/adopter-run.log
-for t in CalendarSubjects CalendarDemoTool PerfKitHistory PerfKit; do echo "$t: $(find .build -path "*/$t.build/*" -name "*.o" | wc -l) object files"; done
+# the tool's modules build as NAME-tool.build (the plugin's host build), the tests' as NAME.build
+for t in CalendarSubjects CalendarDemoTool PerfKitHistory PerfKit; do
+    echo "$t: $(find .build .perfkit -name "*.o" \( -path "*/$t.build/*" -o -path "*/$t-tool.build/*" \) | wc -l) object files"
+done
 echo "== pk history record"; swift package --allow-writing-to-package-directory perfkit history record 2>&1 | tail -2; echo "status ${PIPESTATUS[0]}"
 apt-get install -y -q libpq-dev libsqlite3-dev > /tmp/adopter-apt2.log 2>&1; echo "== reinstalled: $(dpkg -l libpq-dev libsqlite3-dev | grep -c '^ii')"
