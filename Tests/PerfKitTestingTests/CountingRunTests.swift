@@ -72,6 +72,12 @@ struct LookedUp<T> { var value: T }
         try measure("key-path-keyed") { keyPathLookups(paths, table) }
     }
 
+    /// Work that follows the bundle's own addresses: literals of its read-only data, keyed by their
+    /// addresses in a dictionary (where they hash decides its collisions).
+    @Test(.performance(samples: 3)) func bundleAddressKeyedWork() throws {
+        try measure("bundle-address-keyed") { bundleAddressTable(bundleLiterals) }
+    }
+
     /// An async body that suspends: not counted, and the counting run says why.
     @Test(.performance(samples: 3)) func asyncWork() async throws {
         try await measure("async") {
@@ -126,11 +132,11 @@ struct LookedUp<T> { var value: T }
     /// Counts the tests matching `filter` in this bundle; the dumps are removed.
     static func count(
         _ filter: String, setup: CountingRun.Setup, heapPads: [Int] = CountingRun.heapPads,
-        progress: (String) -> Void = { _ in }
+        loadingElsewhere: Bool = false, progress: (String) -> Void = { _ in }
     ) throws -> [TestResult] {
         let run = try CountingRun.measure(
             bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: filter, samples: 3, setup: setup,
-            heapPads: heapPads, progress: progress)
+            heapPads: heapPads, loadingElsewhere: loadingElsewhere, progress: progress)
         try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path)
         return run.tests
     }
@@ -264,6 +270,31 @@ struct LookedUp<T> { var value: T }
         }
     }
 
+    /// A count that hashes the bundle's own addresses moves when the bundle loads at another address
+    /// (through the dynamic loader, as a lookup-heavy test's second process does: ``CountingProcess/loader``),
+    /// as it would in another build; one that does not stays identical. The calendar's playback (its
+    /// dictionary keyed by key paths) moved 1.35% so, which the heap-shifted check could not see.
+    @Test func aCountThatHashesTheBundlesAddressesMovesWhenItLoadsElsewhereAndNoOtherDoes() throws {
+        guard Jemalloc.isLinked, CountingProcess.loader != nil else { return }
+        try Self.withCountingSetup { setup in
+            func counts(loadingElsewhere: Bool) throws -> [String: [Double]] {
+                let tests = try Self.count(
+                    "CountingRunTests/(bundleAddressKeyedWork|countedLoop)", setup: setup,
+                    loadingElsewhere: loadingElsewhere)
+                var values: [String: [Double]] = [:]
+                for measurement in tests.flatMap(\.measurements) {
+                    values[measurement.name] = measurement.series.first { $0.metric == .instructions }?.values
+                }
+                return values
+            }
+            let (here, elsewhere) = (try counts(loadingElsewhere: false), try counts(loadingElsewhere: true))
+            #expect(Set(here.keys) == ["bundle-address-keyed", "loop-2000", "loop-4000"])
+            #expect(here["bundle-address-keyed"] != elsewhere["bundle-address-keyed"], "\(here) \(elsewhere)")
+            #expect(here["loop-2000"] == elsewhere["loop-2000"])
+            #expect(here["loop-4000"] == elsewhere["loop-4000"])
+        }
+    }
+
     /// An async body has no count, and the counting run says why (``asyncCountReason``): counted, what
     /// other threads ran during its suspensions was in the count, and it moved up to 0.42% in CI.
     @Test func anAsyncBodyIsNotCountedAndTheRunSaysWhy() throws {
@@ -351,4 +382,34 @@ enum ChildOutput {
         process.waitUntilExit()
         return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
+}
+
+/// 128 literals in the bundle's read-only data: their addresses move with where the bundle is loaded.
+let bundleLiterals: [StaticString] = [
+    "literal-000", "literal-001", "literal-002", "literal-003", "literal-004", "literal-005", "literal-006",
+    "literal-007", "literal-008", "literal-009", "literal-010", "literal-011", "literal-012", "literal-013",
+    "literal-014", "literal-015", "literal-016", "literal-017", "literal-018", "literal-019", "literal-020",
+    "literal-021", "literal-022", "literal-023", "literal-024", "literal-025", "literal-026", "literal-027",
+    "literal-028", "literal-029", "literal-030", "literal-031", "literal-032", "literal-033", "literal-034",
+    "literal-035", "literal-036", "literal-037", "literal-038", "literal-039", "literal-040", "literal-041",
+    "literal-042", "literal-043", "literal-044", "literal-045", "literal-046", "literal-047", "literal-048",
+    "literal-049", "literal-050", "literal-051", "literal-052", "literal-053", "literal-054", "literal-055",
+    "literal-056", "literal-057", "literal-058", "literal-059", "literal-060", "literal-061", "literal-062",
+    "literal-063", "literal-064", "literal-065", "literal-066", "literal-067", "literal-068", "literal-069",
+    "literal-070", "literal-071", "literal-072", "literal-073", "literal-074", "literal-075", "literal-076",
+    "literal-077", "literal-078", "literal-079", "literal-080", "literal-081", "literal-082", "literal-083",
+    "literal-084", "literal-085", "literal-086", "literal-087", "literal-088", "literal-089", "literal-090",
+    "literal-091", "literal-092", "literal-093", "literal-094", "literal-095", "literal-096", "literal-097",
+    "literal-098", "literal-099", "literal-100", "literal-101", "literal-102", "literal-103", "literal-104",
+    "literal-105", "literal-106", "literal-107", "literal-108", "literal-109", "literal-110", "literal-111",
+    "literal-112", "literal-113", "literal-114", "literal-115", "literal-116", "literal-117", "literal-118",
+    "literal-119", "literal-120", "literal-121", "literal-122", "literal-123", "literal-124", "literal-125",
+    "literal-126", "literal-127",
+]
+
+/// Keys each literal by its address in a dictionary and returns its count.
+@inline(never) func bundleAddressTable(_ literals: [StaticString]) -> Int {
+    var table: [UInt: Int] = [:]
+    for (index, literal) in literals.enumerated() { table[UInt(bitPattern: literal.utf8Start)] = index }
+    return table.count
 }

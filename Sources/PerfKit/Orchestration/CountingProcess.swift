@@ -14,14 +14,30 @@ package struct CountingProcess: Sendable {
     var pad: Int
     /// The pass's own folder.
     var folder: String
+    /// Whether the bundle is started through the dynamic loader (``loader``), which maps it where
+    /// `mmap` places it rather than at the kernel's fixed base: its code, constants and key paths then
+    /// sit at other addresses, as in another build. A count that hashes them (the calendar's playback:
+    /// an `AnyKeyPath`-keyed dictionary, 2,776,203 instructions at the kernel's base, 2,738,733 through
+    /// the loader) moves; one that does not stays identical.
+    var loadsElsewhere: Bool
 
-    /// A counting process of test `test` (`id`), the harness's heap shifted by `pad`, in `folder`.
-    package init(test: Int, id: String, pad: Int, folder: String) {
+    /// A counting process of test `test` (`id`), the harness's heap shifted by `pad`, in `folder`,
+    /// the bundle loaded through the dynamic loader when `loadsElsewhere`.
+    package init(test: Int, id: String, pad: Int, folder: String, loadsElsewhere: Bool = false) {
         self.test = test
         self.id = id
         self.pad = pad
         self.folder = folder
+        self.loadsElsewhere = loadsElsewhere
     }
+
+    /// The dynamic loader a process that ``loadsElsewhere`` starts the bundle through, when this
+    /// machine has it (x86_64 or aarch64 glibc); without it the bundle loads where the kernel puts it.
+    package static let loader: String? = {
+        let candidates =
+            architecture == "aarch64" ? ["/lib/ld-linux-aarch64.so.1"] : ["/lib64/ld-linux-x86-64.so.2"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
 
     /// What one pass measured.
     struct Outcome: Sendable {
@@ -120,6 +136,7 @@ package struct CountingProcess: Sendable {
                 "--collect-atstart=no",
             ] + CountingRun.uncountedRuntimeProbes.map { "--toggle-collect=\($0)" } + [
                 "--callgrind-out-file=\(folder)/callgrind.out", "--log-file=\(log)",
+            ] + (loadsElsewhere ? Self.loader.map { [$0] } ?? [] : []) + [
                 root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
                 NSRegularExpression.escapedPattern(for: id),
             ], in: directory, environment: environment, output: .discard, showErrors: pad == 0,

@@ -83,7 +83,7 @@ package enum CountingRun {
         + "the test on a measured thread over a pinned jemalloc arena (other "
         + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
         + "start), the runtime's cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, "
-        + "deterministic hashing"
+        + "deterministic hashing, checks with the bundle loaded at another address"
 
     /// The setup of a counting run whose measured thread's heap could not be pinned (built without
     /// the Jemalloc trait, say): heap-shifted second processes for every test, no pinned arena.
@@ -128,6 +128,8 @@ package enum CountingRun {
     ///   - extra: Variables added to the fixed environment (test-only, for example an injected change).
     ///   - jobs: Counting processes at once (``defaultJobs``).
     ///   - pads: The heap shifts, one process each (``heapPads``; tests pass more).
+    ///   - loadingElsewhere: Whether every process loads the bundle through the dynamic loader
+    ///     (``CountingProcess/loadsElsewhere``; tests count a body both ways).
     ///   - costs: Earlier results of these tests (a timing run's, the other side's counts), to start
     ///     the costliest first (``longestFirst(_:costs:)``); the counts do not depend on the order.
     ///   - progress: Receives one line when it starts, and one naming series whose bodies start threads.
@@ -138,7 +140,7 @@ package enum CountingRun {
     package static func measure(
         bundle: String, directory: String, filter: String, samples: Int?, setup: Setup,
         environment extra: [String: String] = [:], jobs: Int = defaultJobs, heapPads pads: [Int] = heapPads,
-        costs: [TestResult] = [], progress: (String) -> Void = { _ in }
+        loadingElsewhere: Bool = false, costs: [TestResult] = [], progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
         // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
         let root = "/tmp/perfkit-counts-\(UUID().uuidString)"
@@ -165,7 +167,9 @@ package enum CountingRun {
         let processes = longestFirst(
             ids.enumerated().flatMap { index, id in
                 pads.map {
-                    CountingProcess(test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0))
+                    CountingProcess(
+                        test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0),
+                        loadsElsewhere: loadingElsewhere)
                 }
             }, costs: costs)
         let width = max(1, min(jobs, processes.count))
@@ -194,7 +198,8 @@ package enum CountingRun {
     }
 
     /// Runs `processes` and, for a test whose bodies use the runtime's shared lookups or whose heap
-    /// could not be pinned, one more with the harness's heap shifted (``shiftCheck(of:_:root:)``), run
+    /// could not be pinned, one more with the harness's heap shifted and the bundle loaded at another address
+    /// (``shiftCheck(of:_:root:)``), run
     /// as soon as the test's first process ends: what its series move then widens their tolerance,
     /// and the report says so. Every other test's single process stands.
     /// - Returns: The checks added and the outcomes of `processes` followed by theirs.
@@ -250,7 +255,7 @@ package enum CountingRun {
             reasons.append("\(lookups.count) of \(tests) tests use the Swift runtime's shared lookups")
         }
         return "perfkit run: \(reasons.joined(separator: "; ")); counted \(checks == 1 ? "it" : "them") once more "
-            + "with the harness's heap shifted"
+            + "with the harness's heap shifted and the bundle loaded at another address"
     }
 
     /// The counting processes' whole environment: fixed, so counts do not depend on the caller's.
@@ -315,7 +320,8 @@ package enum CountingRun {
     /// cache, 0.15–0.21%; the history layouts, 0.29–0.81%, identical).
     package static let runtimeLookupThreshold = 0.01
 
-    /// The second process, the harness's heap shifted by ``checkPad``, of a test whose first process
+    /// The second process, the harness's heap shifted by ``checkPad`` and the bundle loaded at another
+    /// address (``CountingProcess/loadsElsewhere``), of a test whose first process
     /// spent more than ``runtimeLookupThreshold`` of a sample in the runtime's shared lookups, or
     /// could not pin the measured thread's heap (``SampleSeries/heapUnpinned``); nil for any other.
     static func shiftCheck(of process: CountingProcess, _ outcome: CountingProcess.Outcome, root: String)
@@ -324,7 +330,7 @@ package enum CountingRun {
         guard outcome.needsShiftCheck else { return nil }
         return CountingProcess(
             test: process.test, id: process.id, pad: checkPad,
-            folder: root + CountingProcess.folderName(process.test, checkPad))
+            folder: root + CountingProcess.folderName(process.test, checkPad), loadsElsewhere: true)
     }
 
     /// The series whose bodies started threads, named for a progress line.
@@ -397,7 +403,8 @@ package enum CountingRun {
             + ", \(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase"
             + (shifted > 0 ? " (the heap shifted in \(shifted) of them)" : "")
             + (uncountedRuntimeProbes.isEmpty ? "" : " (the runtime's cache probes left out)")
-            + ", once more with the harness's heap shifted when it spends over "
+            + ", once more with the harness's heap shifted and the bundle loaded at another address when it spends "
+                + "over "
             + "\(Format.trim(runtimeLookupThreshold * 100))% of a sample in the Swift runtime's shared lookups"
     }
 
