@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// Arm-against-arm comparisons inside one run: for every measurement with two or more arms,
 /// each arm against the first one declared (the reference), on the same workload and binary,
 /// with the arms run in ABBA order.

@@ -1,4 +1,5 @@
 import PerfKitCore
+
 extension Comparison {
     /// The lines that say which series could not be matched because one side kept a parameterized
     /// test as one series (a run file or baseline before schema 6, where the cases overwrote each

@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// Two arms measured process by process in counterbalanced rounds, paired round by round.
 ///
 /// Each round yields one value per side and series (the median of that process's samples); the

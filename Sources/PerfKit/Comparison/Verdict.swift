@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// The outcome of comparing one metric. A struct wrapping a private enum so verdicts can be added.
 public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvertible {
     private enum Value: String, CaseIterable {

@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// Why a row is not judged, inconclusive, or judged the way it is: the typed cause beside the row's
 /// free-text note (as swift-testing keeps `Issue.Kind` beside its comments). Reports group and count
 /// rows by it, never by parsing the note, so rewording a note cannot regroup an answer.

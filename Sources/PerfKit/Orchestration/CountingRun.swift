@@ -404,7 +404,7 @@ package enum CountingRun {
             + (shifted > 0 ? " (the heap shifted in \(shifted) of them)" : "")
             + (uncountedRuntimeProbes.isEmpty ? "" : " (the runtime's cache probes left out)")
             + ", once more with the harness's heap shifted and the bundle loaded at another address when it spends "
-                + "over "
+            + "over "
             + "\(Format.trim(runtimeLookupThreshold * 100))% of a sample in the Swift runtime's shared lookups"
     }
 

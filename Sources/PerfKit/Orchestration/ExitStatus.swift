@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// The exit statuses of `perfkit` and `calendar-demo`, decided in one place and listed once
 /// (``table``, which README's table is checked against).
 package enum ExitStatus {

@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// What can go wrong checking out, building and running revisions: one line each, and whether it
 /// is the user's input (a bad revision, a filter that matches nothing) or a child process that
 /// failed (a build, a measured process), which the command line reports with different exit codes.

@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// Tidy CSV exports: a summary (one row per series and statistic) and raw samples (one row per sample).
 public enum CSVReport {
     /// One row per test, measurement, arm, phase, metric, side and statistic.

@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// Benjamini–Hochberg adjustment of many p-values, controlling the false discovery rate.
 public enum BenjaminiHochberg {
     /// Adjusted p-values (q-values) in input order, as `statsmodels`' `fdr_bh`.

@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// The Mann–Whitney U test for two independent samples, matching SciPy's `mannwhitneyu` defaults.
 public struct MannWhitney: Sendable, Codable, Equatable {
     /// U statistic of the first sample (SciPy's `statistic`).

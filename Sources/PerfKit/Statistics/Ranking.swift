@@ -1,4 +1,5 @@
 import PerfKitCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// A point estimate with a bootstrap confidence interval.
 public struct Estimate: Sendable, Codable, Equatable {
     /// The point estimate on the full samples.

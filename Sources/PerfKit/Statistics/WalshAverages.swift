@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// The Walsh averages (xᵢ + xⱼ) / 2, i ≤ j, of a sample, held implicitly: the n(n + 1)/2 values
 /// are never stored, and any order statistic is found exactly.
 ///

@@ -1,4 +1,5 @@
 import PerfKitCore
+
 /// The Wilcoxon signed-rank test for paired samples, matching SciPy's current `wilcoxon`
 /// defaults (SciPy 1.17: `zero_method="wilcox"`, `correction=False`, `method="auto"`, two-sided).
 public struct Wilcoxon: Sendable, Codable, Equatable {
