@@ -51,6 +51,28 @@ import Testing
         #expect(main.contains("too noisy to tell: 1"))
     }
 
+    /// A chart beside a report is the report's own: a kind that had a chart in an earlier run and has
+    /// no judged row now loses it (the calendar demo kept an earlier run's counts chart, +2.2%, beside a
+    /// report whose counts were all not judged); another report's charts and other files stay.
+    @Test func writingAReportRemovesItsChartsFromAnEarlierRunAndNothingElse() throws {
+        let folder = TemporaryFolder("perfkit-report-charts")
+        let stale = ["pr-sides-simulated-counts.svg", "pr-arms-memory.svg", "pr-growth-3.svg"]
+        let others = ["pr-x-sides-memory.svg", "other-sides-memory.svg", "pr-sides-notes.svg", "pr-sides-memory.txt"]
+        for name in stale + others {
+            try Data("<svg/>".utf8).write(to: URL(fileURLWithPath: folder.path + "/" + name))
+        }
+        let comparison = try Comparison(
+            baseline: V.processTests(V.noisy(100, seed: 1), id: "S/a()"),
+            current: V.processTests(V.noisy(125, seed: 2), id: "S/a()"))
+        let written = try ReportWriter(markdown: folder.path + "/pr.md", csv: nil, json: nil)
+            .write(MarkdownReport(title: "T", command: "c", comparison: comparison), rawTests: [])
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        #expect(names.contains("pr-sides-component-cost.svg"))  // this run's chart, written
+        #expect(Set(written.map { URL(fileURLWithPath: $0).lastPathComponent }).contains("pr-sides-component-cost.svg"))
+        #expect(names.isDisjoint(with: stale), "\(names)")
+        #expect(names.isSuperset(of: others), "\(names)")
+    }
+
     @Test func theMainReportFitsAPullRequestCommentAndTheFullOneHoldsEveryRow() throws {
         var baseline: [TestResult] = []
         var current: [TestResult] = []

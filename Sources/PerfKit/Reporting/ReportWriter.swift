@@ -87,9 +87,7 @@ public struct ReportWriter: Sendable {
                         ($0.phase, $0.test, $0.measurement, $0.arm) < ($1.phase, $1.test, $1.measurement, $1.arm)
                     }
                 guard !SVGChart.layout(rows).rows.isEmpty else { continue }
-                let slug = group.title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ")
-                    .prefix(2).joined(separator: "-")
-                let name = base.lastPathComponent + "-\(comparison.slug)-\(slug).svg"
+                let name = base.lastPathComponent + "-\(comparison.slug)-\(Self.chartSlug(group)).svg"
                 let path = folder.appendingPathComponent(name).path
                 let title = "\(comparison.title): \(group.title)"
                 try StoredFile.writeAtomically(Data(SVGChart.changes(rows, title: title).utf8), to: path)
@@ -111,7 +109,43 @@ public struct ReportWriter: Sendable {
         try StoredFile.writeAtomically(Data(report.renderFull().utf8), to: full)
         try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
         written += [full, markdown]
+        try Self.removeStaleCharts(of: base, keeping: written)
         return written
+    }
+
+    /// Removes the charts of the report at `base` (its path without `.md`) that an earlier write left
+    /// and this one did not make: a kind with no judged row this time, fewer parameterized functions.
+    /// A chart beside a report is then always the report's own (the calendar demo's counts chart
+    /// showed an earlier run's +2.2% beside a report whose counts were all not judged).
+    /// - Throws: ``FileError`` naming a chart that cannot be removed.
+    static func removeStaleCharts(of base: URL, keeping written: [String]) throws(FileError) {
+        let folder = base.deletingLastPathComponent()
+        let kept = Set(written.map { URL(fileURLWithPath: $0).lastPathComponent })
+        let slugs = ReportHeadline.Group.all.map { chartSlug($0) }
+        func isChart(_ name: String) -> Bool {
+            guard name.hasPrefix(base.lastPathComponent + "-"), name.hasSuffix(".svg") else { return false }
+            let rest = name.dropFirst(base.lastPathComponent.count + 1).dropLast(4)
+            if rest.hasPrefix("growth-") {
+                return !rest.dropFirst(7).isEmpty && rest.dropFirst(7).allSatisfy(\.isNumber)
+            }
+            return ["arms-", "sides-"].contains {
+                rest.hasPrefix($0) && slugs.contains(String(rest.dropFirst($0.count)))
+            }
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where isChart(name) && !kept.contains(name) {
+            let path = folder.appendingPathComponent(name).path
+            do { try FileManager.default.removeItem(atPath: path) } catch {
+                throw FileError(
+                    path, "cannot remove this report's chart from an earlier run: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// The part of a chart's name that names its kind: the group title's first two words.
+    static func chartSlug(_ group: ReportHeadline.Group) -> String {
+        group.title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ").prefix(2)
+            .joined(separator: "-")
     }
 
     /// The summary CSV and, beside it, the raw samples' CSV; the paths in that order.
