@@ -104,7 +104,7 @@ package final class EditJournal {
             throw error
         }
         let goodLength = parsed.goodLength
-        warnings += parsed.warnings
+        warnings = parsed.warnings
         records = parsed.records
         if goodLength < bytes.count {
             guard ftruncate(fd, off_t(goodLength)) == 0, fsync(fd) == 0 else {

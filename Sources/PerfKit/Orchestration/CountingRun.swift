@@ -83,14 +83,22 @@ package enum CountingRun {
         + "the test on a measured thread over a pinned jemalloc arena (other "
         + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
         + "start), the runtime's cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, "
-        + "deterministic hashing, checks with the bundle loaded at another address"
+        + "deterministic hashing, \(checkPlacement)"
 
     /// The setup of a counting run whose measured thread's heap could not be pinned (built without
     /// the Jemalloc trait, say): heap-shifted second processes for every test, no pinned arena.
     package static let unpinnedSetupIdentifier =
         "callgrind Ir, one process per test and one with the heap shifted, "
         + "\(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, the heap not pinned, the runtime's "
-        + "cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing"
+        + "cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing, "
+        + checkPlacement
+
+    /// Where a second (check) process puts the harness's heap and the bundle: both setups name it, and
+    /// without a dynamic loader to start the bundle through (``CountingProcess/loader``) it says so.
+    static let checkPlacement =
+        CountingProcess.loader == nil
+        ? "checks with the heap shifted (no dynamic loader to load the bundle elsewhere)"
+        : "checks with the bundle loaded at another address"
 
     /// The setup `tests` were counted with: ``unpinnedSetupIdentifier`` when a series says its heap
     /// was not pinned (``SampleSeries/heapUnpinned``), else ``setupIdentifier``.
@@ -254,8 +262,9 @@ package enum CountingRun {
         if !lookups.isEmpty {
             reasons.append("\(lookups.count) of \(tests) tests use the Swift runtime's shared lookups")
         }
+        let placement = CountingProcess.loader == nil ? "" : " and the bundle loaded at another address"
         return "perfkit run: \(reasons.joined(separator: "; ")); counted \(checks == 1 ? "it" : "them") once more "
-            + "with the harness's heap shifted and the bundle loaded at another address"
+            + "with the harness's heap shifted" + placement
     }
 
     /// The counting processes' whole environment: fixed, so counts do not depend on the caller's.
