@@ -87,7 +87,7 @@ public struct ReportWriter: Sendable {
                         ($0.phase, $0.test, $0.measurement, $0.arm) < ($1.phase, $1.test, $1.measurement, $1.arm)
                     }
                 guard !SVGChart.layout(rows).rows.isEmpty else { continue }
-                let name = base.lastPathComponent + "-\(comparison.slug)-\(Self.chartSlug(group)).svg"
+                let name = Self.chartName(base.lastPathComponent, comparison.slug, group)
                 let path = folder.appendingPathComponent(name).path
                 let title = "\(comparison.title): \(group.title)"
                 try StoredFile.writeAtomically(Data(SVGChart.changes(rows, title: title).utf8), to: path)
@@ -98,7 +98,7 @@ public struct ReportWriter: Sendable {
         if let growth, !growth.isEmpty {
             var names: [String: String] = [:]
             for (n, chart) in growth.charts().enumerated() {
-                let name = base.lastPathComponent + "-growth-\(n + 1).svg"
+                let name = Self.growthChartName(base.lastPathComponent, n + 1)
                 try StoredFile.writeAtomically(Data(chart.svg.utf8), to: folder.appendingPathComponent(name).path)
                 names[chart.function] = name
                 written.append(folder.appendingPathComponent(name).path)
@@ -121,16 +121,15 @@ public struct ReportWriter: Sendable {
     static func removeStaleCharts(of base: URL, keeping written: [String]) throws(FileError) {
         let folder = base.deletingLastPathComponent()
         let kept = Set(written.map { URL(fileURLWithPath: $0).lastPathComponent })
-        let slugs = ReportHeadline.Group.all.map { chartSlug($0) }
-        func isChart(_ name: String) -> Bool {
-            guard name.hasPrefix(base.lastPathComponent + "-"), name.hasSuffix(".svg") else { return false }
-            let rest = name.dropFirst(base.lastPathComponent.count + 1).dropLast(4)
-            if rest.hasPrefix("growth-") {
-                return !rest.dropFirst(7).isEmpty && rest.dropFirst(7).allSatisfy(\.isNumber)
-            }
-            return ["arms-", "sides-"].contains {
-                rest.hasPrefix($0) && slugs.contains(String(rest.dropFirst($0.count)))
-            }
+        let report = base.lastPathComponent
+        let charts = Set(["arms", "sides"].flatMap { c in ReportHeadline.Group.all.map { chartName(report, c, $0) } })
+        func isChart(_ file: String) -> Bool {
+            if charts.contains(file) { return true }
+            // A growth chart: the number after the last "-" names it, and the name is the one it would get.
+            guard file.hasSuffix(".svg"), let dash = file.lastIndex(of: "-"),
+                let n = Int(file[file.index(after: dash)...].dropLast(4))
+            else { return false }
+            return file == growthChartName(report, n)
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         where isChart(name) && !kept.contains(name) {
@@ -142,11 +141,16 @@ public struct ReportWriter: Sendable {
         }
     }
 
-    /// The part of a chart's name that names its kind: the group title's first two words.
-    static func chartSlug(_ group: ReportHeadline.Group) -> String {
-        group.title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ").prefix(2)
+    /// A comparison chart's name: `<report>-<comparison>-<kind>.svg`, the kind as the group title's first two
+    /// words (`pr-sides-simulated-counts.svg`).
+    static func chartName(_ report: String, _ comparison: String, _ group: ReportHeadline.Group) -> String {
+        let kind = group.title.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ").prefix(2)
             .joined(separator: "-")
+        return "\(report)-\(comparison)-\(kind).svg"
     }
+
+    /// A growth chart's name: `<report>-growth-<n>.svg`.
+    static func growthChartName(_ report: String, _ n: Int) -> String { "\(report)-growth-\(n).svg" }
 
     /// The summary CSV and, beside it, the raw samples' CSV; the paths in that order.
     func writeCSV(_ report: MarkdownReport, csv: String, rawTests: [(side: String, tests: [TestResult])])
