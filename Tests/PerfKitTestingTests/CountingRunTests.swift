@@ -295,6 +295,28 @@ struct LookedUp<T> { var value: T }
         }
     }
 
+    /// A counting run finds a count that follows the bundle's addresses by itself: the test's
+    /// placement trial (its first round with the bundle loaded elsewhere) differs, so it is counted at
+    /// ``CountingRun/placementsPerMovingTest`` placements; a plain loop's trial does not, and it keeps
+    /// one process.
+    @Test func aCountThatFollowsTheBundlesAddressesIsCountedAtEveryPlacementAndAPlainLoopOnce() throws {
+        guard Jemalloc.isLinked, CountingProcess.loader != nil else { return }
+        try Self.withCountingSetup { setup in
+            var lines: [String] = []
+            let tests = try Self.count(
+                "CountingRunTests/(bundleAddressKeyedWork|countedLoop)", setup: setup, progress: { lines.append($0) })
+            var processes: [String: Int] = [:]
+            for measurement in tests.flatMap(\.measurements) {
+                processes[measurement.name] = measurement.series.first { $0.metric == .instructions }?.processCount
+            }
+            #expect(
+                processes == [
+                    "bundle-address-keyed": CountingRun.placementsPerMovingTest, "loop-2000": 1, "loop-4000": 1,
+                ])
+            #expect(lines.contains { $0.contains("counted at \(CountingRun.placementsPerMovingTest) placements") })
+        }
+    }
+
     /// An async body has no count, and the counting run says why (``asyncCountReason``): counted, what
     /// other threads ran during its suspensions was in the count, and it moved up to 0.42% in CI.
     @Test func anAsyncBodyIsNotCountedAndTheRunSaysWhy() throws {

@@ -74,15 +74,7 @@ extension Comparison {
             return row
         }
         if metric.isSimulated {
-            var sensitivity = 0.0
-            var unpinned: String?
-            if case .processes(let b, let c) = replication {
-                sensitivity = max(b.processSpread, c.processSpread)
-                unpinned = c.heapUnpinned ?? b.heapUnpinned
-            }
-            judgeCounts(
-                &row, baseline: baseline, current: current, layoutSensitivity: sensitivity, unpinned: unpinned,
-                context: context)
+            try judgeSimulated(&row, baseline: baseline, current: current, replication: replication, context: context)
             return row
         }
         // An exact count needs no pairing: constant on each side, any process of a side stands for
@@ -283,6 +275,55 @@ extension Comparison {
     /// - Returns: The tolerance.
     public static func countTolerance(base: Double = defaultCountTolerance, spread: Double) -> Double {
         max(base, 2 * spread)
+    }
+
+    /// Judges a simulated count: across placements when both sides counted it at several and they
+    /// differ (``judgeCountsAcrossPlacements(_:_:_:context:)``), else against the count tolerance,
+    /// widened by what its processes moved (``judgeCounts(_:baseline:current:layoutSensitivity:unpinned:context:)``).
+    static func judgeSimulated(
+        _ row: inout ComparisonRow, baseline: [Double], current: [Double], replication: Replication,
+        context: RowContext
+    ) throws {
+        var sensitivity = 0.0
+        var unpinned: String?
+        if case .processes(let b, let c) = replication {
+            sensitivity = max(b.processSpread, c.processSpread)
+            unpinned = c.heapUnpinned ?? b.heapUnpinned
+            if sensitivity > 0, baseline != current, context.countingDifferences.isEmpty,
+                min(b.processCount, c.processCount) >= minimumPlacements
+            {
+                try judgeCountsAcrossPlacements(&row, b, c, context: context)
+                return
+            }
+        }
+        judgeCounts(
+            &row, baseline: baseline, current: current, layoutSensitivity: sensitivity, unpinned: unpinned,
+            context: context)
+    }
+
+    /// The fewest processes per side from which a count that moved between them is judged across
+    /// placements (``judgeCountsAcrossPlacements(_:_:_:context:)``) rather than against a widened
+    /// tolerance: 3, the fewest per side ``estimateProcesses(_:_:_:)`` accepts.
+    public static let minimumPlacements = 3
+
+    /// Judges a simulated count that follows code addresses (its processes, the bundle's code at
+    /// other placements, counted differently) as a timing series is judged from its processes: the
+    /// per-process medians of each side, the Hodges–Lehmann shift with its CI and a one-sided
+    /// Mann–Whitney p against the count tolerance's edge, then Benjamini–Hochberg among the
+    /// comparison's counts and the two gates. Another build moves such a count as another placement
+    /// does (the calendar's playback: up to 2.6%), so a change smaller than its spread is out of
+    /// reach and the row says so instead of calling a build's layout a change.
+    static func judgeCountsAcrossPlacements(
+        _ row: inout ComparisonRow, _ b: SampleSeries, _ c: SampleSeries, context: RowContext
+    ) throws {
+        row.noiseBand = context.bands.relative[row.metric.name] ?? defaultCountTolerance
+        let (x, y) = (b.processMedians(), c.processMedians())
+        row.replicatedOver = .placements
+        try estimateIndependent(&row, x, y)
+        row.note =
+            "simulated count that follows code addresses (its placements spread "
+            + "\(Format.trim(max(b.processSpread, c.processSpread) * 100))%): per-placement medians of \(x.count) and "
+            + "\(y.count) placements; "
     }
 
     /// Judges a simulated count (see ``judgeCounts(_:baseline:current:layoutSensitivity:context:)``).

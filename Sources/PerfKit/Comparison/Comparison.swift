@@ -69,6 +69,9 @@ public enum ReplicationUnit: String, Sendable, Codable, Equatable {
     case rounds
     /// Samples of one process (a stored run of one process, for metrics other than time).
     case samples
+    /// Per-process medians of a simulated count taken with the bundle's code at several
+    /// placements: a count that follows code addresses varies between placements as between builds.
+    case placements
 }
 
 extension Double {
@@ -274,13 +277,19 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// verdict reason yet: the comparison's decisions) with Benjamini–Hochberg, then applies the two gates.
     /// - Complexity: O(m log m) for m decisions.
     static func judgeStatistically(_ rows: inout [ComparisonRow], alpha: Double) throws {
-        let indices = rows.indices.filter {
+        let open = rows.indices.filter {
             rows[$0].pValue != nil && rows[$0].qValue == nil && rows[$0].verdict == .withinNoise
         }
-        let q = try BenjaminiHochberg.adjust(indices.map { rows[$0].pValue! })
-        for (k, index) in indices.enumerated() {
-            rows[index].qValue = q[k]
-            applyTwoGates(&rows[index], alpha: alpha, decisions: indices.count)
+        // Counts and time are separate families: a count judged across placements is not made
+        // inconclusive by the number of timing rows beside it, nor a timing row by counts.
+        for simulated in [false, true] {
+            let indices = open.filter { rows[$0].metric.isSimulated == simulated }
+            guard !indices.isEmpty else { continue }
+            let q = try BenjaminiHochberg.adjust(indices.map { rows[$0].pValue! })
+            for (k, index) in indices.enumerated() {
+                rows[index].qValue = q[k]
+                applyTwoGates(&rows[index], alpha: alpha, decisions: indices.count)
+            }
         }
     }
 

@@ -14,21 +14,40 @@ package struct CountingProcess: Sendable {
     var pad: Int
     /// The pass's own folder.
     var folder: String
-    /// Whether the bundle is started through the dynamic loader (``loader``), which maps it where
-    /// `mmap` places it rather than at the kernel's fixed base: its code, constants and key paths then
-    /// sit at other addresses, as in another build. A count that hashes them (the calendar's playback:
-    /// an `AnyKeyPath`-keyed dictionary, 2,776,203 instructions at the kernel's base, 2,738,733 through
-    /// the loader) moves; one that does not stays identical.
-    var loadsElsewhere: Bool
+    /// Where the bundle's code sits: 0 where the kernel loads it (its fixed base, ASLR off); 1 and
+    /// above through the dynamic loader (``loader``), which maps it where `mmap` places it, each
+    /// placement above 1 with valgrind's lowest client address moved (``lowestAddress(of:)``). Its
+    /// code, constants and key paths then sit at other addresses, as in another build. A count that
+    /// hashes them (the calendar's playback: an `AnyKeyPath`-keyed dictionary, 2,776,203
+    /// instructions at the kernel's base, 2,738,733 through the loader) moves; one that does not
+    /// stays identical.
+    var placement: Int
+
+    /// Whether the process is a placement trial: it ends after the first round of its first
+    /// measurement's first phase (``SimulatedCounter/isPlacementTrial``), whose dumps are compared
+    /// with the first process's first dumps to tell whether the test's counts follow code
+    /// addresses; it is never joined to the test's results (``CountingRun/followUps(of:_:first:root:)``).
+    var isTrial = false
+
+    /// Whether the bundle is started through the dynamic loader (any placement but the kernel's).
+    var loadsElsewhere: Bool { placement > 0 }
 
     /// A counting process of test `test` (`id`), the harness's heap shifted by `pad`, in `folder`,
-    /// the bundle loaded through the dynamic loader when `loadsElsewhere`.
-    package init(test: Int, id: String, pad: Int, folder: String, loadsElsewhere: Bool = false) {
+    /// the bundle at `placement` (0: where the kernel loads it).
+    package init(test: Int, id: String, pad: Int, folder: String, placement: Int = 0) {
         self.test = test
         self.id = id
         self.pad = pad
         self.folder = folder
-        self.loadsElsewhere = loadsElsewhere
+        self.placement = placement
+    }
+
+    /// valgrind's lowest client address for a placement above 1 (`--aspace-minaddr`): every
+    /// mapping the loader makes, the bundle's and its libraries' code among them, moves up by
+    /// (placement − 1) × 256 MiB from where placement 1 puts it; nil for placements 0 and 1
+    /// (valgrind's default).
+    package static func lowestAddress(of placement: Int) -> String? {
+        placement < 2 ? nil : "0x" + String(UInt64(placement - 1) << 28, radix: 16)
     }
 
     /// The dynamic loader a process that ``loadsElsewhere`` starts the bundle through, when this
@@ -48,6 +67,11 @@ package struct CountingProcess: Sendable {
         /// The largest share of a sample spent in the Swift runtime's shared lookups
         /// (``CallgrindDump/runtimeLookupShare``), over the process's dumps.
         var runtimeLookupShare = 0.0
+        /// The process's folder, where its dumps stay until the run gathers them.
+        var folder = ""
+        /// A placement trial's samples, the totals of its dumps 1, 2, … in order (empty for any other
+        /// process).
+        var trialCounts: [UInt64] = []
 
         /// Why a count series of the pass was measured on a heap that was not pinned
         /// (``SampleSeries/heapUnpinned``), or nil when every one was.
@@ -71,20 +95,22 @@ package struct CountingProcess: Sendable {
     }
 
     /// Runs `passes`, `width` at a time, and returns their outcomes in the passes' order, then the
-    /// follow-ups' outcomes: a pass for which `followUp` names another process (a heap-shifted check)
-    /// has it run at once by the same worker, so checks overlap the longer passes instead of
-    /// waiting for the last of them.
+    /// follow-ups' outcomes: a pass for which `followUp` names more processes (a heap-shifted check)
+    /// has them run at once by the same worker, so checks overlap the longer passes instead of
+    /// waiting for the last of them. `followUp` is asked again after each follow-up (with the
+    /// pass's own outcome as its third argument), so a check can ask for more placements.
     /// - Returns: The outcomes of `passes`, and the follow-ups with their outcomes, in the order of
     ///   the passes that asked for them (neither depends on which process finished first).
     /// - Throws: The error of the earliest pass that failed (no later pass is started after a failure).
     static func runAll(
         _ passes: [CountingProcess], width: Int, root: String, setup: CountingRun.Setup, environment: [String: String],
-        directory: String, followUp: @Sendable (CountingProcess, Outcome) -> CountingProcess? = { _, _ in nil }
+        directory: String,
+        followUp: @Sendable (CountingProcess, Outcome, _ first: Outcome) -> [CountingProcess] = { _, _, _ in [] }
     ) throws -> (outcomes: [Outcome], followUps: [(process: CountingProcess, outcome: Outcome)]) {
         struct State {
             var next = 0
             var outcomes: [Outcome?]
-            var followUps: [Int: (process: CountingProcess, outcome: Outcome)] = [:]
+            var followUps: [Int: [(process: CountingProcess, outcome: Outcome)]] = [:]
             var failure: (index: Int, error: any Error)?
         }
         // Shared by the worker threads below, each taking the next pass when it is free.
@@ -103,9 +129,12 @@ package struct CountingProcess: Sendable {
                 do {
                     let outcome = try run(passes[k])
                     state.withLock { $0.outcomes[k] = outcome }
-                    if let next = followUp(passes[k], outcome) {
+                    var waiting = followUp(passes[k], outcome, outcome)
+                    while !waiting.isEmpty {
+                        let next = waiting.removeFirst()
                         let checked = try run(next)
-                        state.withLock { $0.followUps[k] = (next, checked) }
+                        state.withLock { $0.followUps[k, default: []].append((next, checked)) }
+                        waiting += followUp(next, checked, outcome)
                     }
                 } catch {
                     state.withLock { s in
@@ -116,7 +145,7 @@ package struct CountingProcess: Sendable {
         }
         return try state.withLock { s in
             if let failure = s.failure { throw failure.error }
-            return (s.outcomes.compactMap { $0 }, s.followUps.sorted { $0.key < $1.key }.map(\.value))
+            return (s.outcomes.compactMap { $0 }, s.followUps.sorted { $0.key < $1.key }.flatMap(\.value))
         }
     }
 
@@ -130,19 +159,25 @@ package struct CountingProcess: Sendable {
         environment[MeasuredProcessEnvironment.resultsDirectory] = results
         environment[SimulatedCounter.outputVariable] = folder + "/callgrind.out"
         environment[SimulatedCounter.heapPadVariable] = String(pad)
+        if isTrial { environment[MeasuredProcessEnvironment.placementTrial] = "1" }
         let finished = try ChildProcess.runKeepingErrors(
             [
                 "setarch", Self.architecture, "-R", setup.valgrind, "--tool=callgrind", "--instr-atstart=no",
                 "--collect-atstart=no",
             ] + CountingRun.uncountedRuntimeProbes.map { "--toggle-collect=\($0)" } + [
                 "--callgrind-out-file=\(folder)/callgrind.out", "--log-file=\(log)",
-            ] + (loadsElsewhere ? Self.loader.map { [$0] } ?? [] : []) + [
-                root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
-                NSRegularExpression.escapedPattern(for: id),
-            ], in: directory, environment: environment, output: .discard, showErrors: pad == 0,
+            ] + (Self.lowestAddress(of: placement).map { ["--aspace-minaddr=\($0)"] } ?? [])
+                + (loadsElsewhere ? Self.loader.map { [$0] } ?? [] : []) + [
+                    root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
+                    NSRegularExpression.escapedPattern(for: id),
+                ], in: directory, environment: environment, output: .discard, showErrors: pad == 0 && !isTrial,
             replacingEnvironment: true)
         let status = finished.status
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        if isTrial, !finished.signalled, status == 0 {
+            let counts = Self.dumpTotals(in: folder)
+            if !counts.isEmpty { return Outcome(tests: [], status: 0, folder: folder, trialCounts: counts) }
+        }
         let fragments = (try? FileManager.default.contentsOfDirectory(atPath: results)) ?? []
         // 0: passed; 1: a test failed (its results are still there). Anything else, a signal, an
         // internal error, or a process that wrote no results (valgrind gave up before the test ran)
@@ -157,7 +192,17 @@ package struct CountingProcess: Sendable {
         }
         // Each dump parsed once: for the profiles and the share of runtime lookups alike.
         let (counted, share) = CountingRun.profiled(try ResultFragments.readAll(from: results), dumps: folder)
-        return Outcome(tests: counted, status: status, runtimeLookupShare: share)
+        return Outcome(tests: counted, status: status, runtimeLookupShare: share, folder: folder)
+    }
+
+    /// The totals of a process's numbered dumps (`callgrind.out.1`, `.2`, …) in order, up to the
+    /// first missing one.
+    static func dumpTotals(in folder: String) -> [UInt64] {
+        var totals: [UInt64] = []
+        while let value = SimulatedCounter.totals(ofDump: "\(folder)/callgrind.out.\(totals.count + 1)") {
+            totals.append(value)
+        }
+        return totals
     }
 
     /// valgrind's last words: its log's last lines without the `==pid==` prefix (an internal error

@@ -177,7 +177,7 @@ package enum CountingRun {
                 pads.map {
                     CountingProcess(
                         test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0),
-                        loadsElsewhere: loadingElsewhere)
+                        placement: loadingElsewhere ? 1 : 0)
                 }
             }, costs: costs)
         let width = max(1, min(jobs, processes.count))
@@ -218,10 +218,14 @@ package enum CountingRun {
         let checking = pads == heapPads
         let (outcomes, checks) = try CountingProcess.runAll(
             processes, width: width, root: root, setup: setup, environment: environment, directory: directory,
-            followUp: { checking ? shiftCheck(of: $0, $1, root: root) : nil })
-        guard !checks.isEmpty else { return ([], outcomes) }
-        progress(checkLine(outcomes, checks: checks.count, of: Set(processes.map(\.test)).count))
-        return (checks.map(\.process), outcomes + checks.map(\.outcome))
+            followUp: { checking ? followUps(of: $0, $1, first: $2, root: root) : [] })
+        // A placement trial only decides whether a test is counted at more placements: its one sample is not joined.
+        let joined = checks.filter { !$0.process.isTrial }
+        let tests = Set(processes.map(\.test)).count
+        let shiftChecks = outcomes.filter(\.needsShiftCheck).count
+        if shiftChecks > 0 { progress(checkLine(outcomes, checks: shiftChecks, of: tests)) }
+        if let line = placementLine(checks, of: tests) { progress(line) }
+        return (joined.map(\.process), outcomes + joined.map(\.outcome))
     }
 
     /// `processes` with the costliest tests first, as earlier results (`costs`) say: a test's cost is
@@ -339,7 +343,7 @@ package enum CountingRun {
         guard outcome.needsShiftCheck else { return nil }
         return CountingProcess(
             test: process.test, id: process.id, pad: checkPad,
-            folder: root + CountingProcess.folderName(process.test, checkPad), loadsElsewhere: true)
+            folder: root + CountingProcess.folderName(process.test, checkPad), placement: 1)
     }
 
     /// The series whose bodies started threads, named for a progress line.
@@ -415,6 +419,12 @@ package enum CountingRun {
             + ", once more with the harness's heap shifted and the bundle loaded at another address when it spends "
             + "over "
             + "\(Format.trim(runtimeLookupThreshold * 100))% of a sample in the Swift runtime's shared lookups"
+            + (CountingProcess.loader == nil
+                ? ""
+                : ", else its first samples counted once more with the bundle loaded at another address (a placement "
+                    + "trial); a test whose counts "
+                    + "moved there beyond the count tolerance is counted at \(placementsPerMovingTest) placements of "
+                    + "the bundle and compared from their medians")
     }
 
     /// The processes of one test as one result: values labelled by process, the dump numbers of

@@ -22,4 +22,7 @@ package enum MeasuredProcessEnvironment {
     package static let exactCounts = "PERFKIT_EXACT_COUNTS"
     /// The value of ``exactCounts`` that skips the exact-count pass.
     package static let exactCountsElsewhere = "elsewhere"
+    /// Set to `1` in a counting run's placement trial: the process ends after the first round of its
+    /// first measurement's first phase (``SimulatedCounter/isPlacementTrial``).
+    package static let placementTrial = "PERFKIT_PLACEMENT_TRIAL"
 }

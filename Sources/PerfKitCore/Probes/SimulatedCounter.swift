@@ -71,6 +71,19 @@ public enum SimulatedCounter {
         return "simulated: counted only in a counting run (perfkit run --counts)"
     }
 
+    /// Whether this counting process is a placement trial (``MeasuredProcessEnvironment/placementTrial``):
+    /// it counts the first round of its first measurement's first phase, then ends
+    /// (``endPlacementTrial()``); the orchestrator reads those samples from their dumps.
+    public static let isPlacementTrial =
+        isCounting && ProcessInfo.processInfo.environment[MeasuredProcessEnvironment.placementTrial] == "1"
+
+    /// Ends a placement trial's process at once, with status 0: its dumps (one per sample, written
+    /// as each sample ended) are all it is for, and nothing after them may run with a history that
+    /// differs from a full process's (a shorter first phase would change every later sample).
+    public static func endPlacementTrial() -> Never {
+        _exit(0)
+    }
+
     /// The number of the last dump, process-wide: callgrind numbers dumps per process, and tests
     /// of one process may measure from several threads, so the counter is shared under a lock.
     private static let dumps = Mutex(0)

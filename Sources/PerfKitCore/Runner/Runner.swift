@@ -122,6 +122,8 @@ public struct Runner: Sendable {
                 }
                 indices[armIndex] += 1
             }
+            // A placement trial needs the first round's counts only: its process ends here.
+            if SimulatedCounter.isPlacementTrial { SimulatedCounter.endPlacementTrial() }
         }
     }
 

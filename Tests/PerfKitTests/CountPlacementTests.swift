@@ -1,0 +1,74 @@
+import Foundation
+import PerfKit
+import PerfKitTestSupport
+import Testing
+
+/// Counts that follow code addresses: judged from their placements' medians, as a timing series is
+/// from its processes, never against the spread of two values.
+@Suite struct CountPlacementTests {
+    /// A counting run's result whose count series has one process per entry of `placements`, each
+    /// with two samples (the process's first, one sample more, and one after it).
+    static func run(_ placements: [Double]) -> [TestResult] {
+        var series = SampleSeries(metric: .instructions, arm: "main", phase: .warm)
+        var processes: [Int] = []
+        for (process, value) in placements.enumerated() {
+            for k in 0..<2 {
+                series.append(value + Double(k), round: k, position: 0, index: k)
+                processes.append(process)
+            }
+        }
+        series.processes = processes
+        return [
+            TestResult(
+                id: "S/t()", suite: "S",
+                measurements: [
+                    MeasurementResult(name: "m", arms: ["main"], order: [], series: [series], unavailable: [])
+                ])
+        ]
+    }
+
+    static func row(_ baseline: [Double], _ current: [Double]) throws -> ComparisonRow {
+        try Comparison(
+            baseline: run(baseline), current: run(current), baselineEnvironment: SimulatedCountTests.counted(),
+            currentEnvironment: SimulatedCountTests.counted()
+        ).rows[0]
+    }
+
+    /// The calendar playback's spread: its counts at five placements, about ±1.3% apart (seeded).
+    static func placements(_ seed: UInt64, scale: Double = 1) -> [Double] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<5).map { _ in
+            (2_740_000 * (1 + Double.random(in: -0.013...0.013, using: &generator))).rounded() * scale
+        }
+    }
+
+    @Test func aCountThatMovesBetweenPlacementsIsJudgedFromThem() throws {
+        let same = try Self.row(Self.placements(1), Self.placements(2))
+        #expect(same.replicatedOver == .placements)
+        #expect(same.verdict != .regressed && same.verdict != .improved, "\(same.note)")
+        #expect(same.note.hasPrefix("simulated count that follows code addresses"))
+        let slower = try Self.row(Self.placements(1), Self.placements(2, scale: 1.05))
+        #expect(slower.verdict == .regressed, "\(slower.note)")
+        let faster = try Self.row(Self.placements(3), Self.placements(4, scale: 0.95))
+        #expect(faster.verdict == .improved, "\(faster.note)")
+    }
+
+    @Test func twoBuildsOfOneLayoutAreIdenticalAndTwoPlacementsKeepTheWidenedTolerance() throws {
+        let placements = Self.placements(5)
+        let identical = try Self.row(placements, placements)
+        #expect(identical.verdict == .unchanged)
+        #expect(identical.replicatedOver == nil)
+        // Two processes a side (a check, no more placements): the tolerance widened to twice their spread.
+        let two = try Self.row([1_000_000, 1_010_000], [1_004_000, 1_012_000])
+        #expect(two.replicatedOver == nil)
+        #expect(two.verdict == .withinNoise)
+        #expect(abs(two.noiseBand - Comparison.countTolerance(spread: 0.01)) < 1e-5)
+    }
+
+    @Test func aPlacementAboveOneMovesValgrindsLowestClientAddress() {
+        #expect(CountingProcess.lowestAddress(of: 0) == nil)
+        #expect(CountingProcess.lowestAddress(of: 1) == nil)
+        #expect(CountingProcess.lowestAddress(of: 2) == "0x10000000")
+        #expect(CountingProcess.lowestAddress(of: 4) == "0x30000000")
+    }
+}
