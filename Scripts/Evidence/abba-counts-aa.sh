@@ -3,13 +3,20 @@
 # compiled file (B), so B is a separately built binary of identical measured code, built from A's build products.
 # Prints the wall time of the perfkit build and of the abba command (both release builds of the tests included)
 # and how many count series were identical in every sample (verdict "unchanged").
-# usage: Scripts/Evidence/abba-counts-aa.sh [OUTPUT_DIR=/tmp/abba-counts-aa]
+# With KIND=layout, B instead appends an unused function to PerfKit's orchestration (linked into the test bundle):
+# the measured code is identical, but the bundle's code sits elsewhere, as in a build whose other code changed.
+# usage: Scripts/Evidence/abba-counts-aa.sh [OUTPUT_DIR=/tmp/abba-counts-aa] [KIND=comment|layout]
 set -euo pipefail
 root=$(pwd); out=${1:-/tmp/abba-counts-aa}; scratch=$out/clone
 rm -rf "$out"; mkdir -p "$out"
 git clone -q "$root" "$scratch" && cd "$scratch"
-echo "// A/A: identical measured code, built separately" >> Sources/CalendarSubjects/Artwork/ArtworkCache.swift
-git -c user.name=evidence -c user.email=evidence@localhost commit -qam "A/A: a comment"
+if [ "${2:-comment}" = layout ]; then
+    printf '\n/// Code the measured code never calls (abba-counts-aa.sh layout).\npackage func aaLayout(_ n: Int) -> Int { (0..<n).reduce(0, &+) }\n' \
+        >> Sources/PerfKit/Orchestration/CountingRun.swift
+else
+    echo "// A/A: identical measured code, built separately" >> Sources/CalendarSubjects/Artwork/ArtworkCache.swift
+fi
+git -c user.name=evidence -c user.email=evidence@localhost commit -qam "A/A: ${2:-comment}"
 /usr/bin/time -f "perfkit build: %e s" swift build -c release --traits Jemalloc,History --product perfkit \
     > "$out/build.log" 2>&1 || { tail -5 "$out/build.log"; exit 1; }
 tail -1 "$out/build.log"

@@ -114,7 +114,7 @@ import Testing
     /// Every prose statement of how many processes count a test, and how many samples, follows the code's constants.
     @Test func readmeGlossaryAndHelpStateTheCountingProcessesTheCodeRuns() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
-        let words = [1: "one", 2: "two", 3: "three", 4: "four"]
+        let words = [1: "one", 2: "two", 3: "three", 4: "four", 5: "five"]
         let n = CountingRun.processesPerTest
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let glossary = try String(contentsOf: root.appendingPathComponent("Documentation/Glossary.md"), encoding: .utf8)
@@ -127,6 +127,11 @@ import Testing
         for (count, word) in words where count != samples {
             #expect(!readme.contains("\(word) samples per arm and phase"))
         }
+        // And at how many placements a count that follows code addresses is counted.
+        let placements = CountingRun.placementsPerMovingTest
+        #expect(readme.contains("\(words[placements] ?? "\(placements)")\nplacements") || readme.contains(
+            "\(words[placements] ?? "\(placements)") placements"))
+        #expect(glossary.contains("counted at \(words[placements] ?? "\(placements)") placements"))
         let help = try PerfkitProcess.run(["run", "--help"], in: FileManager.default.temporaryDirectory.path).stdout
         #expect(help.contains(CountingRun.summary))
         // The probes left out (``CountingRun/uncountedRuntimeProbes``) are stated where counting is.
