@@ -73,9 +73,14 @@ public enum SimulatedCounter {
 
     /// Whether this counting process is a placement trial (``MeasuredProcessEnvironment/placementTrial``):
     /// it counts the first round of its first measurement's first phase, then ends
-    /// (``endPlacementTrial()``); the orchestrator reads those samples from their dumps.
-    public static let isPlacementTrial =
-        isCounting && ProcessInfo.processInfo.environment[MeasuredProcessEnvironment.placementTrial] == "1"
+    /// (``endPlacementTrial()``); the orchestrator reads those samples from their dumps. Read with
+    /// `getenv` at each call, never through `ProcessInfo`: the runner asks mid-test, on the measured
+    /// thread, and building `ProcessInfo`'s environment there allocated on the pinned heap and moved
+    /// 20 of the calendar's 30 count series (the artwork's native warm arm +0.13%).
+    public static var isPlacementTrial: Bool {
+        guard isCounting, let value = getenv(MeasuredProcessEnvironment.placementTrial) else { return false }
+        return value[0] == 0x31 && value[1] == 0  // "1"
+    }
 
     /// Ends a placement trial's process at once, with status 0: its dumps (one per sample, written
     /// as each sample ended) are all it is for, and nothing after them may run with a history that
