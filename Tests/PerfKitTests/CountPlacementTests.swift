@@ -71,4 +71,20 @@ import Testing
         #expect(CountingProcess.lowestAddress(of: 2) == "0x10000000")
         #expect(CountingProcess.lowestAddress(of: 4) == "0x30000000")
     }
+
+    /// Only a check (or a placement trial) asks for more placements; a placement it asked for, even
+    /// one whose counts differ from the first process's, asks for none (placements once ran twice
+    /// in one folder, and the second run failed).
+    @Test func onlyTheCheckAsksForMorePlacements() {
+        let first = CountingProcess.Outcome(tests: Self.run([1_000_000]), status: 0)
+        let moved = CountingProcess.Outcome(tests: Self.run([1_030_000]), status: 0)
+        var check = CountingProcess(test: 0, id: "S/t()", pad: CountingRun.checkPad, folder: "/c", placement: 1)
+        check.decidesPlacements = true
+        let asked = CountingRun.followUps(of: check, moved, first: first, root: "/r")
+        #expect(asked.map(\.placement) == Array(2..<CountingRun.placementsPerMovingTest))
+        #expect(CountingRun.followUps(of: check, first, first: first, root: "/r").isEmpty)
+        let replica = CountingProcess(test: 0, id: "S/t()", pad: CountingRun.checkPad, folder: "/c-1", placement: 1)
+        #expect(CountingRun.followUps(of: replica, moved, first: first, root: "/r").isEmpty)
+        #expect(asked.allSatisfy { CountingRun.followUps(of: $0, moved, first: first, root: "/r").isEmpty })
+    }
 }

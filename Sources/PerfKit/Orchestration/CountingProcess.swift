@@ -21,13 +21,17 @@ package struct CountingProcess: Sendable {
     /// hashes them (the calendar's playback: an `AnyKeyPath`-keyed dictionary, 2,776,203
     /// instructions at the kernel's base, 2,738,733 through the loader) moves; one that does not
     /// stays identical.
-    var placement: Int
+    package var placement: Int
 
     /// Whether the process is a placement trial: it ends after the first round of its first
     /// measurement's first phase (``SimulatedCounter/isPlacementTrial``), whose dumps are compared
     /// with the first process's first dumps to tell whether the test's counts follow code
     /// addresses; it is never joined to the test's results (``CountingRun/followUps(of:_:first:root:)``).
     var isTrial = false
+
+    /// Whether the test's further placements depend on this process's counts (a check or a placement
+    /// trial); a placement counted because of them asks for none.
+    package var decidesPlacements = false
 
     /// Whether the bundle is started through the dynamic loader (any placement but the kernel's).
     var loadsElsewhere: Bool { placement > 0 }
@@ -59,7 +63,7 @@ package struct CountingProcess: Sendable {
     }()
 
     /// What one pass measured.
-    struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The test's results, with profiles read from this pass's dumps.
         var tests: [TestResult]
         /// The bundle's exit status (1 when a test failed).
@@ -72,6 +76,23 @@ package struct CountingProcess: Sendable {
         /// A placement trial's samples, the totals of its dumps 1, 2, … in order (empty for any other
         /// process).
         var trialCounts: [UInt64] = []
+
+        /// What a pass measured: `tests`, exiting with `status`.
+        package init(tests: [TestResult], status: Int32) {
+            self.tests = tests
+            self.status = status
+        }
+
+        init(
+            tests: [TestResult], status: Int32, runtimeLookupShare: Double = 0, folder: String = "",
+            trialCounts: [UInt64] = []
+        ) {
+            self.tests = tests
+            self.status = status
+            self.runtimeLookupShare = runtimeLookupShare
+            self.folder = folder
+            self.trialCounts = trialCounts
+        }
 
         /// Why a count series of the pass was measured on a heap that was not pinned
         /// (``SampleSeries/heapUnpinned``), or nil when every one was.

@@ -20,15 +20,18 @@ extension CountingRun {
     /// bundle loaded elsewhere (``placementTrial(of:root:)``). After either, when it moved a count
     /// beyond the tolerance, the test's remaining placements (the check's run stands as placement 1,
     /// the trial's does not); after those, none.
-    static func followUps(
+    package static func followUps(
         of process: CountingProcess, _ outcome: CountingProcess.Outcome, first: CountingProcess.Outcome, root: String
     ) -> [CountingProcess] {
         switch process.placement {
         case 0:
-            if let check = shiftCheck(of: process, outcome, root: root) { return [check] }
-            return placementTrial(of: process, root: root).map { [$0] } ?? []
+            guard var next = shiftCheck(of: process, outcome, root: root) ?? placementTrial(of: process, root: root)
+            else { return [] }
+            next.decidesPlacements = true
+            return [next]
         case 1:
-            guard movedBeyondTolerance(first, outcome) else { return [] }
+            // Only the check or the trial decides; the placements it asked for (1 after a trial among them) do not.
+            guard process.decidesPlacements, movedBeyondTolerance(first, outcome) else { return [] }
             return ((process.isTrial ? 1 : 2)..<placementsPerMovingTest).map { placement in
                 CountingProcess(
                     test: process.test, id: process.id, pad: checkPad,
