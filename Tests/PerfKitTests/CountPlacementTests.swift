@@ -87,4 +87,12 @@ import Testing
         #expect(CountingRun.followUps(of: replica, moved, first: first, root: "/r").isEmpty)
         #expect(asked.allSatisfy { CountingRun.followUps(of: $0, moved, first: first, root: "/r").isEmpty })
     }
+
+    /// A chart of counts says when a bar has an interval: a count across placements has one.
+    @Test func aChartOfCountsSaysWhenABarIsAcrossPlacements() throws {
+        let placed = try Self.row(Self.placements(1), Self.placements(2))
+        let exact = try Self.row(Self.placements(5), Self.placements(5))
+        #expect(SVGChart.subtitle([exact], shown: [exact]).contains("a count: no interval; band"))
+        #expect(SVGChart.subtitle([placed, exact], shown: [placed, exact]).contains("across placements its 95% CI"))
+    }
 }

@@ -109,13 +109,16 @@ public enum SVGChart {
     }
 
     /// What the bars are: a count's change per call (no interval), or a change with its CI level.
-    static func subtitle(_ rows: [ComparisonRow], shown: [ComparisonRow]) -> String {
+    package static func subtitle(_ rows: [ComparisonRow], shown: [ComparisonRow]) -> String {
         let levels = Set(rows.map { $0.confidence ?? 0.95 })
         let ciLabel = levels.count == 1 ? levels.first!.ciLabel : "CI (95% or its look's level)"
-        // A simulated count has no interval (it does not vary between runs): its band is the count tolerance.
+        // A simulated count has no interval (it does not vary between runs): its band is the count tolerance;
+        // one that follows code addresses has its placements' interval.
         let counts = !shown.isEmpty && shown.allSatisfy(\.metric.isSimulated)
+        let placed = shown.contains { $0.replicatedOver == .placements }
         return counts
-            ? "change of the median per call (a count: no interval; band: the count tolerance)"
+            ? "change of the median per call (a count: no interval"
+                + (placed ? ", but across placements its \(ciLabel)" : "") + "; band: the count tolerance)"
             : "change of the median with its \(ciLabel)"
     }
 
