@@ -93,6 +93,7 @@ import Testing
         let placed = try Self.row(Self.placements(1), Self.placements(2))
         let exact = try Self.row(Self.placements(5), Self.placements(5))
         #expect(SVGChart.subtitle([exact], shown: [exact]).contains("a count: no interval; band"))
-        #expect(SVGChart.subtitle([placed, exact], shown: [placed, exact]).contains("across placements its 95% CI"))
+        #expect(
+            SVGChart.subtitle([placed, exact], shown: [placed, exact]).contains("across placements: 95% CI; band"))
     }
 }

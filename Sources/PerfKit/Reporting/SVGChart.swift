@@ -117,8 +117,8 @@ public enum SVGChart {
         let counts = !shown.isEmpty && shown.allSatisfy(\.metric.isSimulated)
         let placed = shown.contains { $0.replicatedOver == .placements }
         return counts
-            ? "change of the median per call (a count: no interval"
-                + (placed ? ", but across placements its \(ciLabel)" : "") + "; band: the count tolerance)"
+            ? "change of the median per call ("
+                + (placed ? "across placements: \(ciLabel)" : "a count: no interval") + "; band: the count tolerance)"
             : "change of the median with its \(ciLabel)"
     }
 
