@@ -77,13 +77,8 @@ package struct CountingProcess: Sendable {
         /// process).
         var trialCounts: [UInt64] = []
 
-        /// What a pass measured: `tests`, exiting with `status`.
-        package init(tests: [TestResult], status: Int32) {
-            self.tests = tests
-            self.status = status
-        }
-
-        init(
+        /// What a pass measured: `tests`, exiting with `status`; the rest as the fields above say.
+        package init(
             tests: [TestResult], status: Int32, runtimeLookupShare: Double = 0, folder: String = "",
             trialCounts: [UInt64] = []
         ) {
