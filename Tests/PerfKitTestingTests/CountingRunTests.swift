@@ -254,7 +254,7 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// The measured thread's type metadata repeat too (``PinnedHeap/startMetadataPage()``, and the
+    /// The measured thread's type metadata repeat too (``PinnedHeap/startTestCase()``, and the
     /// thread's stack at a fixed address): a body keyed by key paths counts the same in every process,
     /// although each process shifts the harness's metadata (``shifts``). Without the fresh page the
     /// three processes differed by up to 3.8%; with it but the stack where glibc put it, 1 process in

@@ -26,6 +26,13 @@ int perfkit_pinned_heap_bind_this_thread(void);
 /// its pages, or the processor is neither x86_64 nor arm64).
 int perfkit_pinned_heap_fresh_metadata_page(void);
 
+/// Gives the calling (measured) thread a new arena over the pinned range, starting at the next
+/// 128 MiB boundary above what earlier test cases used, after flushing its cache: each test case's
+/// heap then starts at the same address in every run, whenever the harness's threads free what the
+/// previous case left. Returns 0, or -1 when there is no pinned heap, the range ran out, or
+/// jemalloc refused.
+int perfkit_pinned_heap_fresh_arena(void);
+
 /// Instantiates `n` (at most 60) tuple types of `element` that nothing else uses, so the metadata
 /// the process instantiates next sits elsewhere: tests shift the harness's metadata with it, as they
 /// shift its heap, to show that the measured thread's metadata do not move. Returns 0, or -1.
@@ -42,9 +49,11 @@ int perfkit_pinned_heap_overflowed(void);
 int perfkit_pinned_heap_thread_stack(pthread_attr_t *attributes);
 
 /// What of the measured thread could not be made to repeat, as bits: the metadata page
-/// (``perfkit_pinned_heap_fresh_metadata_page`` failed) and the stack (its address was taken).
+/// (``perfkit_pinned_heap_fresh_metadata_page`` failed), the stack (its address was taken) and a
+/// test case's arena (``perfkit_pinned_heap_fresh_arena`` failed).
 #define PERFKIT_UNREPEATED_METADATA 1
 #define PERFKIT_UNREPEATED_STACK 2
+#define PERFKIT_UNREPEATED_ARENA 4
 int perfkit_pinned_heap_unrepeated(void);
 
 /// The range's fixed start address.

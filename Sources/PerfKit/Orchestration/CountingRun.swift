@@ -80,7 +80,7 @@ package enum CountingRun {
     /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
     package static let setupIdentifier =
         "callgrind Ir, one process per test, \(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, "
-        + "the test on a measured thread over a pinned jemalloc arena (other "
+        + "the test on a measured thread over pinned jemalloc arenas (one per test case; other "
         + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
         + "start), the runtime's cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, "
         + "deterministic hashing, \(checkPlacement)"

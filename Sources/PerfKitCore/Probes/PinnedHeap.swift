@@ -10,7 +10,8 @@ import Foundation
 /// the same measured code, whatever the harness allocated (result files, dump texts whose sizes
 /// follow process IDs): code that follows addresses (hash tables seeded by storage addresses,
 /// `ObjectIdentifier` keys, orders taken from pointers) counts the same. The type metadata the test
-/// instantiates repeat as well (``startMetadataPage()``), and the thread's stack has a fixed address.
+/// instantiates repeat as well, each test case starts on an arena of its own (``startTestCase()``),
+/// and the thread's stack has a fixed address.
 ///
 /// Every other thread of a counting process runs with jemalloc's thread cache off
 /// (``CountingRun``'s `MALLOC_CONF`), so when the harness frees a block the measured thread
@@ -31,6 +32,8 @@ package enum PinnedHeap {
                 "the Swift runtime's metadata allocator could not be moved to the measured thread's page"
             } else if unrepeated & PERFKIT_UNREPEATED_STACK != 0 {
                 "the measured thread's stack address was taken"
+            } else if unrepeated & PERFKIT_UNREPEATED_ARENA != 0 {
+                "a test case's arena could not be made"
             } else {
                 nil
             }
@@ -60,15 +63,20 @@ package enum PinnedHeap {
         return try helper.run(body)
     }
 
-    /// Makes the Swift runtime's metadata allocator continue on a page the measured thread mallocs,
-    /// when called there (else nothing): the type metadata the test instantiates next (key paths'
-    /// classes, whose addresses `AnyKeyPath`'s hash takes, the generic types of its set-up) then sit
-    /// at the same addresses in every run, wherever the harness's threads left the allocator.
-    /// Called as the test's function starts, with the harness's thread waiting for it: called when
-    /// the measured thread started, the harness's metadata of that moment fell in the page at
-    /// varying offsets, and a body keyed by key paths moved up to 3.8% between processes.
-    package static func startMetadataPage() {
+    /// Starts a test case on the measured thread, when called there (else nothing): the case gets
+    /// an arena of its own from the next slot of the pinned range, so what the harness's threads free
+    /// of the previous case, whenever they get to it, goes back to that case's arena and never moves
+    /// where this one allocates (a parameterized test's second case's first sample moved 0.07%
+    /// without it); then the Swift runtime's metadata allocator continues on a page the case mallocs,
+    /// so the type metadata it instantiates next (key paths' classes, whose addresses `AnyKeyPath`'s
+    /// hash takes, the generic types of its set-up) sit at the same addresses in every run, wherever
+    /// the harness's threads left the allocator. Called as the test's function starts, with the
+    /// harness's thread waiting for it: called when the measured thread started, the harness's
+    /// metadata of that moment fell in the page at varying offsets, and a body keyed by key paths
+    /// moved up to 3.8% between processes.
+    package static func startTestCase() {
         guard let thread = MeasuredThread.pinned, thread.isCurrent else { return }
+        _ = perfkit_pinned_heap_fresh_arena()
         _ = perfkit_pinned_heap_fresh_metadata_page()
     }
 

@@ -61,7 +61,7 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             // heap, so what it sets up before `measure` sits where it sat in every other run.
             try await withTaskExecutorPreference(executor) {
                 try await PerformanceContext.$current.withValue(context) {
-                    PinnedHeap.startMetadataPage()
+                    PinnedHeap.startTestCase()
                     try await function()
                 }
             }
