@@ -96,4 +96,21 @@ import Testing
         #expect(
             SVGChart.subtitle([placed, exact], shown: [placed, exact]).contains("across placements: 95% CI; band"))
     }
+
+    /// The headline's "smallest change it could have called" names counts across placements apart
+    /// from timing rows: the calendar report had put the playback's ±3% among timing's ±37%.
+    @Test func anInconclusiveCountAcrossPlacementsIsNotCalledATimingRow() throws {
+        let comparison = try Comparison(
+            baseline: Self.run(Self.placements(1)), current: Self.run(Self.placements(2)),
+            baselineEnvironment: SimulatedCountTests.counted(), currentEnvironment: SimulatedCountTests.counted())
+        let row = try #require(comparison.rows.first)
+        #expect(row.verdict == .inconclusive, "\(row.note)")
+        let detectable = try #require(row.detectableChange)
+        let headline = ReportHeadline(comparison, direction: "B against A").lines.joined(separator: "\n")
+        #expect(
+            headline.contains(
+                "The smallest change the inconclusive count rows (compared across placements) could have called "
+                    + "(80% power): about ±\(Int((detectable * 100).rounded()))%."), "\(headline)")
+        #expect(!headline.contains("inconclusive timing rows"))
+    }
 }

@@ -60,6 +60,29 @@ import Testing
         )
         #expect(PathDependencies(dependencies: []).progressLine(worktree: "w") == nil)
     }
+
+    /// A vendored package's own nested manifests (swift-collections' `Benchmarks/` says `..`, a
+    /// fixture four levels down `../../..`) name the same folder: shown once, from the top.
+    @Test func keptDependenciesAreNamedFromTheRepositorysTopOnce() {
+        let dependencies = PathDependencies(dependencies: [
+            .init(manifest: "Package.swift", written: "Vendor/swift-collections", pinned: nil),
+            .init(manifest: "Vendor/swift-collections/Benchmarks/Package.swift", written: "..", pinned: nil),
+            .init(
+                manifest: "Vendor/swift-collections/Utils/Debugger/FormatterFixtures/Package.swift",
+                written: "../../..", pinned: nil),
+            .init(manifest: "Tools/Package.swift", written: "..", pinned: nil),
+        ])
+        #expect(
+            dependencies.kept.map(\.folder) == [
+                "Vendor/swift-collections", "Vendor/swift-collections",
+                "Vendor/swift-collections", ".",
+            ])
+        #expect(
+            dependencies.progressLine(worktree: "w")
+                == "perfkit: w: path dependencies inside it, built from this revision's copy: "
+                + "Vendor/swift-collections, ."
+        )
+    }
 }
 
 /// A failed build: its first error quoted, and a stale plan told apart from a real failure.

@@ -98,7 +98,7 @@ package struct Bisection: Sendable {
         }
         let culprit = String(said.split(separator: " ").first ?? "")
         let culpritStep = try counter.step(at: culprit)
-        let parentHash = Git.answer(["rev-parse", "--end-of-options", "\(culprit)^"]) ?? ""
+        let parentHash = parentCommit(of: culprit) ?? ""
         let subject = Git.answer(["log", "-1", "--format=%s", "--end-of-options", culprit]) ?? ""
         guard culpritStep.changed else {
             return Outcome(
@@ -108,6 +108,13 @@ package struct Bisection: Sendable {
             series: counter.series, steps: counter.steps, culprit: culprit, subject: subject,
             parent: counter.steps.first { $0.commit == parentHash && !$0.changed },
             culpritStep: culpritStep)
+    }
+
+    /// The full hash of `commit`'s first parent, or nil for a root commit. (`git rev-parse
+    /// --end-of-options C^` without `--verify` printed the option back on a line of its own, so the
+    /// culprit's counted parent was never found and "where it went" never shown.)
+    package static func parentCommit(of commit: String, in directory: String? = nil) -> String? {
+        try? Git.commit("\(commit)^", in: directory)
     }
 
     /// `git bisect ARGUMENTS` in `tree` (or, with nil, the commit bisect checked out), git's words quoted on failure.

@@ -19,6 +19,15 @@ package struct PathDependencies: Sendable, Equatable {
         /// The absolute folder it was pinned to, or nil when it stays inside the repository.
         package var pinned: String?
 
+        /// The folder it names, relative to the repository's top ("." for the top): what a kept
+        /// dependency is shown as, since a nested manifest's `..` means another folder than the root's.
+        package var folder: String {
+            let top = URL(fileURLWithPath: "/repository")
+            let manifestFolder = top.appendingPathComponent(manifest).deletingLastPathComponent()
+            let path = URL(fileURLWithPath: written, relativeTo: manifestFolder).standardizedFileURL.path
+            return path == top.path ? "." : String(path.dropFirst(top.path.count + 1))
+        }
+
         /// A dependency.
         package init(manifest: String, written: String, pinned: String?) {
             self.manifest = manifest
@@ -45,11 +54,14 @@ package struct PathDependencies: Sendable, Equatable {
         if !pinned.isEmpty {
             parts.append(
                 "outside the repository, pinned to the working tree's folders: "
-                    + pinned.map { "\($0.written) → \($0.pinned ?? "")" }.joined(separator: ", "))
+                    + pinned.map { "\($0.written) → \($0.pinned ?? "")" }
+                    .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", "))
         }
         if !kept.isEmpty {
             parts.append(
-                "inside it, built from this revision's copy: " + kept.map(\.written).joined(separator: ", "))
+                "inside it, built from this revision's copy: "
+                    + kept.map(\.folder).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                    .joined(separator: ", "))
         }
         return "perfkit: \(worktree): path dependencies " + parts.joined(separator: "; ")
     }

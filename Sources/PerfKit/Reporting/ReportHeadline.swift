@@ -76,13 +76,19 @@ public struct ReportHeadline: Sendable {
         if flagged.count > limit {
             out.append("- … and \(flagged.count - limit) more in the tables (the full report has every row)")
         }
-        let detectable = comparison.rows.filter { $0.verdict == .inconclusive }.compactMap(\.detectableChange).sorted()
-        if let low = detectable.first, let high = detectable.last {
+        // One line per kind: a count compared across placements is not a timing row (its ±3% beside
+        // timing's ±37% read as one timing figure).
+        for (simulated, rows) in [(false, "timing rows"), (true, "count rows (compared across placements)")] {
+            let detectable = comparison.rows.filter {
+                $0.verdict == .inconclusive && $0.metric.isSimulated == simulated
+            }
+            .compactMap(\.detectableChange).sorted()
+            guard let low = detectable.first, let high = detectable.last else { continue }
             func percent(_ x: Double) -> String { "±\(Int((x * 100).rounded()))%" }
             let spread = percent(low) == percent(high) ? "" : " at the median, \(percent(low)) to \(percent(high))"
             out += [
                 "",
-                "The smallest change the inconclusive timing rows could have called (80% power): about "
+                "The smallest change the inconclusive \(rows) could have called (80% power): about "
                     + "\(percent(detectable[detectable.count / 2]))\(spread).",
             ]
         }
