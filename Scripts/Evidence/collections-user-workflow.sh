@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole workflow on the package collections-user.sh made (2026-12-03, third session): a baseline and a history
-# entry at "base", then three commits (a README line; 0.1-0.2% more work in orderedWeights, whose OrderedDictionary is
+# entry at "base", then three commits (a README line; about 0.07% more work in orderedWeights, whose OrderedDictionary is
 # seeded by its storage address; about 10% more in treeCounts), a counting run and `compare` at the last,
 # `abba --counts` of the small change alone, `bisect` for the tree, and the history of all four commits.
-# usage: collections-user-workflow.sh PACKAGE_FOLDER PERFKIT_TOOL   (both made by collections-user.sh)
+# usage: collections-user-workflow.sh PACKAGE_FOLDER PERFKIT_TOOL   (both made by collections-user.sh, whose tool has
+# the History trait and its own scratch path: a `perfkit run` in PerfKit's checkout rebuilds .build/release without it)
 set -uo pipefail
 cd "$1"; pk=$2; out=$1/../workflow; rm -rf "$out"; mkdir -p "$out"
 base=$(git rev-parse HEAD); store=$out/history.sqlite
@@ -43,7 +44,7 @@ step "bisect base HEAD treeDictionary"
 /usr/bin/time -f "bisect: %e s" $pk bisect "$base" HEAD --series 'GraphBenchmarks/treeDictionary()' \
     > "$out/bisect.txt" 2> "$out/bisect.err"; echo "exit $?"; tail -1 "$out/bisect.err"; cat "$out/bisect.txt"
 step "history of the four commits"
-for rev in HEAD~2 HEAD~1; do
+for rev in $(git rev-parse HEAD~2 HEAD~1); do   # hashes: HEAD~1 after checking out HEAD~2 would be base
     git -c advice.detachedHead=false checkout -q "$rev"
     $pk run --counts-only --output "$out/h-$rev.json" > "$out/h-$rev.log" 2>&1
     $pk history record --store "$store" --from "$out/h-$rev.json" 2>&1 | tail -1

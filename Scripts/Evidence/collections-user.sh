@@ -130,5 +130,6 @@ SWIFT
 printf '.build/\n.perfkit/\n' > .gitignore
 git add -A && git commit -qm "base: a graph package over swift-collections (in Vendor/)"
 echo "building perfkit (History trait) in $perfkit"
-swift build -c release --package-path "$perfkit" --traits Jemalloc,History --product perfkit > /dev/null
-echo "ready: $3 at $(git rev-parse --short HEAD); tool $perfkit/.build/release/perfkit"
+swift build -c release --package-path "$perfkit" --traits Jemalloc,History --product perfkit \
+    --scratch-path "$perfkit/.build/history-tool" > /dev/null
+echo "ready: $3 at $(git rev-parse --short HEAD); tool $perfkit/.build/history-tool/release/perfkit"

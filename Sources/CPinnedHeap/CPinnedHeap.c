@@ -150,6 +150,17 @@ static extent_hooks_t hooks = {
     extent_purge, extent_purge, extent_split, extent_merge,
 };
 
+// A new arena over the pinned range (its extents from `next_free` on, in order), made the current
+// one (`arena_index`). Returns 0, or -1 when jemalloc refused.
+static int create_arena(void) {
+    unsigned index = 0;
+    size_t size = sizeof(index);
+    extent_hooks_t *pointer = &hooks;
+    if (mallctl("arenas.create", &index, &size, &pointer, sizeof(pointer)) != 0) return -1;
+    arena_index = (int)index;
+    return 0;
+}
+
 int perfkit_pinned_heap_prepare(void) {
     if (arena_index >= 0) return 0;
     if (mallctl == NULL) return -1;
@@ -161,12 +172,7 @@ int perfkit_pinned_heap_prepare(void) {
         return -2;
     }
     next_free = base_address;
-    unsigned index = 0;
-    size_t size = sizeof(index);
-    extent_hooks_t *pointer = &hooks;
-    if (mallctl("arenas.create", &index, &size, &pointer, sizeof(pointer)) != 0) return -3;
-    arena_index = (int)index;
-    return 0;
+    return create_arena() == 0 ? 0 : -3;
 }
 
 int perfkit_pinned_heap_bind_this_thread(void) {
@@ -196,13 +202,9 @@ static int fresh_arena(void) {
         return -1;
     }
     next_free = start;
-    unsigned index = 0;
-    size_t size = sizeof(index);
-    extent_hooks_t *pointer = &hooks;
-    if (mallctl("arenas.create", &index, &size, &pointer, sizeof(pointer)) != 0) return -1;
-    if (mallctl("thread.arena", NULL, NULL, &index, sizeof(index)) != 0) return -1;
-    arena_index = (int)index;
-    return 0;
+    if (create_arena() != 0) return -1;
+    unsigned index = (unsigned)arena_index;
+    return mallctl("thread.arena", NULL, NULL, &index, sizeof(index)) == 0 ? 0 : -1;
 }
 
 unsigned long long perfkit_pinned_heap_used(void) {

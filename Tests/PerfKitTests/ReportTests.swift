@@ -20,6 +20,16 @@ import Testing
         return try Comparison(baseline: baseline, current: current)
     }
 
+    /// A change under 1% keeps two significant digits: a count's 0.063% regression read "+0.1%".
+    @Test func aSmallChangeKeepsTwoSignificantDigits() {
+        #expect(MarkdownReport.percent(1.00063) == "+0.063%")
+        #expect(MarkdownReport.percent(0.9996) == "-0.040%")
+        #expect(MarkdownReport.percent(1.005) == "+0.50%")
+        #expect(MarkdownReport.percent(1.0) == "+0.0%")
+        #expect(MarkdownReport.percent(1.032) == "+3.2%")
+        #expect(MarkdownReport.percent(3393.07) == "+339,207%")
+    }
+
     @Test func theAnswerComesFirstAndNamesTheRegressedSeries() throws {
         let report = MarkdownReport(title: "T", command: "perfkit compare main", comparison: try Self.comparison())
             .render()

@@ -375,10 +375,15 @@ public struct MarkdownReport: Sendable {
     /// `Suite/test()` without its module prefix.
     public static func shortName(_ id: String) -> String { SeriesID.shortTest(id) }
 
-    /// A ratio as a signed percentage change, for example `+3.2%`.
+    /// A ratio as a signed percentage change, for example `+3.2%`; under 1%, two significant digits
+    /// (`+0.063%`: a count's 0.05% tolerance is passed by changes that one decimal shows as `+0.1%`).
     public static func percent(_ ratio: Double) -> String {
         guard ratio.isFinite else { return "undefined" }
         let value = (ratio - 1) * 100
+        if value != 0, abs(value) < 0.95 {
+            let decimals = min(6, max(1, 1 - Int(log10(abs(value)).rounded(.down))))
+            return (value >= 0 ? "+" : "") + String(format: "%.\(decimals)f%%", value)
+        }
         // From +1,000% up, tenths say nothing and digits need grouping: +339,207%.
         guard abs(value) >= 1000 else { return (value >= 0 ? "+" : "") + String(format: "%.1f%%", value) }
         return (value >= 0 ? "+" : "-") + Format.grouped(abs(value).rounded()) + "%"
