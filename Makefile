@@ -3,7 +3,8 @@ SWIFT ?= swift
 # Extra flags, for example SWIFT_FLAGS="-Xswiftc -warnings-as-errors" in CI.
 SWIFT_FLAGS ?=
 # PerfKit's own builds include `perfkit history` (the History trait, off for packages that depend
-# on PerfKit); every target uses the same traits so no target rebuilds another's products.
+# on PerfKit); every debug target uses the same traits so no target rebuilds another's products
+# (the demo's release build uses the default traits: see `demo`).
 TRAITS ?= Jemalloc,History
 
 .PHONY: deps build release test test-without-jemalloc crosscheck mutation-check demo doctor format lint
@@ -37,8 +38,11 @@ mutation-check:
 	./Scripts/mutation-check.sh
 
 # The flagship example has its own tool, so perfkit (and the plugin adopters build) never compiles it.
+# Built with the package's default traits, as the release build of the tests it runs is (`perfkit
+# run`): built with $(TRAITS), the two builds recompiled each other's modules in .build at every
+# `make demo` (PerfKitCore, PerfKit and all above them, twice a demo).
 demo: deps
-	$(SWIFT) build -c release --traits $(TRAITS) --product calendar-demo $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --product calendar-demo $(SWIFT_FLAGS)
 	.build/release/calendar-demo demo
 
 doctor: release
