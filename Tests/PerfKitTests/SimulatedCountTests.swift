@@ -142,6 +142,29 @@ import Testing
         #expect(plain.runtimeLookupShare == 0)
     }
 
+    /// A function's calls to itself are not added to its inclusive cost: its own lines hold every
+    /// level already. A body of 1,000 whose recursive `descend` costs 600 at the top (three levels of
+    /// 200, each listed as a call of the level below) reads 600, not 1,000.
+    @Test func aRecursiveFunctionIsCountedOnceNotAtEveryLevel() {
+        let dump = CallgrindDump(
+            parsing: """
+                events: Ir
+                fn=(1) body
+                1 400
+                cfn=(2) descend
+                calls=1 0
+                2 600
+                fn=(2)
+                1 600
+                cfn=(2)
+                calls=2 0
+                2 400
+                totals: 1000
+                """)
+        #expect(dump.inclusive["descend"] == 600)
+        #expect(dump.inclusive["body"] == 1_000)
+    }
+
     /// The concurrency runtime's job frames enclose the body like the harness does: left out, so
     /// "where it went" names the code (seen in a user package: `__swift_run_job(void*)` topped the list).
     @Test func theRuntimesJobFramesAreLeftOutOfTheProfile() {
