@@ -185,6 +185,26 @@ import Testing
         #expect(profile.inclusive.map(\.function) == ["$s6Parser8parseSumySiSSF"])
     }
 
+    /// PerfKitCore's frames (the runner and the counter, which moved there from PerfKit) are the
+    /// harness too: "where it went" had listed `closure #1 in closure #1 in static
+    /// SimulatedCounter.count<A>(label:_:)` beside the body's own functions.
+    @Test func perfKitCoresFramesAreLeftOutOfTheProfile() {
+        let dump = CallgrindDump(
+            parsing: """
+                events: Ir
+                fn=(1) $s11PerfKitCore16SimulatedCounterO5count5label_xSS_xyKXEtKlFZxyKXEfU_xyKXEfU_
+                1 1
+                cfn=(2) $s5Graph10treeCountsySiSaySSGF
+                calls=1 0
+                2 300
+                fn=(2)
+                1 300
+                totals: 400
+                """)
+        let profile = CallgrindDump.profile([dump], demangle: [:])
+        #expect(profile.inclusive.map(\.function) == ["$s5Graph10treeCountsySiSaySSGF"])
+    }
+
     @Test func whereItWentNamesTheInnermostOfFramesThatCarryOneChange() {
         let before = [
             CountProfile.Entry(function: "_dispatch_async_redirect_invoke", value: 305_000),
