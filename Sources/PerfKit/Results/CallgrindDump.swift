@@ -30,7 +30,8 @@ public struct CallgrindDump: Sendable, Equatable {
     /// Name prefixes of the harness: PerfKit, PerfKitTesting, Swift Testing, and the concurrency
     /// runtime's frames that run a job (they enclose the body, so they repeat its change).
     static let harnessPrefixes = [
-        "$s7PerfKit", "$s11PerfKitCore", "$s14PerfKitTesting", "$s7Testing", "swift_task_switch", "__swift_run_job", "swift_job_run",
+        "$s7PerfKit", "$s11PerfKitCore", "$s14PerfKitTesting", "$s7Testing", "swift_task_switch", "__swift_run_job",
+        "swift_job_run",
         "swift::runJobInEstablishedExecutorContext",
     ]
 
