@@ -185,6 +185,39 @@ import Testing
         #expect(profile.inclusive.map(\.function) == ["$s6Parser8parseSumySiSSF"])
     }
 
+    /// A series' profile counts a function once when it recurses through a copy of itself: swift-collections'
+    /// trie descent is two symbols that read as one (`…_n` and its merged copy `…_nTm`, whose deeper level
+    /// callgrind names `…_nTm'2`). Body 1,000: the descent's levels cost 300 + 200 + 100 of their own.
+    @Test func aFunctionRecursingThroughACopyOfItselfIsCountedOnce() {
+        let dump = CallgrindDump(
+            parsing: """
+                events: Ir
+                fn=(1) $s5Graph4bodyyyF
+                1 400
+                cfn=(2) descend_n
+                calls=1 0
+                2 600
+                fn=(2)
+                1 300
+                cfn=(3) descend_nTm
+                calls=1 0
+                2 300
+                fn=(3)
+                1 200
+                cfn=(4) descend_nTm'2
+                calls=1 0
+                2 100
+                fn=(4)
+                1 100
+                totals: 1000
+                """)
+        let profile = CallgrindDump.profile(
+            [dump], demangle: ["descend_n": "specialized descend()", "descend_nTm": "specialized descend()"])
+        let inclusive = Dictionary(uniqueKeysWithValues: profile.inclusive.map { ($0.function, $0.value) })
+        #expect(inclusive["specialized descend()"] == 600)
+        #expect(inclusive["$s5Graph4bodyyyF"] == 1_000)
+    }
+
     /// PerfKitCore's frames (the runner and the counter, which moved there from PerfKit) are the
     /// harness too: "where it went" had listed `closure #1 in closure #1 in static
     /// SimulatedCounter.count<A>(label:_:)` beside the body's own functions.

@@ -9,9 +9,10 @@ import PerfKitCore
 /// inclusive cost of N calls to the function named by the last `cfn=`. Names may be compressed,
 /// `(id) name` defining and `(id)` reusing. Inclusive cost is the block's own lines plus its call
 /// lines, as `callgrind_annotate --inclusive=yes` computes it, but for a function's calls to itself:
-/// its own lines already hold every level's cost, and adding the recursive calls counted each level
-/// again (a hash trie's `_HashNode.prepareDefaultedValueUpdate` read +3.0 million instructions in
-/// a body that gained 656,053). Mutual recursion is still counted at each level.
+/// its own lines already hold every level's cost. A series' profile (``profile(_:demangle:)``)
+/// goes further, from the call graph: calls between symbols that read as one function (recursion
+/// levels, merged copies) are not added either (a hash trie's `_HashNode.prepareDefaultedValueUpdate`
+/// read +3.0 million instructions in a body that gained 656,053).
 public struct CallgrindDump: Sendable, Equatable {
     /// The dump's `totals:` figure (`Ir`).
     public var totals: UInt64
@@ -19,6 +20,10 @@ public struct CallgrindDump: Sendable, Equatable {
     public var inclusive: [String: UInt64]
     /// Direct calls into the allocator per calling (mangled) function.
     public var allocationCalls: [String: UInt64]
+    /// Each function's own instructions (its block's cost lines that are not calls).
+    public var selfCost: [String: UInt64] = [:]
+    /// The inclusive instructions of each function's calls, per callee: `calls[caller][callee]`.
+    public var calls: [String: [String: UInt64]] = [:]
 
     /// The functions counted as "the allocator": a call from outside this set into it is an allocation site.
     public static let allocatorEntryPoints: Set<String> = [
@@ -83,6 +88,11 @@ public struct CallgrindDump: Sendable, Equatable {
                 let cost = fields.count > 1 ? UInt64(fields[1]) ?? 0 : 0
                 if !(nextIsCall && callee == function) { inclusive[function, default: 0] += cost }
                 if nextIsCall {
+                    calls[function, default: [:]][callee, default: 0] += cost
+                } else {
+                    selfCost[function, default: 0] += cost
+                }
+                if nextIsCall {
                     if Self.allocatorEntryPoints.contains(callee) && !Self.allocatorEntryPoints.contains(function) {
                         allocationCalls[function, default: 0] += pendingCalls
                     }
@@ -123,11 +133,28 @@ public struct CallgrindDump: Sendable, Equatable {
             }
             return demangle[name] ?? name
         }
+        func demangled(_ name: String) -> String { demangle[name] ?? name }
+        // Inclusive per readable name, from the call graph: a name's own lines at every recursion
+        // level (callgrind's `name'2`) and its calls to other names. Calls between symbols that
+        // read as one name (a function and its recursion levels, or its merged copy `…Tm`) are its
+        // own work already counted: adding them counted a hash trie's descent at every level.
+        func level(_ name: String) -> String {
+            guard let mark = name.lastIndex(of: "'"), name[name.index(after: mark)...].allSatisfy(\.isNumber)
+            else { return name }
+            return String(name[..<mark])
+        }
+        func key(_ name: String) -> String? { readable(level(name)) }
         var inclusive: [String: UInt64] = [:]
         var allocations: [String: UInt64] = [:]
         for dump in dumps {
-            for (name, value) in dump.inclusive {
-                if let name = readable(name) { inclusive[name, default: 0] += value }
+            for (name, value) in dump.selfCost {
+                if let name = key(name) { inclusive[name, default: 0] += value }
+            }
+            for (caller, callees) in dump.calls {
+                guard let name = key(caller) else { continue }
+                for (callee, value) in callees where demangled(level(callee)) != name {
+                    inclusive[name, default: 0] += value
+                }
             }
             for (name, value) in dump.allocationCalls {
                 if let name = readable(name) { allocations[name, default: 0] += value }
