@@ -165,14 +165,20 @@ import Testing
         #expect(dump.inclusive["body"] == 1_000)
     }
 
-    /// The concurrency runtime's job frames enclose the body like the harness does: left out, so
-    /// "where it went" names the code (seen in a user package: `__swift_run_job(void*)` topped the list).
-    @Test func theRuntimesJobFramesAreLeftOutOfTheProfile() {
+    /// Frames that enclose the body like the harness does are left out, so "where it went" names the
+    /// code: the concurrency runtime's job frames (seen in a user package: `__swift_run_job(void*)`
+    /// topped the list) and PerfKitCore's (the runner and the counter, which moved there from
+    /// PerfKit: `closure #1 in closure #1 in static SimulatedCounter.count<A>(label:_:)` was listed
+    /// beside the body's own functions).
+    @Test(arguments: [
+        "__swift_run_job(void*)", "$s11PerfKitCore16SimulatedCounterO5count5label_xSS_xyKXEtKlFZxyKXEfU_xyKXEfU_",
+    ])
+    func harnessFramesAreLeftOutOfTheProfile(frame: String) {
         let dump = CallgrindDump(
             parsing: """
                 events: Ir
                 fl=(1) a.swift
-                fn=(1) __swift_run_job(void*)
+                fn=(1) \(frame)
                 1 1
                 cfn=(2) $s6Parser8parseSumySiSSF
                 calls=1 0
@@ -216,26 +222,6 @@ import Testing
         let inclusive = Dictionary(uniqueKeysWithValues: profile.inclusive.map { ($0.function, $0.value) })
         #expect(inclusive["specialized descend()"] == 600)
         #expect(inclusive["$s5Graph4bodyyyF"] == 1_000)
-    }
-
-    /// PerfKitCore's frames (the runner and the counter, which moved there from PerfKit) are the
-    /// harness too: "where it went" had listed `closure #1 in closure #1 in static
-    /// SimulatedCounter.count<A>(label:_:)` beside the body's own functions.
-    @Test func perfKitCoresFramesAreLeftOutOfTheProfile() {
-        let dump = CallgrindDump(
-            parsing: """
-                events: Ir
-                fn=(1) $s11PerfKitCore16SimulatedCounterO5count5label_xSS_xyKXEtKlFZxyKXEfU_xyKXEfU_
-                1 1
-                cfn=(2) $s5Graph10treeCountsySiSaySSGF
-                calls=1 0
-                2 300
-                fn=(2)
-                1 300
-                totals: 400
-                """)
-        let profile = CallgrindDump.profile([dump], demangle: [:])
-        #expect(profile.inclusive.map(\.function) == ["$s5Graph10treeCountsySiSaySSGF"])
     }
 
     @Test func whereItWentNamesTheInnermostOfFramesThatCarryOneChange() {

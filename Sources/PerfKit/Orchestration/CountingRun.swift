@@ -481,7 +481,7 @@ package enum CountingRun {
             }
         }
         var names = Set<String>()
-        for dump in parsed.values { names.formUnion(dump.inclusive.keys); names.formUnion(dump.allocationCalls.keys) }
+        for dump in parsed.values { names.formUnion(dump.functionNames) }
         let demangled = demangle(Array(names))
         let share = parsed.values.map(\.runtimeLookupShare).max() ?? 0
         let profiledTests = tests.map { test in

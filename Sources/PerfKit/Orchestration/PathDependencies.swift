@@ -54,16 +54,19 @@ package struct PathDependencies: Sendable, Equatable {
         if !pinned.isEmpty {
             parts.append(
                 "outside the repository, pinned to the working tree's folders: "
-                    + pinned.map { "\($0.written) → \($0.pinned ?? "")" }
-                    .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", "))
+                    + Self.once(pinned.map { "\($0.written) → \($0.pinned ?? "")" }).joined(separator: ", "))
         }
         if !kept.isEmpty {
             parts.append(
-                "inside it, built from this revision's copy: "
-                    + kept.map(\.folder).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-                    .joined(separator: ", "))
+                "inside it, built from this revision's copy: " + Self.once(kept.map(\.folder)).joined(separator: ", "))
         }
         return "perfkit: \(worktree): path dependencies " + parts.joined(separator: "; ")
+    }
+
+    /// `names` with repeats left out, in first-seen order (nested manifests name one folder again).
+    static func once(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
     }
 
     /// Reads every manifest git tracks in `worktree` and pins the dependencies that leave the

@@ -16,14 +16,39 @@ import PerfKitCore
 public struct CallgrindDump: Sendable, Equatable {
     /// The dump's `totals:` figure (`Ir`).
     public var totals: UInt64
-    /// Inclusive instructions per (mangled) function.
-    public var inclusive: [String: UInt64]
     /// Direct calls into the allocator per calling (mangled) function.
     public var allocationCalls: [String: UInt64]
     /// Each function's own instructions (its block's cost lines that are not calls).
     public var selfCost: [String: UInt64] = [:]
     /// The inclusive instructions of each function's calls, per callee: `calls[caller][callee]`.
     public var calls: [String: [String: UInt64]] = [:]
+
+    /// Inclusive instructions per (mangled) function: its own lines and its calls to other
+    /// functions (a call to one of its own recursion levels, `name'2`, is its own work again).
+    public var inclusive: [String: UInt64] {
+        var result = selfCost
+        for (caller, callees) in calls {
+            for (callee, value) in callees where Self.withoutLevel(callee) != Self.withoutLevel(caller) {
+                result[caller, default: 0] += value
+            }
+        }
+        return result
+    }
+
+    /// `name` without callgrind's recursion level (`f'2` is `f`).
+    static func withoutLevel(_ name: String) -> String {
+        guard let mark = name.lastIndex(of: "'"), name[name.index(after: mark)...].allSatisfy(\.isNumber) else {
+            return name
+        }
+        return String(name[..<mark])
+    }
+
+    /// Every function the dump names, without recursion levels: what a profile demangles.
+    public var functionNames: Set<String> {
+        Set(
+            (Array(selfCost.keys) + calls.keys + calls.values.flatMap(\.keys) + allocationCalls.keys).map(
+                Self.withoutLevel))
+    }
 
     /// The functions counted as "the allocator": a call from outside this set into it is an allocation site.
     public static let allocatorEntryPoints: Set<String> = [
@@ -65,7 +90,6 @@ public struct CallgrindDump: Sendable, Equatable {
     /// - Parameter text: The file's content.
     public init(parsing text: String) {
         totals = 0
-        inclusive = [:]
         allocationCalls = [:]
         var functionNames: [String: String] = [:]
         var function = ""
@@ -86,17 +110,14 @@ public struct CallgrindDump: Sendable, Equatable {
             if first.isNumber || first == "+" || first == "-" || first == "*" {
                 let fields = line.split(separator: " ")
                 let cost = fields.count > 1 ? UInt64(fields[1]) ?? 0 : 0
-                if !(nextIsCall && callee == function) { inclusive[function, default: 0] += cost }
                 if nextIsCall {
                     calls[function, default: [:]][callee, default: 0] += cost
-                } else {
-                    selfCost[function, default: 0] += cost
-                }
-                if nextIsCall {
                     if Self.allocatorEntryPoints.contains(callee) && !Self.allocatorEntryPoints.contains(function) {
                         allocationCalls[function, default: 0] += pendingCalls
                     }
                     nextIsCall = false
+                } else {
+                    selfCost[function, default: 0] += cost
                 }
             } else if line.hasPrefix("fn=") {
                 function = name(line.dropFirst(3))
@@ -138,12 +159,7 @@ public struct CallgrindDump: Sendable, Equatable {
         // level (callgrind's `name'2`) and its calls to other names. Calls between symbols that
         // read as one name (a function and its recursion levels, or its merged copy `…Tm`) are its
         // own work already counted: adding them counted a hash trie's descent at every level.
-        func level(_ name: String) -> String {
-            guard let mark = name.lastIndex(of: "'"), name[name.index(after: mark)...].allSatisfy(\.isNumber)
-            else { return name }
-            return String(name[..<mark])
-        }
-        func key(_ name: String) -> String? { readable(level(name)) }
+        func key(_ name: String) -> String? { readable(withoutLevel(name)) }
         var inclusive: [String: UInt64] = [:]
         var allocations: [String: UInt64] = [:]
         for dump in dumps {
@@ -152,7 +168,7 @@ public struct CallgrindDump: Sendable, Equatable {
             }
             for (caller, callees) in dump.calls {
                 guard let name = key(caller) else { continue }
-                for (callee, value) in callees where demangled(level(callee)) != name {
+                for (callee, value) in callees where demangled(withoutLevel(callee)) != name {
                     inclusive[name, default: 0] += value
                 }
             }
