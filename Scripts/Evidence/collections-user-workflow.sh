@@ -13,26 +13,23 @@ step "counting run at base"; $pk run --counts-only --output "$out/base.json" > "
 $pk baseline save main --from "$out/base.json" 2>&1 | tail -1
 $pk history record --store "$store" --from "$out/base.json" 2>&1 | tail -1
 echo "Benchmarks over swift-collections." > README.md && git add README.md && git commit -qm "README"
-python3 - <<'PY'
+# Replaces the first OLD by NEW in Sources/Graph/Graph.swift and commits with MESSAGE.
+change() {
+    python3 - "$1" "$2" <<'PY'
+import sys
 p = 'Sources/Graph/Graph.swift'
 s = open(p).read()
-s = s.replace("    return totals.values.reduce(0, &+)\n}",
-              "    return totals.values.reduce(0, &+) &+ spin(nodes.count / 3)\n}\n\n"
-              "/// A little more work per node (the 0.1% change).\n"
-              "@inline(never) func spin(_ n: Int) -> Int {\n    var x = 0\n    for i in 0..<n { x = x &* 31 &+ i }\n    return x & 1\n}", 1)
-open(p, 'w').write(s)
+assert sys.argv[1] in s, "the text to change is not in " + p
+open(p, 'w').write(s.replace(sys.argv[1], sys.argv[2], 1))
 PY
-git commit -qam "orderedWeights: a little more work per node"
-python3 - <<'PY'
-p = 'Sources/Graph/Graph.swift'
-s = open(p).read()
-s = s.replace("    for word in words { counts[word, default: 0] += 1 }\n    return counts.count\n}",
-              "    for word in words { counts[word, default: 0] += 1 }\n"
-              "    for word in words.prefix(words.count / 10) { counts[word, default: 0] += 0 }\n"
-              "    return counts.count\n}", 1)
-open(p, 'w').write(s)
-PY
-git commit -qam "treeCounts: a second pass over a tenth of the words"
+    git commit -qam "$3"
+}
+change $'    return totals.values.reduce(0, &+)\n}' \
+    $'    return totals.values.reduce(0, &+) &+ spin(nodes.count / 3)\n}\n\n/// A little more work per node (the 0.1% change).\n@inline(never) func spin(_ n: Int) -> Int {\n    var x = 0\n    for i in 0..<n { x = x &* 31 &+ i }\n    return x & 1\n}' \
+    "orderedWeights: a little more work per node"
+change $'    for word in words { counts[word, default: 0] += 1 }\n    return counts.count\n}' \
+    $'    for word in words { counts[word, default: 0] += 1 }\n    for word in words.prefix(words.count / 10) { counts[word, default: 0] += 0 }\n    return counts.count\n}' \
+    "treeCounts: a second pass over a tenth of the words"
 git log --oneline | head -4
 step "counting run at the last commit"; $pk run --counts-only --output "$out/last.json" > "$out/last.log" 2>&1; echo "exit $?"
 step "compare main"; $pk compare main --current "$out/last.json" --markdown "$out/pr.md" --fail-on regression \
