@@ -179,7 +179,8 @@ struct LookedUp<T> { var value: T }
     }
 
     /// Without a pinned heap (built without the Jemalloc trait: glibc's malloc) a count series says
-    /// why, its test gets a heap-shifted second process, and the run's setup says the heap was not
+    /// why, its test gets a heap-shifted second process (and the remaining placements when that
+    /// process moved a count beyond the tolerance), and the run's setup says the heap was not
     /// pinned; with it, one process and the pinned setup. Each of CI's two builds checks its own path.
     @Test func aCountingRunSaysWhetherTheHeapWasPinnedAndShiftsItWhenNot() throws {
         try Self.withCountingSetup { setup in
@@ -194,7 +195,12 @@ struct LookedUp<T> { var value: T }
             } else {
                 #expect(
                     series.heapUnpinned == "jemalloc is not the process allocator (built without the Jemalloc trait)")
-                #expect(series.processCount == 2)
+                // The shift check is the second process; glibc's occasional slow path can move its median
+                // beyond the tolerance (CI, 2026-12-03: 5 processes), and then the test is counted at every
+                // placement. The rule, not a guess at the allocator's luck, decides which.
+                let medians = series.processMedians()
+                let moved = medians.count >= 2 && Comparison.countsDiffer(medians[0], medians[1])
+                #expect(series.processCount == (moved ? CountingRun.placementsPerMovingTest : 2), "\(medians)")
                 #expect(CountingRun.setupIdentifier(of: tests) == CountingRun.unpinnedSetupIdentifier)
                 #expect(lines.contains { $0.contains("1 of 1 tests could not pin the measured thread's heap") })
             }
