@@ -215,7 +215,7 @@ package struct CountingProcess: Sendable {
     /// first missing one.
     static func dumpTotals(in folder: String) -> [UInt64] {
         var totals: [UInt64] = []
-        while let value = SimulatedCounter.totals(ofDump: "\(folder)/callgrind.out.\(totals.count + 1)") {
+        while let value = DumpCount.instructions(ofDump: "\(folder)/callgrind.out.\(totals.count + 1)") {
             totals.append(value)
         }
         return totals

@@ -82,7 +82,7 @@ package enum CountingRun {
         "callgrind Ir, one process per test, \(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, "
         + "the test on a measured thread over pinned jemalloc arenas (one per test case; other "
         + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
-        + "start), the runtime's cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, "
+        + "start), the runtime's cache probes uncounted (finds, and the metadata cache's getOrInsert), jemalloc decay off, symbols bound at start-up, ASLR off, "
         + "deterministic hashing, \(checkPlacement)"
 
     /// The setup of a counting run whose measured thread's heap could not be pinned (built without
@@ -90,7 +90,8 @@ package enum CountingRun {
     package static let unpinnedSetupIdentifier =
         "callgrind Ir, one process per test and one with the heap shifted, "
         + "\(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, the heap not pinned, the runtime's "
-        + "cache probes uncounted, jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing, "
+        + "cache probes uncounted (finds, and the metadata cache's getOrInsert), jemalloc decay off, symbols bound at "
+        + "start-up, ASLR off, deterministic hashing, "
         + checkPlacement
 
     /// Where a second (check) process puts the harness's heap and the bundle: both setups name it, and
@@ -117,7 +118,8 @@ package enum CountingRun {
     /// series, by up to 371 instructions a call in the layouts and 216,000 in the view switch's casts,
     /// almost all in these finds; with them left out, 10 series differ, 9 of them by at most 0.013%
     /// (Evidence.md, third session). What a lookup does besides probing (instantiating metadata,
-    /// scanning conformance records on a miss) stays counted.
+    /// scanning conformance records on a miss) stays counted. The generic metadata cache's
+    /// `getOrInsert`, which calls one of these finds, is subtracted instead (``DumpCount``).
     package static let uncountedRuntimeProbes = ["*ConcurrentReadableHashMap*find<*"]
 
     /// Counting processes run at once by default: one per core (valgrind runs a process's threads

@@ -14,7 +14,8 @@ import PerfKitCore
 /// levels, merged copies) are not added either (a hash trie's `_HashNode.prepareDefaultedValueUpdate`
 /// read +3.0 million instructions in a body that gained 656,053).
 public struct CallgrindDump: Sendable, Equatable {
-    /// The dump's `totals:` figure (`Ir`).
+    /// The dump's count: its `totals:` figure (`Ir`) less the runtime's cache table work
+    /// (``DumpCount/instructions(ofText:)``), which its call graph (``calls``, ``selfCost``) still holds.
     public var totals: UInt64
     /// Direct calls into the allocator per calling (mangled) function.
     public var allocationCalls: [String: UInt64]
@@ -126,13 +127,13 @@ public struct CallgrindDump: Sendable, Equatable {
             } else if line.hasPrefix("calls=") {
                 pendingCalls = UInt64(line.dropFirst(6).split(separator: " ").first ?? "") ?? 0
                 nextIsCall = true
-            } else if line.hasPrefix("totals:") || line.hasPrefix("summary:") {
-                // The one reading of a dump's total: `totals:`, else `summary:` (SimulatedCounter's too).
-                if let value = SimulatedCounter.totals(ofText: String(line)), line.hasPrefix("totals:") || totals == 0 {
-                    totals = value
-                }
             }
         }
+        // The one reading of a sample's count (the test process's and the placement trial's too). The
+        // graph keeps the table work: the dump's calls carry no path, so a caller's inclusive cost
+        // cannot be lessened by what one of its callees spent in the table, and the profile says
+        // where the run's instructions went.
+        totals = DumpCount.instructions(ofText: text) ?? 0
     }
 
     /// Builds the profile of a series from its dumps: every dump's figures summed, divided by the

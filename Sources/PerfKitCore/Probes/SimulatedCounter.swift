@@ -125,7 +125,7 @@ public enum SimulatedCounter {
             last += 1
             output = try outcome.get()
             let path = "\(prefix).\(last)"
-            let instructions = try PinnedHeap.outside { totals(ofDump: path) }
+            let instructions = try PinnedHeap.outside { DumpCount.instructions(ofDump: path) }
             return (instructions, last, Int(perfkit_threads_started() - threadsBefore))
         }
         return (output!, instructions, dump, threads)

@@ -79,6 +79,7 @@ public struct Runner: Sendable {
     /// - Throws: Whatever a subject throws.
     public func measure(_ name: String, arms: [Arm]) throws -> MeasurementResult {
         precondition(!arms.isEmpty, "a measurement needs at least one arm")
+        TestSlowdown.prepare()  // the harness's own one-time read, outside every region
         let supported = arms.map { Set($0.subject.phases) }.reduce(Set(Phase.allPhases)) { $0.intersection($1) }
         let phases = (configuration.phases ?? Phase.allPhases).filter { supported.contains($0) }
         // With two or more arms, round up to whole blocks so every arm holds every position equally often.

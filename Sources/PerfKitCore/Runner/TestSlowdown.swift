@@ -8,6 +8,12 @@ package enum TestSlowdown {
     package static let percent: Double =
         Double(ProcessInfo.processInfo.environment["PERFKIT_TEST_SLOWDOWN_PERCENT"] ?? "") ?? 0
 
+    /// Reads ``percent`` now, before any measured region: its first read builds the process's
+    /// environment dictionary, whose cost follows the environment's contents (two counting runs of
+    /// one calendar binary, 2026-12-03, spent 160 instructions more in it in one run's first cold
+    /// artwork sample, where a body's first `start()` had read it).
+    package static func prepare() { blackHole(percent) }
+
     /// The start of the work to stretch: a clock reading when a slowdown is set, otherwise 0
     /// without reading the clock, so the switch costs nothing inside a timed region when off.
     @inline(__always)
