@@ -8,14 +8,17 @@ import Testing
 struct DumpCountTests {
     /// The outer `getOrInsert` as callgrind names it, and the inner table's, whose template
     /// arguments name the outer one (a pattern that matched both would nest).
-    static let outer =
-        "std::pair<swift::GenericCacheEntry*, bool> swift::StableAddressConcurrentReadableHashMap<swift::GenericCacheEntry, "
-        + "swift::TaggedMetadataAllocator<(unsigned short)14>, swift::Mutex>::getOrInsert<swift::MetadataCacheKey>(swift::MetadataCacheKey)"
-    static let inner =
-        "void swift::ConcurrentReadableHashMap<swift::HashMapElementWrapper<swift::GenericCacheEntry>, swift::Mutex>::getOrInsert"
-        + "<swift::MetadataCacheKey, swift::StableAddressConcurrentReadableHashMap<swift::GenericCacheEntry, "
-        + "swift::TaggedMetadataAllocator<(unsigned short)14>, swift::Mutex>::getOrInsert<swift::MetadataCacheKey>(swift::MetadataCacheKey)"
-        + "::{lambda(swift::HashMapElementWrapper<swift::GenericCacheEntry>*, bool)#1}>(swift::MetadataCacheKey, auto const&)"
+    static let outer = [
+        "std::pair<swift::GenericCacheEntry*, bool> swift::StableAddressConcurrentReadableHashMap<",
+        "swift::GenericCacheEntry, swift::TaggedMetadataAllocator<(unsigned short)14>, swift::Mutex>::",
+        "getOrInsert<swift::MetadataCacheKey>(swift::MetadataCacheKey)",
+    ].joined()
+    static let inner = [
+        "void swift::ConcurrentReadableHashMap<swift::HashMapElementWrapper<swift::GenericCacheEntry>, ",
+        "swift::Mutex>::getOrInsert<swift::MetadataCacheKey, ", outer,
+        "::{lambda(swift::HashMapElementWrapper<swift::GenericCacheEntry>*, bool)#1}>",
+        "(swift::MetadataCacheKey, auto const&)",
+    ].joined()
 
     /// A body (1,000 instructions of its own) that looks up metadata twice through
     /// `swift_getGenericMetadata` (60 of its own each time), whose `getOrInsert` takes 300 and 200

@@ -82,8 +82,8 @@ package enum CountingRun {
         "callgrind Ir, one process per test, \(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, "
         + "the test on a measured thread over pinned jemalloc arenas (one per test case; other "
         + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
-        + "start), the runtime's cache probes uncounted (finds, and the metadata cache's getOrInsert), jemalloc decay off, symbols bound at start-up, ASLR off, "
-        + "deterministic hashing, \(checkPlacement)"
+        + "start), the runtime's cache probes uncounted (finds, and the metadata cache's getOrInsert), "
+        + "jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing, \(checkPlacement)"
 
     /// The setup of a counting run whose measured thread's heap could not be pinned (built without
     /// the Jemalloc trait, say): heap-shifted second processes for every test, no pinned arena.

@@ -57,7 +57,8 @@ package enum DumpCount {
                 calleeUncounted = verdict(line.dropFirst(4))
             } else if line.hasPrefix("calls=") {
                 nextIsCall = true
-            } else if nextIsCall, let first = line.first, first.isNumber || first == "+" || first == "-" || first == "*" {
+            } else if nextIsCall, let first = line.first, first.isNumber || first == "+" || first == "-" || first == "*"
+            {
                 nextIsCall = false
                 let fields = line.split(separator: " ")
                 if calleeUncounted && !callerUncounted, fields.count > 1, let cost = UInt64(fields[1]) {
