@@ -107,4 +107,35 @@ import Testing
             line.contains("release build of . failed") && line.contains("error: cannot find 'undefinedName'"), "\(line)"
         )
     }
+
+    /// `abba --counts` of the monorepo's first two commits (Core: 10% more work per element): B is
+    /// built from A's products, and each side's counting run stays in the record, every sample's
+    /// dump beside it, so a series that moved between the sides can be traced sample by sample.
+    @Test func abbaCountsKeepsEachSidesCountsWithTheirDumps() throws {
+        let folder = TemporaryFolder("perfkit-monorepo-abba")
+        let repository = folder.path + "/mono"
+        let commits = try Self.monorepo(in: repository)
+        let result = try PerfkitProcess.run(
+            ["abba", commits[0], commits[1], "--counts", "--filter", "MonoBenchmarks", "--samples", "2"],
+            in: repository)
+        #expect(result.status == ExitStatus.fine, "\(result.stderr.suffix(2_000))")
+        var medians: [Double] = []
+        for side in ["A", "B"] {
+            let path = repository + "/.perfkit/runs/abba-\(side).json"
+            let run = try RunFile.read(from: path)
+            #expect(run.countsOnly == true)
+            let series = try #require(
+                run.tests.flatMap { $0.measurements.flatMap(\.series) }.first { $0.metric == .instructions })
+            let dumps = try #require(series.callgrindDumps)
+            #expect(dumps.count == series.values.count && !dumps.isEmpty)
+            let folder = CountingRun.dumpFolder(besides: path)
+            for (dump, value) in zip(dumps, series.values) {
+                // The kept dump is the sample's: read the same way, it gives the recorded count.
+                #expect(DumpCount.instructions(ofDump: "\(folder)/callgrind.out.\(dump)").map { Double($0) } == value)
+            }
+            medians.append(try Quantile.median(series.values))
+        }
+        // 11 rounds against 10 of the same loop: about 10% more instructions a call.
+        #expect(medians.count == 2 && (1.05...1.15).contains(medians[1] / medians[0]), "\(medians)")
+    }
 }

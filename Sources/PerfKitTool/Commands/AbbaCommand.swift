@@ -75,18 +75,24 @@ enum AbbaCommand {
         let setup = try CountingRun.prepare(directory: ".", progress: Output.progress)
         let machine = EnvironmentReader.machine()
         var sides: [(tests: [TestResult], environment: Environment)] = []
-        for (side, environment) in [(built.a, environments.a), (built.b, environments.b)] {
+        for (name, side, environment) in [("A", built.a, environments.a), ("B", built.b, environments.b)] {
             // B's costliest tests first, as A counted them; A's as the working tree's last run did.
             let costs = sides.last?.tests ?? ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])
             let counted = try CountingRun.measure(
                 bundle: side.bundle, directory: side.revision.directory, filter: filter, samples: samples,
                 setup: setup, environment: environment, costs: costs, progress: Output.progress)
-            try? FileManager.default.removeItem(
-                atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
             var recorded = side.revision.environment(machine: machine)
             recorded.valgrind = setup.version
             recorded.valgrindCPU = setup.cpu
             recorded.countingSetup = CountingRun.setupIdentifier(of: counted.tests)
+            // Each side's counts stay in the record, every sample with its dump: a series that moved
+            // between two sides is traced with the run files (`counts-diffdumps.py`), not only its quartiles.
+            var run = RunFile(date: Date(), mode: "count", environment: recorded, tests: counted.tests)
+            run.countsOnly = true
+            let kept = sideRunFile(name)
+            try FileManager.default.createDirectory(atPath: ".perfkit/runs", withIntermediateDirectories: true)
+            try run.write(to: kept)
+            try RunCommand.keepDumps(counted.dumps, beside: kept)
             sides.append((counted.tests, recorded))
         }
         let (a, b) = (built.a.revision, built.b.revision)
@@ -118,6 +124,9 @@ enum AbbaCommand {
                 + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
         return ExitStatus.of(comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
     }
+
+    /// Where `abba --counts` keeps side `name`'s counting run (`A` or `B`), its callgrind files beside it.
+    static func sideRunFile(_ name: String) -> String { ".perfkit/runs/abba-\(name).json" }
 
     /// `--rounds N`: one look after N rounds; otherwise looks up to `--max-rounds`.
     static func plan(_ parsed: Arguments) throws -> SequentialPlan {
