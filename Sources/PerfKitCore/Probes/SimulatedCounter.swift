@@ -36,9 +36,8 @@ public enum SimulatedCounter {
     /// The dump prefix when this process is a counting run under callgrind, else nil.
     public static let outputPrefix: String? = {
         guard perfkit_running_on_valgrind() != 0 else { return nil }
-        let environment = ProcessInfo.processInfo.environment
-        if let pad = environment[heapPadVariable].flatMap(Int.init), pad > 0 { padHeap(pad) }
-        return environment[outputVariable]
+        if let pad = ProcessEnvironment.value(heapPadVariable).flatMap(Int.init), pad > 0 { padHeap(pad) }
+        return ProcessEnvironment.value(outputVariable)
     }()
 
     /// The environment variable that shifts the heap before anything is measured (``padHeap(_:)``).

@@ -6,12 +6,11 @@ import Foundation
 package enum TestSlowdown {
     /// The injected slowdown in percent, from `PERFKIT_TEST_SLOWDOWN_PERCENT`.
     package static let percent: Double =
-        Double(ProcessInfo.processInfo.environment["PERFKIT_TEST_SLOWDOWN_PERCENT"] ?? "") ?? 0
+        ProcessEnvironment.value("PERFKIT_TEST_SLOWDOWN_PERCENT").flatMap(Double.init) ?? 0
 
-    /// Reads ``percent`` now, before any measured region: its first read builds the process's
-    /// environment dictionary, whose cost follows the environment's contents (two counting runs of
-    /// one calendar binary, 2026-12-03, spent 160 instructions more in it in one run's first cold
-    /// artwork sample, where a body's first `start()` had read it).
+    /// Reads ``percent`` now, before any measured region (its first read had been inside the first
+    /// cold artwork sample, 2026-12-03, and cost 160 instructions more in one run than another, when
+    /// it built the whole environment's dictionary; it reads one variable now).
     package static func prepare() { blackHole(percent) }
 
     /// The start of the work to stretch: a clock reading when a slowdown is set, otherwise 0

@@ -59,17 +59,19 @@ public struct PerformanceMode: Sendable, Equatable {
 
     /// The mode of this process.
     public static var current: PerformanceMode {
-        let environment = ProcessInfo.processInfo.environment
+        // One variable at a time: this runs on the measured thread, whose heap must not follow the
+        // rest of the environment (``ProcessEnvironment``).
+        let environment = ProcessEnvironment.value
         return PerformanceMode(
-            isMeasuring: environment[MeasuredProcessEnvironment.mode] == MeasuredProcessEnvironment.measureMode,
+            isMeasuring: environment(MeasuredProcessEnvironment.mode) == MeasuredProcessEnvironment.measureMode,
             buildConfiguration: Environment.currentBuildConfiguration,
-            resultsDirectory: environment[MeasuredProcessEnvironment.resultsDirectory],
-            sampleOverride: (environment[MeasuredProcessEnvironment.samples]
-                ?? environment[MeasuredProcessEnvironment.deprecatedIterations]).flatMap(
+            resultsDirectory: environment(MeasuredProcessEnvironment.resultsDirectory),
+            sampleOverride: (environment(MeasuredProcessEnvironment.samples)
+                ?? environment(MeasuredProcessEnvironment.deprecatedIterations)).flatMap(
                     Int.init),
-            processes: environment[MeasuredProcessEnvironment.processes].flatMap(Int.init) ?? 1,
-            processIndex: environment[MeasuredProcessEnvironment.processIndex].flatMap(Int.init) ?? 0,
-            exactCountsElsewhere: environment[MeasuredProcessEnvironment.exactCounts]
+            processes: environment(MeasuredProcessEnvironment.processes).flatMap(Int.init) ?? 1,
+            processIndex: environment(MeasuredProcessEnvironment.processIndex).flatMap(Int.init) ?? 0,
+            exactCountsElsewhere: environment(MeasuredProcessEnvironment.exactCounts)
                 == MeasuredProcessEnvironment.exactCountsElsewhere)
     }
 
