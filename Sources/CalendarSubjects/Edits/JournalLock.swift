@@ -35,6 +35,15 @@ enum JournalLock {
             guard fd >= 0 else {
                 return FileError(path, "cannot open journal to lock it: \(String(cString: strerror(errno)))")
             }
+            // A child another thread is spawning holds a copy of every descriptor until it execs
+            // (`O_CLOEXEC` closes them only then), and with it this process's own lock on a file
+            // it just closed: a few tries over about 100 ms let that copy go. A second writer holds
+            // its lock for as long as it runs, and is still refused.
+            var tries = 0
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK && tries < 20 {
+                tries += 1
+                usleep(5_000)
+            }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno
                 close(fd)
