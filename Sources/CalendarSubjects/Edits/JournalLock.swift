@@ -38,14 +38,17 @@ enum JournalLock {
             // A child another thread is spawning holds a copy of every descriptor until it execs
             // (`O_CLOEXEC` closes them only then), and with it this process's own lock on a file
             // it just closed: a few tries over about 100 ms let that copy go. A second writer holds
-            // its lock for as long as it runs, and is still refused.
-            var tries = 0
-            while flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK && tries < 20 {
-                tries += 1
+            // its lock for as long as it runs, and is still refused. (That such a copy failed one CI run
+            // is the likely reading, not shown.) The tries hold `held`: another thread taking the
+            // same file meanwhile would otherwise be refused by this one's lock as "another process".
+            var code: Int32 = 0
+            for attempt in 0..<20 {
+                if flock(fd, LOCK_EX | LOCK_NB) == 0 { code = 0; break }
+                code = errno
+                guard code == EWOULDBLOCK, attempt < 19 else { break }
                 usleep(5_000)
             }
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                let code = errno
+            guard code == 0 else {
                 close(fd)
                 if code == EWOULDBLOCK {
                     return FileError(path, "another process has this journal open; one writer at a time")
