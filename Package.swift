@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "CValgrind"),
         // A jemalloc arena over a fixed address range: the heap a counting run's measured thread repeats on.
         .target(name: "CPinnedHeap"),
+        // The Swift runtime's will-throw hooks, which Swift Testing sets and a measurement suspends.
+        .target(name: "CThrowHooks"),
         .target(name: "PerfKitValgrindShim"),
         // What a measured test bundle links: probes, results, one series' statistics, subjects, and
         // nothing only the tool reads (run files, callgrind dumps, child processes live in PerfKit), so
@@ -54,6 +56,7 @@ let package = Package(
                 "CLinux",
                 "CValgrind",
                 "CPinnedHeap",
+                "CThrowHooks",
             ]
         ),
         .target(

@@ -83,15 +83,17 @@ package enum CountingRun {
         + "the test on a measured thread over pinned jemalloc arenas (one per test case; other "
         + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
         + "start), the runtime's cache probes uncounted (finds, and the metadata cache's getOrInsert), "
-        + "jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing, \(checkPlacement)"
+        + "Swift Testing's backtrace of each thrown error off, jemalloc decay off, symbols bound at start-up, ASLR "
+        + "off, "
+        + "deterministic hashing, \(checkPlacement)"
 
     /// The setup of a counting run whose measured thread's heap could not be pinned (built without
     /// the Jemalloc trait, say): heap-shifted second processes for every test, no pinned arena.
     package static let unpinnedSetupIdentifier =
         "callgrind Ir, one process per test and one with the heap shifted, "
         + "\(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, the heap not pinned, the runtime's "
-        + "cache probes uncounted (finds, and the metadata cache's getOrInsert), jemalloc decay off, symbols bound at "
-        + "start-up, ASLR off, deterministic hashing, "
+        + "cache probes uncounted (finds, and the metadata cache's getOrInsert), Swift Testing's backtrace of each "
+        + "thrown error off, jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing, "
         + checkPlacement
 
     /// Where a second (check) process puts the harness's heap and the bundle: both setups name it, and

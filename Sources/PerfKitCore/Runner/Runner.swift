@@ -80,6 +80,12 @@ public struct Runner: Sendable {
     public func measure(_ name: String, arms: [Arm]) throws -> MeasurementResult {
         precondition(!arms.isEmpty, "a measurement needs at least one arm")
         TestSlowdown.prepare()  // the harness's own one-time read, outside every region
+        // Swift Testing's backtrace of every thrown error is the harness's cost, not the subject's.
+        return try ThrowHooks.suspended { try measureArms(name, arms) }
+    }
+
+    /// ``measure(_:arms:)``'s passes, with the will-throw hooks suspended (``ThrowHooks``).
+    private func measureArms(_ name: String, _ arms: [Arm]) throws -> MeasurementResult {
         let supported = arms.map { Set($0.subject.phases) }.reduce(Set(Phase.allPhases)) { $0.intersection($1) }
         let phases = (configuration.phases ?? Phase.allPhases).filter { supported.contains($0) }
         // With two or more arms, round up to whole blocks so every arm holds every position equally often.

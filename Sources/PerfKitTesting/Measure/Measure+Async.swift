@@ -23,6 +23,9 @@ public func measure<Output>(_ name: String, async body: () async throws -> Outpu
         context?.append(result)
         return result
     }
+    // Swift Testing's backtrace of every thrown error is the harness's cost, not the body's (``ThrowHooks``).
+    ThrowHooks.suspend()
+    defer { ThrowHooks.resume() }
     for _ in 0..<configuration.warmupCalls { blackHole(try await body()) }
     var wall = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
     var user = SampleSeries(metric: .processUserCPU, arm: "main", phase: .warm)
