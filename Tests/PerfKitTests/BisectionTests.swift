@@ -19,4 +19,40 @@ import Testing
         #expect(Bisection.parentCommit(of: String(commits[2].prefix(12)), in: folder.path) == commits[1])
         #expect(Bisection.parentCommit(of: commits[0], in: folder.path) == nil)
     }
+
+    /// A bare test name the last run counted in several series (a parameterized test's cases) is
+    /// refused before anything is built, each series named; a full series name, a test with one count
+    /// series and a test the last run does not know go on to the counting run (on
+    /// swift-argument-parser the refusal came after GOOD's build and counting run, 332 s).
+    @Test func aParameterizedTestNamedAloneIsRefusedBeforeAnyBuild() throws {
+        let cases: [TestResult] = [10.0, 100.0].map { n in
+            let testCase = TestCase(function: "M.S/f(n:)", arguments: [.init(name: "n", value: "\(Int(n))", number: n)])
+            return TestResult(
+                id: testCase.id, suite: "M.S",
+                measurements: [
+                    MeasurementResult(
+                        name: "f", arms: ["main"], order: [], series: [Build.series(.instructions, values: [n, n])],
+                        unavailable: [])
+                ], testCase: testCase)
+        }
+        let single = TestResult(
+            id: "M.S/g()", suite: "M.S",
+            measurements: [
+                MeasurementResult(
+                    name: "g", arms: ["main"], order: [], series: [Build.series(.instructions, values: [1, 1])],
+                    unavailable: [])
+            ])
+        let tests = cases + [single]
+        do {
+            try Bisection.refuseEarly("S/f(n:)", lastRun: tests)
+            Issue.record("a bare name of a test with two count series was not refused")
+        } catch let error as OrchestrationError {
+            let line = "\(error)"
+            #expect(line.contains("the test has 2 count series; name one"), "\(line)")
+            #expect(line.contains("'S/f(n:) n = 10 f [main, warm] instructions'"), "\(line)")
+        }
+        try Bisection.refuseEarly("S/f(n:) n = 10 f [main, warm] instructions", lastRun: tests)
+        try Bisection.refuseEarly("S/g()", lastRun: tests)
+        try Bisection.refuseEarly("S/h()", lastRun: tests)
+    }
 }

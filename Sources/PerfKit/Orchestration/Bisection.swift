@@ -70,6 +70,7 @@ package struct Bisection: Sendable {
         {
             throw OrchestrationError.cannotDo(timingRefusal(selector))
         }
+        if let last = try? RunFile.read(from: RunFile.latestPath) { try refuseEarly(selector, lastRun: last.tests) }
         let goodCommit = try Revision.resolve(good), badCommit = try Revision.resolve(bad)
         guard goodCommit != badCommit else {
             throw OrchestrationError.cannotDo(
@@ -129,6 +130,25 @@ package struct Bisection: Sendable {
     static func timingRefusal(_ selector: String) -> String {
         "--series '\(selector)' is not a count: bisecting time would need repeated, alternating runs at every step "
             + "(perfkit abba GOOD STEP); bisect the test's instructions series instead"
+    }
+
+    /// Refuses, before anything is built, a bare test name (`Suite/test()`) that the last run counted
+    /// in more than one series (a parameterized test's cases, several measurements), naming them: on
+    /// swift-argument-parser the refusal came only after GOOD's release build and counting run, 332 s.
+    /// A selector the last run does not know is left to the counting run of GOOD.
+    /// - Parameters:
+    ///   - selector: `--series`.
+    ///   - tests: The last run's results (`.perfkit/runs/latest.json`).
+    /// - Throws: ``OrchestrationError/cannotDo(_:)`` naming the series to choose from.
+    package static func refuseEarly(_ selector: String, lastRun tests: [TestResult]) throws {
+        guard !selector.contains(" ") else { return }
+        let named = tests.filter { test in
+            let function = test.testCase?.function ?? test.id
+            return function == selector || SeriesID.shortTest(function) == selector
+                || function.hasSuffix("." + selector)
+        }
+        let counts = SeriesTable(named).series.keys.filter { $0.metric == Metric.instructions.name }
+        if counts.count > 1 { _ = try choose(selector, in: named) }
     }
 
     /// The count series `selector` names among a test's results.
