@@ -11,7 +11,7 @@ cd "$2"
 git init -q -b main
 git config user.email mono@example.invalid
 git config user.name Mono
-mkdir -p Packages/Core/Sources/Core Sources/Mono Tests/MonoTests
+mkdir -p Packages/Core/Sources/Core Sources/Mono Sources/mono-tool Tests/MonoTests
 cat > Package.swift <<SWIFT
 // swift-tools-version: 6.0
 import PackageDescription
@@ -21,6 +21,8 @@ let package = Package(
     dependencies: [.package(path: "Packages/Core"), .package(path: "$(realpath --relative-to=. "$perfkit")")],
     targets: [
         .target(name: "Mono", dependencies: [.product(name: "Core", package: "Core")]),
+        // An executable no test needs: a release build of the tests leaves it out.
+        .executableTarget(name: "mono-tool", dependencies: ["Mono"]),
         .testTarget(
             name: "MonoTests",
             dependencies: ["Mono", .product(name: "PerfKitTesting", package: "$(basename "$perfkit")")]),
@@ -56,6 +58,7 @@ public func monoChecksum(_ n: Int) -> UInt64 { checksum(n) }
 /// Seen only by tests that import the module with `@testable`.
 func internalSeed() -> Int { 7 }
 SWIFT
+printf 'import Mono\n\nprint(monoChecksum(10))\n' > Sources/mono-tool/main.swift
 # A test that imports with @testable, as most packages' tests do: a release build needs -enable-testing.
 cat > Tests/MonoTests/MonoInternals.swift <<'SWIFT'
 @testable import Mono

@@ -37,6 +37,21 @@ import Testing
         #expect(!BuildLog.isNotTestable(other))
     }
 
+    /// The release build names the test product from the manifest's package name (swift-argument-parser's is
+    /// `swift-argument-parserPackageTests`); without a readable manifest it builds every target, and SwiftPM's
+    /// refusal of an unknown product is recognised.
+    @Test func theTestProductIsNamedFromTheManifest() throws {
+        #expect(Revision.testProduct(in: folder.path, scratch: ".build") == nil)
+        try Data(
+            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"swift-shaped\")\n"
+                .utf8
+        ).write(to: URL(fileURLWithPath: folder.path + "/Package.swift"))
+        #expect(Revision.testProduct(in: folder.path, scratch: ".build") == "swift-shapedPackageTests")
+        let refused = ChildProcess.Finished(
+            status: 1, signalled: false, output: Data(), errors: "error: no product named 'NonePackageTests'")
+        #expect(BuildLog.isUnknownProduct(refused))
+    }
+
     /// A run built with `-enable-testing` and one built without are not judged against each other.
     @Test func aTestableBuildIsAnotherBuildConfiguration() {
         let plain = Build.environment()

@@ -68,6 +68,9 @@ import Testing
         #expect(counted.status == ExitStatus.fine, "\(counted.stderr.suffix(2_000))")
         // A test says `@testable import Mono`: the release build passes -enable-testing, and says so.
         #expect(counted.stderr.contains(Revision.testableLine), "\(counted.stderr.suffix(2_000))")
+        // The release build is of the test product alone: the executable no test needs is not built.
+        #expect(FileManager.default.fileExists(atPath: repository + "/.build/release/MonoPackageTests.xctest"))
+        #expect(!FileManager.default.fileExists(atPath: repository + "/.build/release/mono-tool"))
         let run = try RunFile.read(from: repository + "/c.json")
         let instructions = run.tests.flatMap { $0.measurements.flatMap(\.series) }.filter { $0.metric == .instructions }
         // Counted in every process (3 samples in each), the processes agreeing within the count tolerance

@@ -21,6 +21,12 @@ package enum BuildLog {
         log(build).contains("was not compiled for testing")
     }
 
+    /// Whether the build failed because SwiftPM has no product of the name it was given (a package
+    /// without test targets has no test product).
+    package static func isUnknownProduct(_ build: ChildProcess.Finished) -> Bool {
+        log(build).contains("no product named")
+    }
+
     /// SwiftPM's first `error:` line, trimmed (empty when it printed none).
     package static func firstError(_ build: ChildProcess.Finished) -> String {
         let lines = log(build).split(separator: "\n")

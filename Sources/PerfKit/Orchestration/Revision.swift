@@ -177,9 +177,30 @@ package struct Revision: Sendable, Equatable {
         pinnedLayout ? ".perfkit/build-pinned" : ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? ".build"
     }
 
-    /// Builds the package and its tests in release. A build that fails the way a stale build plan
-    /// fails (files the plan names are gone, as after a checkout that deleted them) is retried once
-    /// from a fresh plan, saying so in one line.
+    /// The product SwiftPM links a package's test targets into, `<package name>PackageTests`, the name
+    /// read from the manifest (`swift package dump-package`, 0.6–2 s); nil when it cannot be read. Building
+    /// that product builds what the tests need and nothing more, where `--build-tests` builds every
+    /// target: swift-protobuf's C++ `protoc` and its plugin's executables, swift-argument-parser's
+    /// examples. The test bundle's code is the same either way (`SharedBuildTests`), and one build after
+    /// the other compiles nothing again.
+    /// - Parameters:
+    ///   - directory: The package folder.
+    ///   - scratch: The build folder (under the plugin, not `.build`, whose lock SwiftPM holds).
+    /// - Returns: The test product's name, or nil.
+    package static func testProduct(in directory: String, scratch: String) -> String? {
+        struct Manifest: Decodable { var name: String }
+        guard
+            let json = ChildProcess.output(
+                ["swift", "package", "--scratch-path", scratch, "dump-package"], in: directory),
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(json.utf8))
+        else { return nil }
+        return manifest.name + "PackageTests"
+    }
+
+    /// Builds the package's tests in release: the test product alone (``testProduct(in:scratch:)``),
+    /// or every target with `--build-tests` when the manifest cannot be read or SwiftPM has no such
+    /// product. A build that fails the way a stale build plan fails (files the plan names are gone, as
+    /// after a checkout that deleted them) is retried once from a fresh plan, saying so in one line.
     /// - Parameters:
     ///   - pinnedLayout: Whether to build with ``pinnedLayoutFlags``, for builds that are compared
     ///     with each other (`abba`, `calibrate`). The working tree then builds into
@@ -193,9 +214,11 @@ package struct Revision: Sendable, Equatable {
         let scratch = Self.scratchPath(pinnedLayout: pinnedLayout && directory == ".")
         var testable = testableBuild ?? false
         if testable { progress(Self.testableLine) }
+        var product = Self.testProduct(in: directory, scratch: scratch)
         var command: [String] {
-            ["swift", "build", "-c", "release", "--build-tests", "--scratch-path", scratch]
-                + (pinnedLayout ? Self.pinnedLayoutFlags : []) + (testable ? Self.testableFlags : [])
+            ["swift", "build", "-c", "release"] + (product.map { ["--product", $0] } ?? ["--build-tests"])
+                + ["--scratch-path", scratch] + (pinnedLayout ? Self.pinnedLayoutFlags : [])
+                + (testable ? Self.testableFlags : [])
         }
         // Always from a fresh plan: SwiftPM reuses its cached plan while the manifests are unchanged,
         // and then neither sees a source file added to a local package (it built the old code and
@@ -205,6 +228,12 @@ package struct Revision: Sendable, Equatable {
         BuildLog.removePlan(scratch: folder)
         var finished = try ChildProcess.runKeepingErrors(
             command, in: directory, output: .standardErrorAndCapture, showErrors: true)
+        if finished.status != 0, let name = product, BuildLog.isUnknownProduct(finished) {
+            product = nil
+            progress("perfkit: SwiftPM has no product \(name); building every target with --build-tests")
+            finished = try ChildProcess.runKeepingErrors(
+                command, in: directory, output: .standardErrorAndCapture, showErrors: true)
+        }
         if finished.status != 0, BuildLog.isStalePlan(finished) {
             progress(
                 "perfkit: the release build's plan named files that are gone; building once more from a fresh plan")
