@@ -38,7 +38,9 @@ func record(_ n: Int) -> Google_Protobuf_Struct {
         switch i % 3 {
         case 0: fields["count\(i)"] = Google_Protobuf_Value(floatLiteral: Double(i) * 1.5)
         case 1: fields["name\(i)"] = Google_Protobuf_Value(stringLiteral: "value \(i)")
-        default: fields["list\(i)"] = Google_Protobuf_Value(arrayLiteral: 1, "two", true)
+        default:
+            let list: Google_Protobuf_ListValue = [1, "two", true]
+            fields["list\(i)"] = Google_Protobuf_Value(listValue: list)
         }
     }
     return Google_Protobuf_Struct(fields: fields)
