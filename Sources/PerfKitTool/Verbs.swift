@@ -98,8 +98,9 @@ extension VerbTable {
                     .envA,
                     .envB,
                     .counts.help(
-                        "compare simulated instruction counts instead: \(CountingRun.summary) a side, no timing "
-                            + "rounds; each side's run file is kept (\(AbbaCommand.sideRunFile("A")), "
+                        "compare simulated instruction counts instead: \(CountingRun.summary) a side, "
+                            + "\(CountingRun.pairedSummary); no timing rounds; each side's run file is kept "
+                            + "(\(AbbaCommand.sideRunFile("A")), "
                             + "\(AbbaCommand.sideRunFile("B"))) with its callgrind files beside it"
                     ),
                 ]),

@@ -74,9 +74,15 @@ struct LookedUp<T> { var value: T }
 
     /// Work that follows the bundle's own addresses: literals of its read-only data, keyed by their
     /// addresses in a dictionary (where they hash decides its collisions).
+    /// ``extraWorkVariable`` adds a loop of that many steps (`abba --counts` tests give each side
+    /// a value of one length, so the environment's size is the same on both).
     @Test(.performance(samples: 3)) func bundleAddressKeyedWork() throws {
-        try measure("bundle-address-keyed") { bundleAddressTable(bundleLiterals) }
+        let extra = getenv(Self.extraWorkVariable).map { Int(atoi($0)) } ?? 0
+        try measure("bundle-address-keyed") { bundleAddressTable(bundleLiterals) &+ countedWork(extra) }
     }
+
+    /// The variable that adds work to ``bundleAddressKeyedWork()``: a change between two sides.
+    static let extraWorkVariable = "PERFKIT_TEST_EXTRA_WORK"
 
     /// An async body that suspends: not counted, and the counting run says why.
     @Test(.performance(samples: 3)) func asyncWork() async throws {
@@ -327,6 +333,51 @@ struct LookedUp<T> { var value: T }
                     "bundle-address-keyed": CountingRun.placementsPerMovingTest, "loop-2000": 1, "loop-4000": 1,
                 ])
             #expect(lines.contains { $0.contains("counted at \(CountingRun.placementsPerMovingTest) placements") })
+        }
+    }
+
+    /// Two sides counted in two steps (`abba --counts`): the test whose first processes differ (an
+    /// address-following body with 1,000 steps added on one side) gets its follow-ups on both sides
+    /// and is counted at every placement; the loop, identical in every sample, keeps its one process
+    /// on each side, with no trial.
+    @Test func twoSidesFollowUpOnlyTheTestsWhoseFirstProcessesDiffer() throws {
+        guard Jemalloc.isLinked, CountingProcess.loader != nil else { return }
+        try Self.withCountingSetup { setup in
+            let filter = "CountingRunTests/(bundleAddressKeyedWork|countedLoop)"
+            func start(_ extra: String, costs: [TestResult] = []) throws -> CountingRun.Started {
+                try CountingRun.start(
+                    bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: filter, samples: 3,
+                    setup: setup, environment: [Self.extraWorkVariable: extra], costs: costs)
+            }
+            let a = try start("0000")
+            defer { a.discard() }
+            let b = try start("1000", costs: a.tests)
+            defer { b.discard() }
+            let following = CountingRun.testsToFollowUp(a, b)
+            #expect(following == ["PerfKitTestingTests.CountingRunTests/bundleAddressKeyedWork()"])
+            var lines: [String] = []
+            var processes: [[String: Int]] = []
+            var loops: [[Double]] = []
+            for side in [a, b] {
+                let run = try CountingRun.finish(side, followingUp: following, progress: { lines.append($0) })
+                try? FileManager.default.removeItem(
+                    atPath: URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path)
+                #expect(run.status == 0)
+                var counted: [String: Int] = [:]
+                for measurement in run.tests.flatMap(\.measurements) {
+                    let series = measurement.series.first { $0.metric == .instructions }
+                    counted[measurement.name] = series?.processCount
+                    if measurement.name == "loop-4000" { loops.append(series?.values ?? []) }
+                }
+                processes.append(counted)
+            }
+            let expected = [
+                "bundle-address-keyed": CountingRun.placementsPerMovingTest, "loop-2000": 1, "loop-4000": 1,
+            ]
+            #expect(processes == [expected, expected])
+            #expect(loops.count == 2 && loops[0] == loops[1] && !loops[0].isEmpty)
+            #expect(
+                lines.filter { $0.contains("counted at \(CountingRun.placementsPerMovingTest) placements") }.count == 2)
         }
     }
 

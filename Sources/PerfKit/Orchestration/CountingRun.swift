@@ -154,50 +154,89 @@ package enum CountingRun {
         environment extra: [String: String] = [:], jobs: Int = defaultJobs, heapPads pads: [Int] = heapPads,
         loadingElsewhere: Bool = false, costs: [TestResult] = [], progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
-        // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
-        let root = "/tmp/perfkit-counts-\(UUID().uuidString)"
-        let dumps = root + "/dumps"
-        try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
+        let staged = try stage(
+            bundle: bundle, directory: directory, filter: filter, samples: samples, setup: setup, extra: extra,
+            jobs: jobs, pads: pads, loadingElsewhere: loadingElsewhere, costs: costs, progress: progress)
+        let (root, processes, width, environment) = (staged.root, staged.processes, staged.width, staged.environment)
         var keep = false
-        ChildRegistry.created(folder: root)
-        defer {
-            ChildRegistry.removed(folder: root)
-            for item in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where item != "dumps" {
-                try? FileManager.default.removeItem(atPath: root + "/" + item)
-            }
-            if !keep { try? FileManager.default.removeItem(atPath: root) }
-        }
-        let absoluteBundle = bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
-        try countableCopy(of: absoluteBundle, at: root + "/bundle", progress: progress)
-        try FileManager.default.copyItem(atPath: setup.shim, toPath: root + "/shim.so")
-        let environment = countingEnvironment(root: root, samples: samples, extra: extra)
-        // One valgrind process per test, as Gungraun runs one per benchmark: what earlier tests left
-        // in the process moves a later test's pointer-keyed work.
-        let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
-        // The measured thread's heap repeats (``PinnedHeap``), so one process a test is enough; a
-        // test (CountingRunTests) passes heap shifts to show that the counts do not move with them.
-        let processes = longestFirst(
-            ids.enumerated().flatMap { index, id in
-                pads.map {
-                    CountingProcess(
-                        test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0),
-                        placement: loadingElsewhere ? 1 : 0)
-                }
-            }, costs: costs)
-        let width = max(1, min(jobs, processes.count))
-        progress(
-            "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, "
-                + "\(pads.count == 1 ? "one process" : "\(pads.count) processes") each, \(width) at a time (about 50× "
-                + "slower than native)…"
-        )
+        defer { cleanUp(root, keepingDumps: keep) }
         let (checks, outcomes) = try runWithChecks(
             processes, width: width, pads: pads, root: root, setup: setup, environment: environment,
             directory: directory, progress: progress)
-        let (tests, worst) = gather(processes + checks, outcomes, dumps: dumps)
+        let gathered = try gathered(
+            processes + checks, outcomes, root: root, filter: filter, directory: directory, progress: progress)
+        keep = true
+        return gathered
+    }
+
+    /// What
+    /// ``measure(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
+    /// and ``start(bundle:directory:filter:samples:setup:environment:costs:progress:)`` prepare before the first
+    /// process:
+    /// the run's folder (registered for removal on interrupt), the countable bundle and the shim in it, the
+    /// fixed environment, and one process per test and heap shift, the costliest first.
+    static func stage(
+        bundle: String, directory: String, filter: String, samples: Int?, setup: Setup, extra: [String: String],
+        jobs: Int, pads: [Int], loadingElsewhere: Bool, costs: [TestResult], progress: (String) -> Void
+    ) throws -> (root: String, processes: [CountingProcess], width: Int, environment: [String: String]) {
+        // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
+        let root = "/tmp/perfkit-counts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root + "/dumps", withIntermediateDirectories: true)
+        ChildRegistry.created(folder: root)
+        do {
+            let absoluteBundle =
+                bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
+            try countableCopy(of: absoluteBundle, at: root + "/bundle", progress: progress)
+            try FileManager.default.copyItem(atPath: setup.shim, toPath: root + "/shim.so")
+            let environment = countingEnvironment(root: root, samples: samples, extra: extra)
+            // One valgrind process per test, as Gungraun runs one per benchmark: what earlier tests left
+            // in the process moves a later test's pointer-keyed work.
+            let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
+            // The measured thread's heap repeats (``PinnedHeap``), so one process a test is enough; a
+            // test (CountingRunTests) passes heap shifts to show that the counts do not move with them.
+            let processes = longestFirst(
+                ids.enumerated().flatMap { index, id in
+                    pads.map {
+                        CountingProcess(
+                            test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0),
+                            placement: loadingElsewhere ? 1 : 0)
+                    }
+                }, costs: costs)
+            let width = max(1, min(jobs, processes.count))
+            progress(
+                "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, "
+                    + "\(pads.count == 1 ? "one process" : "\(pads.count) processes") each, \(width) at a time (about "
+                    + "50× slower than native)…"
+            )
+            return (root, processes, width, environment)
+        } catch {
+            cleanUp(root, keepingDumps: false)
+            throw error
+        }
+    }
+
+    /// Removes the run's folder `root`, all but its gathered dumps when `keepingDumps` (the caller
+    /// copies them beside the run file), and forgets it for the interrupt handler.
+    static func cleanUp(_ root: String, keepingDumps: Bool) {
+        ChildRegistry.removed(folder: root)
+        for item in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where item != "dumps" {
+            try? FileManager.default.removeItem(atPath: root + "/" + item)
+        }
+        if !keepingDumps { try? FileManager.default.removeItem(atPath: root) }
+    }
+
+    /// The processes' results joined per test, their dumps gathered into `root/dumps`
+    /// (``gather(_:_:dumps:)``), with a progress line naming any series whose bodies start threads.
+    /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no process measured a test.
+    static func gathered(
+        _ processes: [CountingProcess], _ outcomes: [CountingProcess.Outcome], root: String, filter: String,
+        directory: String, progress: (String) -> Void
+    ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
+        let dumps = root + "/dumps"
+        let (tests, worst) = gather(processes, outcomes, dumps: dumps)
         guard !tests.isEmpty else {
             throw OrchestrationError.noMeasuredTests(filter: filter, directory: directory, status: worst)
         }
-        keep = true
         let threaded = threadedSeries(tests)
         if !threaded.isEmpty {
             progress(

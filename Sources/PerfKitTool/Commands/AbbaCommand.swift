@@ -71,30 +71,7 @@ enum AbbaCommand {
         environments: (a: [String: String], b: [String: String]), started: Date
     ) throws -> Int32 {
         let built = try AbbaSession.Side.build(parsed.positionals[0], parsed.positionals[1], progress: Output.progress)
-        // The shim does not depend on the measured code: built once, from the working tree.
-        let setup = try CountingRun.prepare(directory: ".", progress: Output.progress)
-        let machine = EnvironmentReader.machine()
-        var sides: [(tests: [TestResult], environment: Environment)] = []
-        for (name, side, environment) in [("A", built.a, environments.a), ("B", built.b, environments.b)] {
-            // B's costliest tests first, as A counted them; A's as the working tree's last run did.
-            let costs = sides.last?.tests ?? ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])
-            let counted = try CountingRun.measure(
-                bundle: side.bundle, directory: side.revision.directory, filter: filter, samples: samples,
-                setup: setup, environment: environment, costs: costs, progress: Output.progress)
-            var recorded = side.revision.environment(machine: machine)
-            recorded.valgrind = setup.version
-            recorded.valgrindCPU = setup.cpu
-            recorded.countingSetup = CountingRun.setupIdentifier(of: counted.tests)
-            // Each side's counts stay in the record, every sample with its dump: a series that moved
-            // between two sides is traced with the run files (`counts-diffdumps.py`), not only its quartiles.
-            var run = RunFile(date: Date(), mode: "count", environment: recorded, tests: counted.tests)
-            run.countsOnly = true
-            let kept = sideRunFile(name)
-            try FileManager.default.createDirectory(atPath: ".perfkit/runs", withIntermediateDirectories: true)
-            try run.write(to: kept)
-            try RunCommand.keepDumps(counted.dumps, beside: kept)
-            sides.append((counted.tests, recorded))
-        }
+        let sides = try countSides(built, filter: filter, samples: samples, environments: environments)
         let (a, b) = (built.a.revision, built.b.revision)
         let comparison = try Comparison(
             baseline: sides[0].tests, current: sides[1].tests, baselineEnvironment: sides[0].environment,
@@ -107,8 +84,8 @@ enum AbbaCommand {
             sides: MarkdownReport.Sides(
                 heading: "B against A (simulated counts)", against: "B against A", first: "A", second: "B",
                 lead:
-                    "Each side: \(CountingRun.summary); counts do not drift with the machine's load, so no rounds are "
-                    + "needed."
+                    "Each side: \(CountingRun.summary); \(CountingRun.pairedSummary). Counts do not drift with the "
+                    + "machine's load, so no rounds are needed."
             ))
         var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
         let growth = GrowthReport(baseline: sides[0].tests, current: sides[1].tests)
@@ -123,6 +100,54 @@ enum AbbaCommand {
             "counted both sides in \(Int(Date().timeIntervalSince(started))) s"
                 + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
         return ExitStatus.of(comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
+    }
+
+    /// Counts both built sides: each side's first processes, then the follow-ups of the tests whose
+    /// first processes differ (``CountingRun/pairedSummary``); each side's run file is kept with its
+    /// callgrind files beside it.
+    /// - Returns: Each side's tests and recorded environment, A first.
+    static func countSides(
+        _ built: (a: AbbaSession.Side, b: AbbaSession.Side), filter: String, samples: Int?,
+        environments: (a: [String: String], b: [String: String])
+    ) throws -> [(tests: [TestResult], environment: Environment)] {
+        // The shim does not depend on the measured code: built once, from the working tree.
+        let setup = try CountingRun.prepare(directory: ".", progress: Output.progress)
+        let machine = EnvironmentReader.machine()
+        // B's costliest tests first, as A counted them; A's as the working tree's last run did.
+        let startedA = try CountingRun.start(
+            bundle: built.a.bundle, directory: built.a.revision.directory, filter: filter, samples: samples,
+            setup: setup, environment: environments.a,
+            costs: (try? RunFile.read(from: RunFile.latestPath))?.tests ?? [], progress: Output.progress)
+        defer { startedA.discard() }
+        let startedB = try CountingRun.start(
+            bundle: built.b.bundle, directory: built.b.revision.directory, filter: filter, samples: samples,
+            setup: setup, environment: environments.b, costs: startedA.tests, progress: Output.progress)
+        defer { startedB.discard() }
+        let following = CountingRun.testsToFollowUp(startedA, startedB)
+        let total = Set(startedA.tests.map(\.functionID)).union(startedB.tests.map(\.functionID)).count
+        Output.progress(
+            "perfkit abba: \(total - following.count) of \(total) tests counted the same instructions on both sides in "
+                + "every sample (unchanged exactly, no further process)"
+                + (following.isEmpty
+                    ? "" : "; the other \(following.count) get their checks and placements on both sides"))
+        var sides: [(tests: [TestResult], environment: Environment)] = []
+        for (name, side, started) in [("A", built.a, startedA), ("B", built.b, startedB)] {
+            let counted = try CountingRun.finish(started, followingUp: following, progress: Output.progress)
+            var recorded = side.revision.environment(machine: machine)
+            recorded.valgrind = setup.version
+            recorded.valgrindCPU = setup.cpu
+            recorded.countingSetup = CountingRun.setupIdentifier(of: counted.tests)
+            // Each side's counts stay in the record, every sample with its dump: a series that moved
+            // between two sides is traced with the run files (`counts-diffdumps.py`), not only its quartiles.
+            var run = RunFile(date: Date(), mode: "count", environment: recorded, tests: counted.tests)
+            run.countsOnly = true
+            let kept = sideRunFile(name)
+            try FileManager.default.createDirectory(atPath: ".perfkit/runs", withIntermediateDirectories: true)
+            try run.write(to: kept)
+            try RunCommand.keepDumps(counted.dumps, beside: kept)
+            sides.append((counted.tests, recorded))
+        }
+        return sides
     }
 
     /// Where `abba --counts` keeps side `name`'s counting run (`A` or `B`), its callgrind files beside it.
