@@ -98,7 +98,7 @@ extension VerbTable {
                     .envA,
                     .envB,
                     .counts.help(
-                        "compare simulated instruction counts instead: \(CountingRun.summary) a side, "
+                        "compare simulated instruction counts instead (each side: \(CountingRun.summary)); "
                             + "\(CountingRun.pairedSummary); no timing rounds; each side's run file is kept "
                             + "(\(AbbaCommand.sideRunFile("A")), "
                             + "\(AbbaCommand.sideRunFile("B"))) with its callgrind files beside it"

@@ -134,6 +134,12 @@ import Testing
         #expect(glossary.contains("counted at " + atPlacements))
         let help = try PerfkitProcess.run(["run", "--help"], in: FileManager.default.temporaryDirectory.path).stdout
         #expect(help.contains(CountingRun.summary))
+        // And how `abba --counts` follows up only the tests whose sides differ (``CountingRun/pairedSummary``).
+        let paired = "is unchanged exactly and gets no check, trial or placement"
+        #expect(CountingRun.pairedSummary.contains(paired))
+        #expect(readme.replacingOccurrences(of: "\n", with: " ").contains(paired))
+        let abbaHelp = try PerfkitProcess.run(["abba", "--help"], in: FileManager.default.temporaryDirectory.path)
+        #expect(abbaHelp.stdout.replacingOccurrences(of: "\n", with: " ").contains(paired))
         // The probes left out (``CountingRun/uncountedRuntimeProbes``) are stated where counting is.
         #expect(readme.contains("`--toggle-collect`") == !CountingRun.uncountedRuntimeProbes.isEmpty)
         #expect(glossary.contains("cache probes") == !CountingRun.uncountedRuntimeProbes.isEmpty)
