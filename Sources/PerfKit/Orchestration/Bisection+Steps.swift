@@ -18,6 +18,9 @@ extension Bisection {
         /// GOOD's median and process spread.
         private var goodValue: Double = 0
         private var goodSpread: Double = 0
+        /// GOOD's samples of the series in its first process: a commit whose first process counts
+        /// the same is good with no further process (``CountingRun/pairedSummary``).
+        private var goodFirst: [Double] = []
         /// Every counted step, GOOD first.
         private(set) var steps: [Step] = []
 
@@ -46,8 +49,9 @@ extension Bisection {
             }
             self.testID = testID
             series = SeriesID(test: testID, measurement: "", arm: "", phase: .warm, metric: Metric.instructions.name)
-            let goodTests = try count(good, bundle: bundle)
+            let goodTests = try count(good, bundle: bundle, followingUp: true)
             series = try Bisection.choose(selector, in: goodTests)
+            goodFirst = firstSamples(goodTests)
             guard let value = value(goodTests) else {
                 throw OrchestrationError.cannotDo("--series '\(selector)': not counted at \(goodName)")
             }
@@ -86,14 +90,31 @@ extension Bisection {
             return step
         }
 
-        private func count(_ commit: String, bundle: String) throws -> [TestResult] {
+        /// Counts the test at `commit`: its first process, then (GOOD's always, a step's when its
+        /// first process counted the series differently from GOOD's) its check or trial and placements.
+        private func count(_ commit: String, bundle: String, followingUp: Bool = false) throws -> [TestResult] {
             progress("perfkit bisect: counting \(SeriesID.shortTest(testID)) at \(commit.prefix(12))…")
-            let counted = try CountingRun.measure(
+            let started = try CountingRun.start(
                 bundle: bundle, directory: tree, filter: NSRegularExpression.escapedPattern(for: testID),
                 samples: samples, setup: setup, progress: progress)
+            defer { started.discard() }
+            let same = !followingUp && !goodFirst.isEmpty && firstSamples(started.tests) == goodFirst
+            if same {
+                progress(
+                    "perfkit bisect: \(commit.prefix(12)) counted the series as GOOD did in every sample (unchanged "
+                        + "exactly, no further process)")
+            }
+            let counted = try CountingRun.finish(started, followingUp: same ? [] : [testID], progress: progress)
             try? FileManager.default.removeItem(
                 atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
             return counted.tests
+        }
+
+        /// The series' samples of the first process (all of them when the series does not say which process took each).
+        private func firstSamples(_ tests: [TestResult]) -> [Double] {
+            guard let found = SeriesTable(tests).series[series] else { return [] }
+            guard let processes = found.processes, processes.count == found.values.count else { return found.values }
+            return zip(found.values, processes).filter { $0.1 == 0 }.map(\.0)
         }
 
         private func value(_ tests: [TestResult]) -> Double? {
