@@ -49,7 +49,7 @@ extension Bisection {
             }
             self.testID = testID
             series = SeriesID(test: testID, measurement: "", arm: "", phase: .warm, metric: Metric.instructions.name)
-            let goodTests = try count(good, bundle: bundle, followingUp: true)
+            let goodTests = try count(good, bundle: bundle)
             series = try Bisection.choose(selector, in: goodTests)
             goodFirst = firstSamples(goodTests)
             guard let value = value(goodTests) else {
@@ -90,15 +90,15 @@ extension Bisection {
             return step
         }
 
-        /// Counts the test at `commit`: its first process, then (GOOD's always, a step's when its
-        /// first process counted the series differently from GOOD's) its check or trial and placements.
-        private func count(_ commit: String, bundle: String, followingUp: Bool = false) throws -> [TestResult] {
+        /// Counts the test at `commit`: its first process, then its check or trial and placements
+        /// (GOOD's always, a later commit's when its first process counted the series differently).
+        private func count(_ commit: String, bundle: String) throws -> [TestResult] {
             progress("perfkit bisect: counting \(SeriesID.shortTest(testID)) at \(commit.prefix(12))…")
             let started = try CountingRun.start(
                 bundle: bundle, directory: tree, filter: NSRegularExpression.escapedPattern(for: testID),
                 samples: samples, setup: setup, progress: progress)
             defer { started.discard() }
-            let same = !followingUp && !goodFirst.isEmpty && firstSamples(started.tests) == goodFirst
+            let same = !goodFirst.isEmpty && firstSamples(started.tests) == goodFirst
             if same {
                 progress(
                     "perfkit bisect: \(commit.prefix(12)) counted the series as GOOD did in every sample (unchanged "

@@ -111,17 +111,16 @@ package struct CountingProcess: Sendable {
     }
 
     /// Runs `passes`, `width` at a time, and returns their outcomes in the passes' order, then the
-    /// follow-ups' outcomes: a pass for which `followUp` names more processes (a heap-shifted check)
-    /// has them run at once by the same worker, so checks overlap the longer passes instead of
-    /// waiting for the last of them. `followUp` is asked again after each follow-up (with the
-    /// pass's own outcome as its third argument), so a check can ask for more placements.
+    /// follow-ups' outcomes: a pass for which `followUp` names more processes (the placements a check
+    /// or trial asks for) has them run at once by the same worker. `followUp` is asked again after
+    /// each follow-up.
     /// - Returns: The outcomes of `passes`, and the follow-ups with their outcomes, in the order of
     ///   the passes that asked for them (neither depends on which process finished first).
     /// - Throws: The error of the earliest pass that failed (no later pass is started after a failure).
     static func runAll(
         _ passes: [CountingProcess], width: Int, root: String, setup: CountingRun.Setup, environment: [String: String],
         directory: String,
-        followUp: @Sendable (CountingProcess, Outcome, _ first: Outcome) -> [CountingProcess] = { _, _, _ in [] }
+        followUp: @Sendable (CountingProcess, Outcome) -> [CountingProcess] = { _, _ in [] }
     ) throws -> (outcomes: [Outcome], followUps: [(process: CountingProcess, outcome: Outcome)]) {
         struct State {
             var next = 0
@@ -145,12 +144,12 @@ package struct CountingProcess: Sendable {
                 do {
                     let outcome = try run(passes[k])
                     state.withLock { $0.outcomes[k] = outcome }
-                    var waiting = followUp(passes[k], outcome, outcome)
+                    var waiting = followUp(passes[k], outcome)
                     while !waiting.isEmpty {
                         let next = waiting.removeFirst()
                         let checked = try run(next)
                         state.withLock { $0.followUps[k, default: []].append((next, checked)) }
-                        waiting += followUp(next, checked, outcome)
+                        waiting += followUp(next, checked)
                     }
                 } catch {
                     state.withLock { s in

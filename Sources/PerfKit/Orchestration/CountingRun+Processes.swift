@@ -2,31 +2,8 @@ import Foundation
 import PerfKitCore
 
 /// How a counting run starts its processes: the fixed environment, the countable copy of the bundle,
-/// the tests it lists, the order it runs them in, and the heap-shifted checks that follow a first process.
+/// the tests it lists, the order it runs them in, and the heap-shifted check that can follow a first process.
 extension CountingRun {
-    /// Runs `processes` and, for a test whose bodies use the runtime's shared lookups or whose heap
-    /// could not be pinned, one more with the harness's heap shifted and the bundle loaded at another address
-    /// (``shiftCheck(of:_:root:)``), run
-    /// as soon as the test's first process ends: what its series move then widens their tolerance,
-    /// and the report says so. Every other test's single process stands.
-    /// - Returns: The checks added and the outcomes of `processes` followed by theirs.
-    static func runWithChecks(
-        _ processes: [CountingProcess], width: Int, pads: [Int], root: String, setup: Setup,
-        environment: [String: String], directory: String, progress: (String) -> Void
-    ) throws -> (checks: [CountingProcess], outcomes: [CountingProcess.Outcome]) {
-        let checking = pads == heapPads
-        let (outcomes, checks) = try CountingProcess.runAll(
-            processes, width: width, root: root, setup: setup, environment: environment, directory: directory,
-            followUp: { checking ? followUps(of: $0, $1, first: $2, root: root) : [] })
-        // A placement trial only decides whether a test is counted at more placements: its one sample is not joined.
-        let joined = checks.filter { !$0.process.isTrial }
-        let tests = Set(processes.map(\.test)).count
-        let shiftChecks = outcomes.filter(\.needsShiftCheck).count
-        if shiftChecks > 0 { progress(checkLine(outcomes, checks: shiftChecks, of: tests)) }
-        if let line = placementLine(checks, of: tests) { progress(line) }
-        return (joined.map(\.process), outcomes + joined.map(\.outcome))
-    }
-
     /// `processes` with the costliest tests first, as earlier results (`costs`) say: a test's cost is
     /// what its samples counted (instructions) or, without counts, took (the wall clock), summed
     /// over its series (a parameterized test's cases together); a test they do not name goes first, the rest keep their

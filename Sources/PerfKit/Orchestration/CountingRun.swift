@@ -154,24 +154,18 @@ package enum CountingRun {
         environment extra: [String: String] = [:], jobs: Int = defaultJobs, heapPads pads: [Int] = heapPads,
         loadingElsewhere: Bool = false, costs: [TestResult] = [], progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
-        let staged = try stage(
-            bundle: bundle, directory: directory, filter: filter, samples: samples, setup: setup, extra: extra,
-            jobs: jobs, pads: pads, loadingElsewhere: loadingElsewhere, costs: costs, progress: progress)
-        let (root, processes, width, environment) = (staged.root, staged.processes, staged.width, staged.environment)
-        var keep = false
-        defer { cleanUp(root, keepingDumps: keep) }
-        let (checks, outcomes) = try runWithChecks(
-            processes, width: width, pads: pads, root: root, setup: setup, environment: environment,
-            directory: directory, progress: progress)
-        let gathered = try gathered(
-            processes + checks, outcomes, root: root, filter: filter, directory: directory, progress: progress)
-        keep = true
-        return gathered
+        let started = try start(
+            bundle: bundle, directory: directory, filter: filter, samples: samples, setup: setup, environment: extra,
+            jobs: jobs, heapPads: pads, loadingElsewhere: loadingElsewhere, costs: costs, progress: progress)
+        // Every test gets its check or placement trial, unless the heap shifts are a test's own.
+        let following = pads == heapPads ? Set(started.processes.map(\.id)) : []
+        return try finish(started, followingUp: following, progress: progress)
     }
 
     /// What
     /// ``measure(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
-    /// and ``start(bundle:directory:filter:samples:setup:environment:costs:progress:)`` prepare before the first
+    /// and ``start(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
+    /// prepare before the first
     /// process:
     /// the run's folder (registered for removal on interrupt), the countable bundle and the shim in it, the
     /// fixed environment, and one process per test and heap shift, the costliest first.
