@@ -55,4 +55,27 @@ import Testing
         try Bisection.refuseEarly("S/g()", lastRun: tests)
         try Bisection.refuseEarly("S/h()", lastRun: tests)
     }
+
+    /// A step judged from its first process alone (it counted as GOOD's first process did) says so, and GOOD's line
+    /// gives its first process's median beside its own: on the swift-collections package the summary printed GOOD at
+    /// 7,157,399.5 (first process and check) and such a step at 7,157,397 (first process only) with nothing to say
+    /// the two were over different processes.
+    @Test func aStepJudgedFromItsFirstProcessSaysSoBesideGoodsFirstProcess() {
+        let good = Bisection.Step(
+            commit: "9fd8204671d6aa", value: 7_157_399.5, changed: false, tests: [], firstProcessValue: 7_157_397)
+        let same = Bisection.Step(
+            commit: "1e6fbf6efd77bb", value: 7_157_397, changed: false, tests: [], firstProcessValue: 7_157_397,
+            identicalToGoodFirst: true)
+        let changed = Bisection.Step(
+            commit: "573069ecf515cc", value: 7_815_048.5, changed: true, tests: [], firstProcessValue: 7_815_048)
+        let unit = Metric.instructions.unit
+        #expect(
+            good.summaryLine(good: good, unit: unit)
+                == "counted 9fd8204671d6: 7157399.5 instructions (GOOD; its first process 7157397 instructions)")
+        #expect(
+            same.summaryLine(good: good, unit: unit)
+                == "counted 1e6fbf6efd77: 7157397 instructions (its first process only: identical to GOOD's first "
+                + "process in every sample)")
+        #expect(changed.summaryLine(good: good, unit: unit) == "counted 573069ecf515: 7815048.5 instructions (changed)")
+    }
 }

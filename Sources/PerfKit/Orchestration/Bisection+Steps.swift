@@ -49,7 +49,7 @@ extension Bisection {
             }
             self.testID = testID
             series = SeriesID(test: testID, measurement: "", arm: "", phase: .warm, metric: Metric.instructions.name)
-            let goodTests = try count(good, bundle: bundle)
+            let goodTests = try count(good, bundle: bundle).tests
             series = try Bisection.choose(selector, in: goodTests)
             goodFirst = firstSamples(goodTests)
             guard let value = value(goodTests) else {
@@ -57,7 +57,11 @@ extension Bisection {
             }
             goodValue = value
             goodSpread = SeriesTable(goodTests).series[series]?.processSpread ?? 0
-            steps = [Step(commit: good, value: value, changed: false, tests: goodTests)]
+            steps = [
+                Step(
+                    commit: good, value: value, changed: false, tests: goodTests,
+                    firstProcessValue: Self.median(goodFirst))
+            ]
         }
 
         /// Builds and counts `commit` (checked out by git bisect) and returns git bisect's verdict:
@@ -70,10 +74,10 @@ extension Bisection {
                 progress("perfkit bisect: \(commit.prefix(12)) skipped: \(error)")
                 return "skip"
             }
-            let tests = try count(commit, bundle: URL(fileURLWithPath: built).path)
+            let (tests, same) = try count(commit, bundle: URL(fileURLWithPath: built).path)
             guard let v = value(tests) else { return "skip" }
             let changed = differs(v, tests)
-            steps.append(Step(commit: commit, value: v, changed: changed, tests: tests))
+            steps.append(step(commit, value: v, changed: changed, tests: tests, same: same))
             return changed ? "bad" : "good"
         }
 
@@ -81,18 +85,26 @@ extension Bisection {
         mutating func step(at commit: String) throws -> Step {
             if let step = steps.first(where: { $0.commit == commit }) { return step }
             let revision = try Revision.prepare(commit, worktree: Bisection.worktree, progress: progress)
-            let tests = try count(commit, bundle: URL(fileURLWithPath: try revision.build(progress: progress)).path)
+            let (tests, same) = try count(
+                commit, bundle: URL(fileURLWithPath: try revision.build(progress: progress)).path)
             guard let v = value(tests) else {
                 throw OrchestrationError.cannotDo("--series '\(selector)': not counted at \(commit.prefix(12))")
             }
-            let step = Step(commit: commit, value: v, changed: differs(v, tests), tests: tests)
-            steps.append(step)
-            return step
+            let counted = step(commit, value: v, changed: differs(v, tests), tests: tests, same: same)
+            steps.append(counted)
+            return counted
+        }
+
+        private func step(_ commit: String, value: Double, changed: Bool, tests: [TestResult], same: Bool) -> Step {
+            Step(
+                commit: commit, value: value, changed: changed, tests: tests,
+                firstProcessValue: Self.median(firstSamples(tests)), identicalToGoodFirst: same)
         }
 
         /// Counts the test at `commit`: its first process, then its check or trial and placements
-        /// (GOOD's always, a later commit's when its first process counted the series differently).
-        private func count(_ commit: String, bundle: String) throws -> [TestResult] {
+        /// (GOOD's always, a later commit's when its first process counted the series differently); `same` when it
+        /// had none because its first process counted as GOOD's did.
+        private func count(_ commit: String, bundle: String) throws -> (tests: [TestResult], same: Bool) {
             progress("perfkit bisect: counting \(SeriesID.shortTest(testID)) at \(commit.prefix(12))…")
             let started = try CountingRun.start(
                 bundle: bundle, directory: tree, filter: NSRegularExpression.escapedPattern(for: testID),
@@ -107,7 +119,7 @@ extension Bisection {
             let counted = try CountingRun.finish(started, followingUp: same ? [] : [testID], progress: progress)
             try? FileManager.default.removeItem(
                 atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
-            return counted.tests
+            return (counted.tests, same)
         }
 
         /// The series' samples of the first process (all of them when the series does not say which process took each).
@@ -118,7 +130,11 @@ extension Bisection {
         }
 
         private func value(_ tests: [TestResult]) -> Double? {
-            SeriesTable(tests).series[series].map { Quantile.percentile(sorted: $0.values.sorted(), 50) }
+            SeriesTable(tests).series[series].flatMap { Self.median($0.values) }
+        }
+
+        private static func median(_ values: [Double]) -> Double? {
+            values.isEmpty ? nil : Quantile.percentile(sorted: values.sorted(), 50)
         }
 
         /// The comparison's rule: widened when the count moved with the heap (at GOOD or at the step).

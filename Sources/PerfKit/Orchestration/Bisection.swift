@@ -20,6 +20,38 @@ package struct Bisection: Sendable {
         package var changed: Bool
         /// The test's results (with the profile "where it went" reads).
         package var tests: [TestResult]
+        /// The median of the series' samples in the step's first process (nil when the series does not say which
+        /// process took each sample).
+        package var firstProcessValue: Double?
+        /// Whether the step was judged from its first process alone: it counted the series as GOOD's first process
+        /// did in every sample, so it had no further process and its ``value`` is over that process only.
+        package var identicalToGoodFirst = false
+
+        /// A counted step.
+        package init(
+            commit: String, value: Double, changed: Bool, tests: [TestResult], firstProcessValue: Double? = nil,
+            identicalToGoodFirst: Bool = false
+        ) {
+            self.commit = commit
+            self.value = value
+            self.changed = changed
+            self.tests = tests
+            self.firstProcessValue = firstProcessValue
+            self.identicalToGoodFirst = identicalToGoodFirst
+        }
+
+        /// The summary's line for the step; `good` is GOOD's step. A step judged from its first process says so, and
+        /// GOOD's line then gives its own first process's median too: the two values are over different processes.
+        package func summaryLine(good: Step, unit: MetricUnit) -> String {
+            var line = "counted \(commit.prefix(12)): \(Format.value(value, unit))"
+            if changed { line += " (changed)" }
+            if identicalToGoodFirst {
+                line += " (its first process only: identical to GOOD's first process in every sample)"
+            } else if commit == good.commit, let first = firstProcessValue, first != value {
+                line += " (GOOD; its first process \(Format.value(first, unit)))"
+            }
+            return line
+        }
     }
 
     /// The outcome.

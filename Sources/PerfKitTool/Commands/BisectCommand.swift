@@ -33,10 +33,7 @@ enum BisectCommand {
                 + "(\(MarkdownReport.percent(step.value / before))); \(runs) counting runs in "
                 + "\(Int(Date().timeIntervalSince(started))) s"
         )
-        for s in outcome.steps {
-            Output.line(
-                "  counted \(s.commit.prefix(12)): \(Format.value(s.value, unit))\(s.changed ? " (changed)" : "")")
-        }
+        for s in outcome.steps { Output.line("  " + s.summaryLine(good: outcome.steps[0], unit: unit)) }
         if let parent = outcome.parent {
             let comparison = try Comparison(baseline: parent.tests, current: step.tests)
             var whereItWent = WhereItWent(comparison, baseline: parent.tests, current: step.tests)
