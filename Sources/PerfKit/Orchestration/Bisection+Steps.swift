@@ -95,10 +95,9 @@ extension Bisection {
             return counted
         }
 
+        /// A later step; only GOOD's line shows a first process's median, so only GOOD's step carries one.
         private func step(_ commit: String, value: Double, changed: Bool, tests: [TestResult], same: Bool) -> Step {
-            Step(
-                commit: commit, value: value, changed: changed, tests: tests,
-                firstProcessValue: Self.median(firstSamples(tests)), identicalToGoodFirst: same)
+            Step(commit: commit, value: value, changed: changed, tests: tests, identicalToGoodFirst: same)
         }
 
         /// Counts the test at `commit`: its first process, then its check or trial and placements

@@ -20,8 +20,8 @@ package struct Bisection: Sendable {
         package var changed: Bool
         /// The test's results (with the profile "where it went" reads).
         package var tests: [TestResult]
-        /// The median of the series' samples in the step's first process (nil when the series does not say which
-        /// process took each sample).
+        /// GOOD's step only: the median of the series' samples in its first process (nil for a later step, and when
+        /// the series does not say which process took each sample).
         package var firstProcessValue: Double?
         /// Whether the step was judged from its first process alone: it counted the series as GOOD's first process
         /// did in every sample, so it had no further process and its ``value`` is over that process only.
