@@ -29,12 +29,19 @@ let package = Package(
     ]
 )
 SWIFT
+# Core has package traits on by default, as swift-protobuf has: SwiftPM 6.3 writes their defines in
+# an order each planning process picks at random, unless PerfKit's builds fix its hash seed.
 cat > Packages/Core/Package.swift <<'SWIFT'
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
-    name: "Core", products: [.library(name: "Core", targets: ["Core"])], targets: [.target(name: "Core")])
+    name: "Core", products: [.library(name: "Core", targets: ["Core"])],
+    traits: [
+        .trait(name: "Streams"), .trait(name: "Masks"), .trait(name: "Checks"),
+        .default(enabledTraits: ["Streams", "Masks", "Checks"]),
+    ],
+    targets: [.target(name: "Core")])
 SWIFT
 work() {  # $1: the loop's rounds per element
     cat > Packages/Core/Sources/Core/$2 <<SWIFT

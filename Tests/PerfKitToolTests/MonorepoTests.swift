@@ -19,6 +19,16 @@ import Testing
         ).split(separator: "\n").map(String.init)
     }
 
+    /// The modification date of each object file in `folder`, by name.
+    static func objectDates(in folder: String) -> [String: Date] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return Dictionary(
+            uniqueKeysWithValues: files.filter { $0.hasSuffix(".o") }.compactMap { file in
+                let attributes = try? FileManager.default.attributesOfItem(atPath: folder + "/" + file)
+                return (attributes?[.modificationDate] as? Date).map { (file, $0) }
+            })
+    }
+
     @Test func aWorktreeBuildsTheRevisionsOwnCopyOfAnInRepositoryPackage() throws {
         let folder = TemporaryFolder("perfkit-monorepo-worktree")
         let repository = folder.path + "/mono"
@@ -77,6 +87,7 @@ import Testing
         // the comparison uses (a fresh clone's CI saw two distinct values among the nine).
         let values = instructions.first?.values ?? []
         #expect(instructions.count == 1 && values.count == 3 * CountingRun.processesPerTest, "\(values)")
+        let objects = Self.objectDates(in: repository + "/.build/release/Core.build")
         if let low = values.min(), let high = values.max() {
             #expect(!Comparison.countsDiffer(low, high, tolerance: Comparison.defaultCountTolerance), "\(values)")
         }
@@ -96,6 +107,9 @@ import Testing
         #expect(!crash.stderr.contains("no measured test matched"))
         let kept = try RunFile.read(from: repository + "/t.json")
         #expect(kept.tests.contains { $0.id.hasSuffix("failsUnderValgrind()") })
+        // Two more builds of the same tree, each from a new plan, compiled nothing: Core's three traits
+        // kept their order (Revision.buildEnvironment), so its objects are still the counting run's.
+        #expect(!objects.isEmpty && Self.objectDates(in: repository + "/.build/release/Core.build") == objects)
         // A bad filter is bad input, told before anything is built.
         let filter = try PerfkitProcess.run(["run", "--filter", "(unclosed"], in: repository)
         #expect(filter.status == ExitStatus.badInput)

@@ -58,7 +58,7 @@ package enum CountingRun {
         progress("perfkit: building PerfKitValgrindShim (a sigsuspend valgrind can run Swift Testing with)…")
         let (status, _) = try ChildProcess.run(
             ["swift", "build", "-c", "release", "--product", "PerfKitValgrindShim", "--scratch-path", shimScratch],
-            in: directory,
+            in: directory, environment: Revision.buildEnvironment,
             output: .standardError, showErrors: true)
         let shim = directory + "/" + shimScratch + "/release/libPerfKitValgrindShim.so"
         guard status == 0, FileManager.default.fileExists(atPath: shim) else {

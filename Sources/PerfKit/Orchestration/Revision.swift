@@ -146,6 +146,15 @@ package struct Revision: Sendable, Equatable {
     /// target outside `Tests/` is found only by the build's error, and its runs record a plain build.
     package var testableBuild: Bool? { Self.usesTestableImport(in: directory) ? true : nil }
 
+    /// Added to the environment of every `swift build` PerfKit runs: SwiftPM's own hashing made
+    /// deterministic. SwiftPM 6.3 writes a package's enabled traits into its compile commands
+    /// (`-DJemalloc -DHistory`) in a `Set`'s order, which each process's random hash seed picks, so a
+    /// new build plan could reorder them, change every compile command of that package, and recompile
+    /// it and all that depends on it with nothing changed (swift-protobuf, two traits: 1,254.6 s).
+    /// SwiftPM 6.4 sorts them (swiftlang/swift-package-manager d2388ec93); with the seed fixed, 6.3
+    /// orders them alike in every plan too. Measured code never sees this variable.
+    package static let buildEnvironment = ["SWIFT_DETERMINISTIC_HASHING": "1"]
+
     /// The progress line of a build with ``testableFlags``.
     package static let testableLine =
         "perfkit: the tests use @testable import, so the release build passes -enable-testing (internal declarations "
@@ -220,32 +229,33 @@ package struct Revision: Sendable, Equatable {
                 + ["--scratch-path", scratch] + (pinnedLayout ? Self.pinnedLayoutFlags : [])
                 + (testable ? Self.testableFlags : [])
         }
+        func swiftBuild() throws -> ChildProcess.Finished {
+            try ChildProcess.runKeepingErrors(
+                command, in: directory, environment: Self.buildEnvironment, output: .standardErrorAndCapture,
+                showErrors: true)
+        }
         // Always from a fresh plan: SwiftPM reuses its cached plan while the manifests are unchanged,
         // and then neither sees a source file added to a local package (it built the old code and
         // said "Build complete") nor one removed ("missing inputs"). Planning again costs about 2 s
-        // and recompiles only what changed.
+        // and recompiles only what changed (``buildEnvironment`` keeps a new plan's commands as they were).
         let folder = scratch.hasPrefix("/") ? scratch : directory + "/" + scratch
         BuildLog.removePlan(scratch: folder)
-        var finished = try ChildProcess.runKeepingErrors(
-            command, in: directory, output: .standardErrorAndCapture, showErrors: true)
+        var finished = try swiftBuild()
         if finished.status != 0, let name = product, BuildLog.isUnknownProduct(finished) {
             product = nil
             progress("perfkit: SwiftPM has no product \(name); building every target with --build-tests")
-            finished = try ChildProcess.runKeepingErrors(
-                command, in: directory, output: .standardErrorAndCapture, showErrors: true)
+            finished = try swiftBuild()
         }
         if finished.status != 0, BuildLog.isStalePlan(finished) {
             progress(
                 "perfkit: the release build's plan named files that are gone; building once more from a fresh plan")
             BuildLog.removePlan(scratch: folder)
-            finished = try ChildProcess.runKeepingErrors(
-                command, in: directory, output: .standardErrorAndCapture, showErrors: true)
+            finished = try swiftBuild()
         }
         if finished.status != 0, !testable, BuildLog.isNotTestable(finished) {
             testable = true
             progress(Self.testableLine)
-            finished = try ChildProcess.runKeepingErrors(
-                command, in: directory, output: .standardErrorAndCapture, showErrors: true)
+            finished = try swiftBuild()
         }
         guard finished.status == 0 else {
             throw OrchestrationError.buildFailed(
