@@ -151,12 +151,12 @@ extension [TestResult] {
             }
             for measurement in test.measurements {
                 if let m = merged[index].measurements.firstIndex(where: { $0.name == measurement.name }) {
-                    merged[index].measurements[m].series.removeAll { $0.metric.isSimulated }
-                    merged[index].measurements[m].series += measurement.series.filter(\.metric.isSimulated)
-                    merged[index].measurements[m].unavailable.removeAll { $0.metric == Metric.instructions.name }
-                    // Why the counting run could not count it (an async body), when it says so.
+                    merged[index].measurements[m].series.removeAll { $0.metric.isCounted }
+                    merged[index].measurements[m].series += measurement.series.filter(\.metric.isCounted)
+                    merged[index].measurements[m].unavailable.removeAll { Metric.counted.contains($0.metric) }
+                    // Why the counting run could not count it, when it says so.
                     merged[index].measurements[m].unavailable += measurement.unavailable.filter {
-                        $0.metric == Metric.instructions.name
+                        Metric.counted.contains($0.metric)
                     }
                 } else {
                     merged[index].measurements.append(measurement)

@@ -29,23 +29,60 @@ package enum DumpCount {
         uncountedCalls.contains { fnmatch($0, name, 0) == 0 }
     }
 
+    /// What one dump says of its region: the instruction count and the reference-counting calls.
+    package struct Reading: Sendable, Equatable {
+        /// `totals:` less the uncounted calls (``instructions(ofText:)``).
+        package var instructions: UInt64
+        /// Calls into the Swift runtime's retain entry points (``retainFunctions``) from other code.
+        package var retains: UInt64
+        /// Calls into its release entry points (``releaseFunctions``) from other code.
+        package var releases: UInt64
+    }
+
+    /// The Swift runtime's retain entry points: strong, unowned, unknown-object and bridge-object,
+    /// atomic and not, one object or `_n` at once (one call each, whatever `n`).
+    package static let retainFunctions: Set<String> = [
+        "swift_retain", "swift_retain_n", "swift_nonatomic_retain", "swift_nonatomic_retain_n",
+        "swift_unownedRetain", "swift_unownedRetain_n", "swift_nonatomic_unownedRetain",
+        "swift_unownedRetainStrong", "swift_unknownObjectRetain", "swift_unknownObjectRetain_n",
+        "swift_bridgeObjectRetain", "swift_bridgeObjectRetain_n", "swift_nonatomic_bridgeObjectRetain",
+        "swift_weakLoadStrong", "swift_unownedRetainStrongAndRelease",
+    ]
+
+    /// The Swift runtime's release entry points, as ``retainFunctions``.
+    package static let releaseFunctions: Set<String> = [
+        "swift_release", "swift_release_n", "swift_nonatomic_release", "swift_nonatomic_release_n",
+        "swift_unownedRelease", "swift_unownedRelease_n", "swift_nonatomic_unownedRelease",
+        "swift_unknownObjectRelease", "swift_unknownObjectRelease_n", "swift_bridgeObjectRelease",
+        "swift_bridgeObjectRelease_n", "swift_nonatomic_bridgeObjectRelease",
+    ]
+
     /// The count of a dump's text: `totals:` (else `summary:`), less the inclusive cost of every
     /// call from a counted function into an uncounted one; nil when the text has no total.
     /// - Complexity: O(n) in the text's length, one pass.
-    package static func instructions(ofText text: String) -> UInt64? {
+    package static func instructions(ofText text: String) -> UInt64? { reading(ofText: text)?.instructions }
+
+    /// The dump's ``Reading``: its count, and the calls into the runtime's retain and release entry
+    /// points from functions that are not themselves such entry points (one runtime entry point
+    /// calling another is the same operation); nil when the text has no total.
+    /// - Complexity: O(n) in the text's length, one pass.
+    package static func reading(ofText text: String) -> Reading? {
         var total: UInt64?, summary: UInt64?
         var names: [Substring: Substring] = [:]
         var uncounted: [Substring: Bool] = [:]
         var callerUncounted = false, calleeUncounted = false, nextIsCall = false
-        var subtracted: UInt64 = 0
+        var callerClass = CallClass.other, calleeClass = CallClass.other, callCount: UInt64 = 0
+        var subtracted: UInt64 = 0, retains: UInt64 = 0, releases: UInt64 = 0
         // "(id) name" defines a compressed name, "(id)" refers to it, anything else is a plain name.
-        func verdict(_ value: Substring) -> Bool {
-            var name = value
-            if value.hasPrefix("("), let close = value.firstIndex(of: ")") {
-                let id = value[..<close]
-                name = value[value.index(after: close)...].drop { $0 == " " }
-                if name.isEmpty { name = names[id] ?? id } else { names[id] = name }
-            }
+        func resolve(_ value: Substring) -> Substring {
+            guard value.hasPrefix("("), let close = value.firstIndex(of: ")") else { return value }
+            let id = value[..<close]
+            let name = value[value.index(after: close)...].drop { $0 == " " }
+            if name.isEmpty { return names[id] ?? id }
+            names[id] = name
+            return name
+        }
+        func verdict(_ name: Substring) -> Bool {
             if let known = uncounted[name] { return known }
             let result = isUncounted(String(name))
             uncounted[name] = result
@@ -53,11 +90,16 @@ package enum DumpCount {
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.hasPrefix("fn=") {
-                callerUncounted = verdict(line.dropFirst(3))
+                let name = resolve(line.dropFirst(3))
+                callerUncounted = verdict(name)
+                callerClass = CallClass(name)
             } else if line.hasPrefix("cfn=") {
-                calleeUncounted = verdict(line.dropFirst(4))
+                let name = resolve(line.dropFirst(4))
+                calleeUncounted = verdict(name)
+                calleeClass = CallClass(name)
             } else if line.hasPrefix("calls=") {
                 nextIsCall = true
+                callCount = UInt64(line.dropFirst(6).prefix { $0.isNumber }) ?? 0
             } else if line.hasPrefix("totals:") || line.hasPrefix("summary:") {
                 // `totals:` when the dump has one, else `summary:` (SimulatedCounter's reading of one line).
                 let value = SimulatedCounter.totals(ofText: String(line))
@@ -69,10 +111,30 @@ package enum DumpCount {
                 if calleeUncounted && !callerUncounted, fields.count > 1, let cost = UInt64(fields[1]) {
                     subtracted += cost
                 }
+                if calleeClass != callerClass && !callerUncounted {
+                    if calleeClass == .retain { retains += callCount }
+                    if calleeClass == .release { releases += callCount }
+                }
             }
         }
         guard let counted = total ?? summary else { return nil }
-        return counted - min(counted, subtracted)
+        return Reading(instructions: counted - min(counted, subtracted), retains: retains, releases: releases)
+    }
+
+    /// Which reference-counting operation a function is, if any.
+    private enum CallClass {
+        case retain, release, other
+        init(_ name: Substring) {
+            // A name may carry callgrind's thread or object suffix ("'2"); the entry points have none.
+            let plain = String(name)
+            self = retainFunctions.contains(plain) ? .retain : releaseFunctions.contains(plain) ? .release : .other
+        }
+    }
+
+    /// The dump at `path`'s ``Reading``, or nil when it cannot be read.
+    package static func reading(ofDump path: String) -> Reading? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return reading(ofText: String(decoding: data, as: UTF8.self))
     }
 
     /// The count of the dump at `path` (``instructions(ofText:)``), or nil when it cannot be read.

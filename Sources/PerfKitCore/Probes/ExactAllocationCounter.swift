@@ -39,29 +39,57 @@ public enum ExactAllocationCounter {
     /// - Returns: The body's result and the counts, or `nil` counts when unavailable.
     /// - Throws: Whatever `body` throws (the thread's arena and cache are restored first).
     public static func count<R>(_ body: () throws -> R) rethrows -> (result: R, counts: Counts?) {
+        guard let window = Window.open() else { return (try body(), nil) }
+        do {
+            let result = try body()
+            return (result, window.close())
+        } catch {
+            _ = window.close()
+            throw error
+        }
+    }
+
+    /// An open count on one thread: opened and closed on that same thread, with only the counted
+    /// work between (an async body that runs every job on one thread, ``AsyncRunner``).
+    public struct Window: ~Copyable {
         #if Jemalloc
-        guard let arena = Arena.acquire() else { return (try body(), nil) }
-        defer { Arena.release(arena) }
-        var previousArena: UInt32 = 0
-        var size = MemoryLayout<UInt32>.size
-        _ = mallctl("thread.arena", &previousArena, &size, nil, 0)
-        var target = arena.index
-        _ = mallctl("thread.arena", nil, nil, &target, MemoryLayout<UInt32>.size)
-        _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
-        var disabled = false
-        _ = mallctl("thread.tcache.enabled", nil, nil, &disabled, MemoryLayout<Bool>.size)
-        defer {
+        fileprivate let arena: Arena
+        fileprivate let previousArena: UInt32
+        fileprivate let before: Counts
+        #endif
+
+        /// Binds the calling thread to a measuring arena with its cache off; nil when unavailable.
+        public static func open() -> Window? {
+            #if Jemalloc
+            guard let arena = Arena.acquire() else { return nil }
+            var previousArena: UInt32 = 0
+            var size = MemoryLayout<UInt32>.size
+            _ = mallctl("thread.arena", &previousArena, &size, nil, 0)
+            var target = arena.index
+            _ = mallctl("thread.arena", nil, nil, &target, MemoryLayout<UInt32>.size)
+            _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+            var disabled = false
+            _ = mallctl("thread.tcache.enabled", nil, nil, &disabled, MemoryLayout<Bool>.size)
+            return Window(arena: arena, previousArena: previousArena, before: arena.read())
+            #else
+            return nil
+            #endif
+        }
+
+        /// Reads the counts since ``open()`` and restores the thread's arena and cache.
+        public consuming func close() -> Counts {
+            #if Jemalloc
+            let after = arena.read()
             var enabled = true
             _ = mallctl("thread.tcache.enabled", nil, nil, &enabled, MemoryLayout<Bool>.size)
-            _ = mallctl("thread.arena", nil, nil, &previousArena, MemoryLayout<UInt32>.size)
+            var previous = previousArena
+            _ = mallctl("thread.arena", nil, nil, &previous, MemoryLayout<UInt32>.size)
+            Arena.release(arena)
+            return Counts(mallocs: after.mallocs &- before.mallocs, frees: after.frees &- before.frees)
+            #else
+            return Counts(mallocs: 0, frees: 0)
+            #endif
         }
-        let before = arena.read()
-        let result = try body()
-        let after = arena.read()
-        return (result, Counts(mallocs: after.mallocs &- before.mallocs, frees: after.frees &- before.frees))
-        #else
-        return (try body(), nil)
-        #endif
     }
 }
 

@@ -27,6 +27,11 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
         return (pinned, helper)
     }()
 
+    /// The thread async bodies run on (``AsyncRunner``): the measured thread in a counting process
+    /// with a pinned heap, else a plain thread of PerfKit's made on first use; nil when no thread
+    /// could be started.
+    static let asyncBodies: MeasuredThread? = pinned ?? MeasuredThread(pinned: false)
+
     /// Jobs the ring holds at most; a job enqueued beyond it runs on Dispatch's pool instead.
     static let ringCapacity = 4_096
 
@@ -128,7 +133,15 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
 
     /// Takes a job of a task that prefers this executor (a measured test and the tasks it starts).
     func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
+        enqueue(unowned: UnownedJob(job))
+    }
+
+    /// Jobs waiting in the ring, plus the one running (what a settle wait watches).
+    var pendingJobs: Int { state.withLock { $0.count + ($0.runningJob ? 1 : 0) } }
+
+    /// Takes a job by its unowned handle: one of ours, or one the runtime meant for its global pool
+    /// (``GlobalJobRedirect``).
+    func enqueue(unowned: UnownedJob) {
         let queued = state.withLock { s in
             guard s.count < Self.ringCapacity else { return false }
             ring[(s.head + s.count) % Self.ringCapacity] = unowned

@@ -31,8 +31,12 @@ public struct ProbeSet: ~Copyable {
         switch metric {
         case .bytesAllocated, .bytesFreed, .allocatorAllocated, .allocatorActive, .allocatorResident, .allocatorMapped:
             Jemalloc.isLinked ? nil : "built without the Jemalloc trait; allocation metrics are unavailable"
-        case .mallocs, .frees:
+        case .mallocs, .frees, .leakedAllocations:
             ExactAllocationCounter.unavailableReason
+        case .leakedDescriptors:
+            OpenDescriptors.unavailableReason
+        case .retains, .releases:
+            SimulatedCounter.unavailableReason
         case .retiredInstructions:
             InstructionCounter.unavailableReason
         case .instructions:

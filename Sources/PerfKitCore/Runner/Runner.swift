@@ -256,11 +256,11 @@ public struct Runner: Sendable {
         let box = try PinnedHeap.run { try prepare(subject, &slot, label.phase) }
         let before = Self.runningTotals(subject, box.value)
         let tag = "\(label.arm)|\(label.phase.identifier)|\(label.index)"
-        let (output, count, dump, threads) = try withUnsafeMutablePointer(to: &box.value) { state in
+        let (output, reading, dump, threads) = try withUnsafeMutablePointer(to: &box.value) { state in
             try SimulatedCounter.count(label: tag) { try subject.run(&state.pointee) }
         }
         blackHole(output)
-        if let count { collector.add(.instructions, Double(count), label, dump: dump, threads: threads) }
+        if let reading { collector.addCounted(reading, label, dump: dump, threads: threads) }
         // The subject's own counters are deterministic too, and tests assert on them.
         Self.addCounters(subject, box.value, since: before, label, &collector)
     }
@@ -274,62 +274,16 @@ public struct Runner: Sendable {
         let box = try prepare(subject, &slot, label.phase)
         let before = counters ? Self.runningTotals(subject, box.value) : [:]
         if exact {
+            let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.count() : nil
             let (output, counts) = try ExactAllocationCounter.count { try subject.run(&box.value) }
             blackHole(output)
-            if let counts, configuration.metrics.contains(.mallocs) {
-                collector.add(.mallocs, Double(counts.mallocs), label)
+            if let counts { collector.addAllocations(counts, label, metrics: configuration.metrics) }
+            if let descriptors, let after = OpenDescriptors.count() {
+                collector.add(.leakedDescriptors, Double(after - descriptors), label)
             }
-            if let counts, configuration.metrics.contains(.frees) { collector.add(.frees, Double(counts.frees), label) }
         } else {
             blackHole(try subject.run(&box.value))
         }
         if counters { Self.addCounters(subject, box.value, since: before, label, &collector) }
-    }
-}
-
-/// Labels of one sample.
-struct SampleLabel {
-    var arm: String
-    var phase: Phase
-    var round: Int
-    var position: Int
-    var index: Int
-}
-
-/// Mutable state of one arm between rounds, boxed so arms of different subject types share a list.
-final class StateBox<Value> {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-/// Gathers samples into series, keeping first-seen order.
-struct SeriesCollector {
-    private(set) var series: [SampleSeries] = []
-    private var index: [String: Int] = [:]
-
-    mutating func add(
-        _ metric: Metric, _ value: Double, _ label: SampleLabel, calls: Int = 1, dump: Int? = nil, threads: Int = 0
-    ) {
-        let key = "\(metric.name)\u{1}\(label.arm)\u{1}\(label.phase.identifier)"
-        let slot: Int
-        if let existing = index[key] {
-            slot = existing
-        } else {
-            slot = series.count
-            index[key] = slot
-            series.append(SampleSeries(metric: metric, arm: label.arm, phase: label.phase))
-        }
-        series[slot].append(
-            value, round: label.round, position: label.position, index: label.index, calls: calls)
-        if let dump {
-            series[slot].callgrindDumps = (series[slot].callgrindDumps ?? []) + [dump]
-            // Read after each sample: the pinned range can run out part-way through a test.
-            series[slot].heapUnpinned = PinnedHeap.unavailableReason
-        }
-        if threads != 0 || series[slot].threadsStarted != nil {
-            let before = series[slot].values.count - 1
-            series[slot].threadsStarted =
-                (series[slot].threadsStarted ?? Array(repeating: 0, count: before)) + [threads]
-        }
     }
 }

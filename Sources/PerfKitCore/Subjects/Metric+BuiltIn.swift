@@ -31,6 +31,22 @@ extension Metric {
     /// (simulated, `Ir`): deterministic for one binary, toolchain and valgrind version. Recorded only
     /// in a counting run (`perfkit run --counts`), where it covers the body alone.
     public static let instructions = Metric("instructions", unit: .instructions, isDeterministic: true, scope: .process)
+    /// Calls into the Swift runtime's retain entry points per call of the body (strong, unowned,
+    /// unknown-object and bridge-object; ``DumpCount/retainFunctions``), read from its callgrind dump
+    /// in a counting run: a copy, a boxed capture or an escaping closure shows as a change here.
+    public static let retains = Metric(
+        "retains", unit: .count, kind: .referenceCounting, isDeterministic: true, scope: .thread)
+    /// Calls into the runtime's release entry points per call of the body (``retains``' counterpart).
+    public static let releases = Metric(
+        "releases", unit: .count, kind: .referenceCounting, isDeterministic: true, scope: .thread)
+    /// Allocations made during a call and not freed by its end (and, for an async body, by the
+    /// settle wait): `mallocs − frees` of the exact-count pass. A body that leaks reads at least 1 per
+    /// call; a clean one 0, or below 0 when it frees what an earlier call kept.
+    public static let leakedAllocations = Metric(
+        "leakedAllocations", unit: .count, kind: .leaks, isDeterministic: true, scope: .thread)
+    /// File descriptors open after a call (and the settle wait) that were not open before it.
+    public static let leakedDescriptors = Metric(
+        "leakedDescriptors", unit: .count, kind: .leaks, isDeterministic: true, scope: .process)
     /// Resident set size of the process after the measured region (`/proc/self/statm`).
     public static let residentMemory = Metric("residentMemory", unit: .bytes, kind: .memory, scope: .process)
     /// Peak resident set size of the process so far (`getrusage` `ru_maxrss`).
@@ -50,7 +66,7 @@ extension Metric {
         .bytesAllocated, .bytesFreed, .retiredInstructions,
     ]
     /// Metrics read in the exact-count pass, which is never timed.
-    public static let exactPass: [Metric] = [.mallocs, .frees]
+    public static let exactPass: [Metric] = [.mallocs, .frees, .leakedAllocations, .leakedDescriptors]
     /// Memory metrics read after each sample.
     public static let memoryPass: [Metric] = [
         .residentMemory, .peakResidentMemory, .allocatorAllocated, .allocatorActive, .allocatorResident,
@@ -61,9 +77,13 @@ extension Metric {
     /// memory) see every other thread and depend on what ran earlier in the process, so they are
     /// opt-in; memory per policy is measured in fresh processes instead.
     public static let defaultMeasured: [Metric] = [
-        .wallClock, .threadCPU, .bytesAllocated, .bytesFreed, .mallocs, .frees,
+        .wallClock, .threadCPU, .bytesAllocated, .bytesFreed, .mallocs, .frees, .leakedAllocations,
+        .leakedDescriptors,
     ]
 
+    /// The names of the metrics a counting run records (``Metric/isCounted``).
+    public static let counted: Set<String> = [instructions.name, retains.name, releases.name]
+
     /// Every built-in metric.
-    public static let builtIn: [Metric] = timedPass + exactPass + memoryPass + [.instructions]
+    public static let builtIn: [Metric] = timedPass + exactPass + memoryPass + [.instructions, .retains, .releases]
 }

@@ -61,6 +61,10 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
     /// reports mark it so, and it is compared by a count tolerance, not by noise statistics.
     public var isSimulated: Bool { unit == .instructions }
 
+    /// Whether the metric comes from a counting run (callgrind): instructions, and the retain and
+    /// release calls read from the same dumps. A native run never records these.
+    public var isCounted: Bool { isSimulated || self == .retains || self == .releases }
+
     /// Metrics are the same when their names are: the name is the identity stored in files.
     public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.name == rhs.name }
     /// Hashes the name, the metric's identity.
@@ -113,7 +117,9 @@ public struct MetricUnit: Hashable, Sendable, Codable, CustomStringConvertible {
 
 /// The kind of question a metric answers. Reports keep kinds in separate sections.
 public struct MetricKind: Hashable, Sendable, StoredIdentifier, Comparable, CustomStringConvertible {
-    private enum Value: String, CaseIterable { case componentCost, memory, correctness, frameInput }
+    private enum Value: String, CaseIterable {
+        case componentCost, memory, referenceCounting, leaks, correctness, frameInput
+    }
     private let value: Value
     private init(_ value: Value) { self.value = value }
 
@@ -121,6 +127,10 @@ public struct MetricKind: Hashable, Sendable, StoredIdentifier, Comparable, Cust
     public static let componentCost = MetricKind(.componentCost)
     /// Memory held: resident set, allocator totals, bytes owned.
     public static let memory = MetricKind(.memory)
+    /// Retain and release calls per call of the body (counted under callgrind).
+    public static let referenceCounting = MetricKind(.referenceCounting)
+    /// What a call leaves behind: allocations not freed and descriptors not closed by its end.
+    public static let leaks = MetricKind(.leaks)
     /// Functional correctness counters (for example unrelated recomputations, lost edits).
     public static let correctness = MetricKind(.correctness)
     /// Frame work and input handling, judged against UI deadlines.
@@ -128,7 +138,7 @@ public struct MetricKind: Hashable, Sendable, StoredIdentifier, Comparable, Cust
     /// Every kind, in report order.
     public static let allKinds: [MetricKind] = Value.allCases.map(MetricKind.init)
 
-    /// The stored identifier (`componentCost`, `memory`, `correctness`, `frameInput`).
+    /// The stored identifier (`componentCost`, `memory`, `referenceCounting`, `leaks`, `correctness`, `frameInput`).
     public var identifier: String { value.rawValue }
     /// Parses a stored identifier.
     public init?(identifier: String) {
@@ -140,6 +150,8 @@ public struct MetricKind: Hashable, Sendable, StoredIdentifier, Comparable, Cust
         switch value {
         case .componentCost: "Component cost"
         case .memory: "Memory"
+        case .referenceCounting: "Reference counting"
+        case .leaks: "Leaks"
         case .correctness: "Correctness"
         case .frameInput: "Frame and input"
         }
@@ -147,7 +159,7 @@ public struct MetricKind: Hashable, Sendable, StoredIdentifier, Comparable, Cust
     /// The stored identifier.
     public var description: String { identifier }
 
-    /// Report order: component cost, memory, correctness, frame and input.
+    /// Report order: component cost, memory, reference counting, leaks, correctness, frame and input.
     public static func < (lhs: MetricKind, rhs: MetricKind) -> Bool {
         Value.allCases.firstIndex(of: lhs.value)! < Value.allCases.firstIndex(of: rhs.value)!
     }

@@ -23,12 +23,11 @@ extension Budget {
         if mode.leavesExactCountsToAnotherProcess && Metric.exactPass.contains(metric) { return [] }
         // A counting run records simulated instructions only: every other budget is judged by the
         // native processes of the same run.
-        if SimulatedCounter.isCounting && !metric.isSimulated { return [] }
-        if metric.isSimulated && !SimulatedCounter.isCounting {
+        if SimulatedCounter.isCounting && !metric.isCounted { return [] }
+        if metric.isCounted && !SimulatedCounter.isCounting {
             // Never a silent pass: a count budget outside a counting run says how to judge it.
             let detail =
-                "not judged, run with counts (perfkit run --counts): simulated instructions are counted only under "
-                + "valgrind"
+                "not judged, run with counts (perfkit run --counts): \(metric.name) are counted only under valgrind"
             return [
                 Judgement(
                     outcome: BudgetOutcome(

@@ -1,0 +1,160 @@
+import Foundation
+
+/// Measures an async body on a thread of PerfKit's own (``MeasuredThread/asyncBodies``), where the
+/// body, its child tasks, the default actors it calls and (in `perfkit run`, one test at a time)
+/// the tasks it starts all run, one job at a time.
+///
+/// Why one thread: on the cooperative pool an `await` may resume on any thread, so the wall time of
+/// a small async body landed on two levels from run to run (about 10 and 20 µs, as thread wake-ups
+/// did or did not happen), a per-thread allocation counter missed what child tasks allocated, and
+/// a count included whatever else the pool ran. On one thread the order of jobs follows the code,
+/// and every per-thread counter sees the whole body.
+///
+/// What stays outside: work the body hands to a Dispatch queue (it runs on Dispatch's threads: its
+/// time is in the wall clock and process CPU, not in the counts), jobs delayed by `Task.sleep`,
+/// and, under a plain `swift test` (tests in parallel), unstructured tasks the body starts.
+public struct AsyncRunner: Sendable {
+    /// The configuration in use.
+    public var configuration: RunConfiguration
+    /// Whether the runtime's global jobs join the body's thread while it runs (``GlobalJobRedirect``):
+    /// only where tests run one at a time, or another test's jobs would join it.
+    public var redirectsGlobalJobs: Bool
+
+    /// The longest the settle wait after an exact-count call waits for the body's thread to run
+    /// out of jobs, in milliseconds.
+    public static let settleLimitMilliseconds = 100
+
+    /// Creates a runner.
+    public init(configuration: RunConfiguration, redirectsGlobalJobs: Bool) {
+        self.configuration = configuration
+        self.redirectsGlobalJobs = redirectsGlobalJobs
+    }
+
+    /// Measures `body`: timed samples (wall clock, process CPU), then the exact-count pass (mallocs,
+    /// frees, leaked allocations and descriptors); in a counting run, instructions and reference counting.
+    /// - Parameters:
+    ///   - name: The measurement's name.
+    ///   - body: The measured region.
+    /// - Returns: The raw result.
+    /// - Throws: Whatever `body` throws.
+    public func measure<Output>(_ name: String, _ body: () async throws -> Output) async throws -> MeasurementResult {
+        guard let executor = MeasuredThread.asyncBodies else {
+            return try await measureHere(name, body, unavailable: ["no thread could be started for async bodies"])
+        }
+        return try await withTaskExecutorPreference(executor) { try await measureHere(name, body, unavailable: []) }
+    }
+
+    /// The passes, on whatever executor the caller set.
+    private func measureHere<Output>(
+        _ name: String, _ body: () async throws -> Output, unavailable reasons: [String]
+    ) async throws -> MeasurementResult {
+        // Swift Testing's backtrace of every thrown error is the harness's cost, not the body's.
+        ThrowHooks.suspend()
+        defer { ThrowHooks.resume() }
+        var collector = SeriesCollector()
+        let redirect = redirectsGlobalJobs && reasons.isEmpty
+        if redirect { GlobalJobRedirect.begin() }
+        defer { if redirect { GlobalJobRedirect.end() } }
+        for _ in 0..<configuration.warmupCalls { blackHole(try await body()) }
+        if SimulatedCounter.isCounting {
+            for round in 0..<configuration.samples {
+                let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
+                let tag = "main|warm|\(round)"
+                let (output, reading, dump, threads) = try await SimulatedCounter.countAsync(label: tag) {
+                    try await body()
+                }
+                blackHole(output)
+                if let reading { collector.addCounted(reading, label, dump: dump, threads: threads) }
+            }
+            return MeasurementResult(
+                name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
+                series: collector.series, unavailable: [])
+        }
+        try await timedPass(body, &collector)
+        let unsettled = try await exactPass(body, &collector)
+        var unavailable = configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
+            (reasons.first ?? unavailableReason(for: metric)).map { UnavailableMetric(metric: metric.name, reason: $0) }
+        }
+        if unsettled > 0 {
+            unavailable.append(
+                UnavailableMetric(
+                    metric: Metric.leakedAllocations.name,
+                    reason: "work was still running \(Self.settleLimitMilliseconds) ms after the body returned in "
+                        + "\(unsettled) of \(configuration.exactCountRounds) calls (a task the body started and did "
+                        + "not wait for): what it frees later is counted as leaked"))
+        }
+        return MeasurementResult(
+            name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
+            series: collector.series, unavailable: unavailable)
+    }
+
+    /// Why `metric` is not recorded for an async body, or nil when it is.
+    private func unavailableReason(for metric: Metric) -> String? {
+        switch metric {
+        case .threadCPU, .bytesAllocated, .bytesFreed, .retiredInstructions:
+            "not recorded for async bodies: work handed to Dispatch runs on other threads (wall clock and process CPU "
+                + "cover it)"
+        default:
+            ProbeSet.unavailableReason(for: metric)
+        }
+    }
+
+    /// Wall clock and process CPU per call, one call a sample.
+    private func timedPass<Output>(_ body: () async throws -> Output, _ collector: inout SeriesCollector)
+        async throws
+    {
+        for round in 0..<configuration.samples {
+            let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
+            let usage0 = ResourceUsage.current()
+            let start = SystemClock.monotonicNanoseconds()
+            let output = try await body()
+            let end = SystemClock.monotonicNanoseconds()
+            let usage1 = ResourceUsage.current()
+            blackHole(output)
+            var wall = Metric.wallClock
+            wall.kind = configuration.timeKind
+            collector.add(wall, Double(end - start), label)
+            collector.add(.processUserCPU, Double(usage1.userCPUNanoseconds - usage0.userCPUNanoseconds), label)
+            collector.add(.processSystemCPU, Double(usage1.systemCPUNanoseconds - usage0.systemCPUNanoseconds), label)
+        }
+    }
+
+    /// Exact counts per call: the thread's allocations while the body and every job it left run,
+    /// and the descriptors open after. Returns the calls whose work had not settled in time.
+    private func exactPass<Output>(_ body: () async throws -> Output, _ collector: inout SeriesCollector)
+        async throws -> Int
+    {
+        guard ExactAllocationCounter.unavailableReason == nil || OpenDescriptors.unavailableReason == nil,
+            !configuration.metrics.isDisjoint(with: Metric.exactPass)
+        else { return 0 }
+        var unsettled = 0
+        for round in 0..<configuration.exactCountRounds {
+            let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
+            let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.count() : nil
+            let window = ExactAllocationCounter.Window.open()
+            let outcome: Result<Output, any Error>
+            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+            if !(await settle()) { unsettled += 1 }
+            let counts = window?.close()
+            blackHole(try outcome.get())
+            if let counts { collector.addAllocations(counts, label, metrics: configuration.metrics) }
+            if let descriptors, let after = OpenDescriptors.count() {
+                collector.add(.leakedDescriptors, Double(after - descriptors), label)
+            }
+        }
+        return unsettled
+    }
+
+    /// Lets the jobs the body left on its thread run, until none is queued or the limit passes:
+    /// true when the thread ran out of jobs in time.
+    private func settle() async -> Bool {
+        guard let thread = MeasuredThread.asyncBodies, thread.isCurrent else { return true }
+        let deadline = SystemClock.monotonicNanoseconds() + UInt64(Self.settleLimitMilliseconds) * 1_000_000
+        // This job is the one running: more than it means others wait their turn behind it.
+        while thread.pendingJobs > 1 {
+            if SystemClock.monotonicNanoseconds() > deadline { return false }
+            await Task.yield()
+        }
+        return true
+    }
+}

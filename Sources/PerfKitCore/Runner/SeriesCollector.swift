@@ -1,0 +1,62 @@
+/// Labels of one sample.
+struct SampleLabel {
+    var arm: String
+    var phase: Phase
+    var round: Int
+    var position: Int
+    var index: Int
+}
+
+/// Mutable state of one arm between rounds, boxed so arms of different subject types share a list.
+final class StateBox<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Gathers samples into series, keeping first-seen order.
+struct SeriesCollector {
+    private(set) var series: [SampleSeries] = []
+    private var index: [String: Int] = [:]
+
+    /// Adds one exact-count call: its mallocs, frees and what stayed (mallocs less frees), as wanted.
+    mutating func addAllocations(_ counts: ExactAllocationCounter.Counts, _ label: SampleLabel, metrics: Set<Metric>) {
+        if metrics.contains(.mallocs) { add(.mallocs, Double(counts.mallocs), label) }
+        if metrics.contains(.frees) { add(.frees, Double(counts.frees), label) }
+        if metrics.contains(.leakedAllocations) {
+            add(.leakedAllocations, Double(counts.mallocs) - Double(counts.frees), label)
+        }
+    }
+
+    /// Adds one counted sample: its instructions (with the dump and threads) and its reference counting.
+    mutating func addCounted(_ reading: DumpCount.Reading, _ label: SampleLabel, dump: Int, threads: Int) {
+        add(.instructions, Double(reading.instructions), label, dump: dump, threads: threads)
+        add(.retains, Double(reading.retains), label)
+        add(.releases, Double(reading.releases), label)
+    }
+
+    mutating func add(
+        _ metric: Metric, _ value: Double, _ label: SampleLabel, calls: Int = 1, dump: Int? = nil, threads: Int = 0
+    ) {
+        let key = "\(metric.name)\u{1}\(label.arm)\u{1}\(label.phase.identifier)"
+        let slot: Int
+        if let existing = index[key] {
+            slot = existing
+        } else {
+            slot = series.count
+            index[key] = slot
+            series.append(SampleSeries(metric: metric, arm: label.arm, phase: label.phase))
+        }
+        series[slot].append(
+            value, round: label.round, position: label.position, index: label.index, calls: calls)
+        if let dump {
+            series[slot].callgrindDumps = (series[slot].callgrindDumps ?? []) + [dump]
+            // Read after each sample: the pinned range can run out part-way through a test.
+            series[slot].heapUnpinned = PinnedHeap.unavailableReason
+        }
+        if threads != 0 || series[slot].threadsStarted != nil {
+            let before = series[slot].values.count - 1
+            series[slot].threadsStarted =
+                (series[slot].threadsStarted ?? Array(repeating: 0, count: before)) + [threads]
+        }
+    }
+}
