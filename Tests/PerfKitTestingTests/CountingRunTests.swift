@@ -381,17 +381,30 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// An async body has no count, and the counting run says why (``asyncCountReason``): counted, what
-    /// other threads ran during its suspensions was in the count, and it moved up to 0.42% in CI.
-    @Test func anAsyncBodyIsNotCountedAndTheRunSaysWhy() throws {
+    /// Async bodies are counted whole, on the thread async bodies run on (``AsyncRunner``): a task
+    /// group's children, an actor's calls and a stream's producer task are in the count, and two
+    /// counting runs agree in every sample of every series (instructions, retains, releases).
+    @Test func asyncBodiesAreCountedWholeAndRepeatExactly() throws {
         try Self.withCountingSetup { setup in
-            let measurement = try #require(
-                try Self.count("CountingRunTests/asyncWork", setup: setup).first?.measurements.first)
-            #expect(measurement.series.isEmpty)
-            #expect(
-                measurement.unavailable == [
-                    UnavailableMetric(metric: Metric.instructions.name, reason: asyncCountReason)
-                ])
+            var runs: [[String: [Double]]] = []
+            for _ in 0..<2 {
+                let tests = try Self.count("ConcurrentFixtureBenchmarks/|CountingRunTests/(asyncWork|countedLoop)", setup: setup)
+                var values: [String: [Double]] = [:]
+                for measurement in tests.flatMap(\.measurements) {
+                    #expect(measurement.unavailable.isEmpty, "\(measurement.name): \(measurement.unavailable)")
+                    for series in measurement.series { values["\(measurement.name) \(series.metric.name)"] = series.values }
+                }
+                runs.append(values)
+            }
+            #expect(runs[0] == runs[1])
+            let counted = runs[0]
+            for name in ["fan-out", "ping-pong", "pipeline", "dispatch-hand-off", "leaking-cycle", "async"] {
+                #expect(counted["\(name) instructions"]?.isEmpty == false, "\(name): \(counted.keys.sorted())")
+                #expect(counted["\(name) retains"]?.isEmpty == false, "\(name)")
+            }
+            // The children's work is in the count: 8 children of 200 elements cost more than 8 × 200 steps.
+            let fanOut = try #require(counted["fan-out instructions"]?.min())
+            #expect(fanOut > 8 * 200 * 3, "\(fanOut)")
         }
     }
 

@@ -40,6 +40,7 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
         var head = 0
         var count = 0
         var runningJob = false
+        var foreignEnqueues = 0  // jobs enqueued from other threads (a continuation resumed elsewhere)
     }
     private let state = Mutex(State())
     private let ring = UnsafeMutablePointer<UnownedJob?>.allocate(capacity: MeasuredThread.ringCapacity)
@@ -136,13 +137,19 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
         enqueue(unowned: UnownedJob(job))
     }
 
+    /// Jobs enqueued so far from threads other than this one: work of the body that ran elsewhere
+    /// (a Dispatch queue, the pool) and resumed it.
+    var foreignEnqueues: Int { state.withLock { $0.foreignEnqueues } }
+
     /// Jobs waiting in the ring, plus the one running (what a settle wait watches).
     var pendingJobs: Int { state.withLock { $0.count + ($0.runningJob ? 1 : 0) } }
 
     /// Takes a job by its unowned handle: one of ours, or one the runtime meant for its global pool
     /// (``GlobalJobRedirect``).
     func enqueue(unowned: UnownedJob) {
+        let foreign = !isCurrent
         let queued = state.withLock { s in
+            if foreign { s.foreignEnqueues += 1 }
             guard s.count < Self.ringCapacity else { return false }
             ring[(s.head + s.count) % Self.ringCapacity] = unowned
             s.count += 1

@@ -41,8 +41,13 @@ public struct AsyncRunner: Sendable {
         guard let executor = MeasuredThread.asyncBodies else {
             return try await measureHere(name, body, unavailable: ["no thread could be started for async bodies"])
         }
-        return try await withTaskExecutorPreference(executor) { try await measureHere(name, body, unavailable: []) }
+        return try await Self.gate.holding {
+            try await withTaskExecutorPreference(executor) { try await measureHere(name, body, unavailable: []) }
+        }
     }
+
+    /// One async measurement at a time on the shared thread.
+    private static let gate = AsyncGate()
 
     /// The passes, on whatever executor the caller set.
     private func measureHere<Output>(
@@ -71,7 +76,7 @@ public struct AsyncRunner: Sendable {
                 series: collector.series, unavailable: [])
         }
         try await timedPass(body, &collector)
-        let unsettled = try await exactPass(body, &collector)
+        let (unsettled, elsewhere) = try await exactPass(body, &collector)
         var unavailable = configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
             (reasons.first ?? unavailableReason(for: metric)).map { UnavailableMetric(metric: metric.name, reason: $0) }
         }
@@ -82,6 +87,16 @@ public struct AsyncRunner: Sendable {
                     reason: "work was still running \(Self.settleLimitMilliseconds) ms after the body returned in "
                         + "\(unsettled) of \(configuration.exactCountRounds) calls (a task the body started and did "
                         + "not wait for): what it frees later is counted as leaked"))
+        }
+        if elsewhere > 0 {
+            // Frees on another thread reach the arena only when that thread's cache is flushed.
+            collector.remove(.leakedAllocations)
+            unavailable.append(
+                UnavailableMetric(
+                    metric: Metric.leakedAllocations.name,
+                    reason: "part of the body ran on other threads (resumed from them in \(elsewhere) of "
+                        + "\(configuration.exactCountRounds) calls: Dispatch, or tasks outside perfkit run), whose frees "
+                        + "jemalloc returns late; mallocs and frees count the body's own thread"))
         }
         return MeasurementResult(
             name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
@@ -120,29 +135,32 @@ public struct AsyncRunner: Sendable {
     }
 
     /// Exact counts per call: the thread's allocations while the body and every job it left run,
-    /// and the descriptors open after. Returns the calls whose work had not settled in time.
+    /// and the descriptors open after. Returns the calls whose work had not settled in time, and the
+    /// calls resumed from another thread (work that ran elsewhere).
     private func exactPass<Output>(_ body: () async throws -> Output, _ collector: inout SeriesCollector)
-        async throws -> Int
+        async throws -> (unsettled: Int, elsewhere: Int)
     {
         guard ExactAllocationCounter.unavailableReason == nil || OpenDescriptors.unavailableReason == nil,
             !configuration.metrics.isDisjoint(with: Metric.exactPass)
-        else { return 0 }
-        var unsettled = 0
+        else { return (0, 0) }
+        var unsettled = 0, elsewhere = 0
         for round in 0..<configuration.exactCountRounds {
             let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
             let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.count() : nil
+            let foreign = MeasuredThread.asyncBodies?.foreignEnqueues ?? 0
             let window = ExactAllocationCounter.Window.open()
             let outcome: Result<Output, any Error>
             do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
             if !(await settle()) { unsettled += 1 }
             let counts = window?.close()
+            if (MeasuredThread.asyncBodies?.foreignEnqueues ?? 0) != foreign { elsewhere += 1 }
             blackHole(try outcome.get())
             if let counts { collector.addAllocations(counts, label, metrics: configuration.metrics) }
             if let descriptors, let after = OpenDescriptors.count() {
                 collector.add(.leakedDescriptors, Double(after - descriptors), label)
             }
         }
-        return unsettled
+        return (unsettled, elsewhere)
     }
 
     /// Lets the jobs the body left on its thread run, until none is queued or the limit passes:

@@ -18,6 +18,15 @@ struct SeriesCollector {
     private(set) var series: [SampleSeries] = []
     private var index: [String: Int] = [:]
 
+    /// Drops every series of `metric` (a figure found not to hold after it was taken).
+    mutating func remove(_ metric: Metric) {
+        series.removeAll { $0.metric == metric }
+        index = index.filter { !$0.key.hasPrefix(metric.name + "\u{1}") }
+        for (slot, entry) in series.enumerated() {
+            index["\(entry.metric.name)\u{1}\(entry.arm)\u{1}\(entry.phase.identifier)"] = slot
+        }
+    }
+
     /// Adds one exact-count call: its mallocs, frees and what stayed (mallocs less frees), as wanted.
     mutating func addAllocations(_ counts: ExactAllocationCounter.Counts, _ label: SampleLabel, metrics: Set<Metric>) {
         if metrics.contains(.mallocs) { add(.mallocs, Double(counts.mallocs), label) }

@@ -1,0 +1,86 @@
+import Foundation
+import PerfKit
+import PerfKitTesting
+import Testing
+
+/// Async bodies measured in this process (``AsyncRunner``): every job of the body on one thread,
+/// so its allocations are counted exactly, call after call, and what it leaves behind is named.
+/// The runtime's global jobs are not redirected here (tests run in parallel under `swift test`).
+@Suite struct AsyncMeasureTests {
+    static func run(_ body: () async throws -> some Any) async throws -> MeasurementResult {
+        let configuration = RunConfiguration(samples: 3, warmupCalls: 2, exactCountRounds: 3)
+        return try await AsyncRunner(configuration: configuration, redirectsGlobalJobs: false).measure("x", body)
+    }
+
+    static func values(_ result: MeasurementResult, _ metric: Metric) -> [Double]? {
+        result.series.first { $0.metric == metric }?.values
+    }
+
+    /// A task group's children, and the actor a body awaits, run on the body's thread: their
+    /// allocations are in the count, identical in every call (this debug build's figures), and
+    /// nothing is left behind.
+    @Test func childTasksAndActorCallsAreCountedExactly() async throws {
+        guard Jemalloc.isLinked else { return }
+        let fanOut = try await Self.run { await ConcurrentFixtures.fanOut() }
+        let mallocs = try #require(Self.values(fanOut, .mallocs))
+        // 8 children: each child task and its array at least.
+        #expect(mallocs.allSatisfy { $0 == mallocs[0] && $0 >= 16 }, "\(mallocs)")
+        #expect(Self.values(fanOut, .leakedAllocations) == [0, 0, 0])
+        let pingPong = try await Self.run { await ConcurrentFixtures.pingPong(PingCounter()) }
+        let pings = try #require(Self.values(pingPong, .mallocs))
+        #expect(pings.allSatisfy { $0 == pings[0] }, "\(pings)")
+        #expect(Self.values(pingPong, .leakedAllocations) == [0, 0, 0])
+    }
+
+    /// A body that leaks a two-object retain cycle per call reads 2 leaked allocations a call; one
+    /// that opens a descriptor and never closes it, 1 leaked descriptor.
+    @Test func leaksAreCountedPerCall() async throws {
+        let cycle = try await Self.run { await ConcurrentFixtures.leakCycle() }
+        if Jemalloc.isLinked {
+            #expect(Self.values(cycle, .leakedAllocations) == [2, 2, 2])
+            #expect(Self.values(cycle, .mallocs) == [2, 2, 2])
+        } else {
+            #expect(cycle.unavailable.contains { $0.metric == Metric.leakedAllocations.name })
+        }
+        #expect(Self.values(cycle, .leakedDescriptors) == [0, 0, 0])
+        let descriptor = try await Self.run { await ConcurrentFixtures.leakDescriptor() }
+        #expect(Self.values(descriptor, .leakedDescriptors) == [1, 1, 1])
+    }
+
+    /// Work resumed from a Dispatch thread: the body's own mallocs are counted, and leaked
+    /// allocations are named unavailable with the reason (that thread's frees arrive late).
+    @Test func workOnAnotherThreadIsNamed() async throws {
+        let queue = DispatchQueue(label: "perfkit.test.handoff")
+        let result = try await Self.run { await ConcurrentFixtures.dispatchHandOff(queue) }
+        #expect(Self.values(result, .leakedAllocations) == nil)
+        let reason = try #require(result.unavailable.first { $0.metric == Metric.leakedAllocations.name })
+        #expect(reason.reason.contains("other threads"))
+        #expect(Self.values(result, .wallClock)?.count == 3)
+    }
+
+    /// A synchronous body's leaks come from the same exact-count pass (``Runner``).
+    @Test func aSynchronousLeakIsCountedToo() throws {
+        guard Jemalloc.isLinked else { return }
+        let result = try Runner(configuration: RunConfiguration(samples: 2, warmupCalls: 1, exactCountRounds: 2))
+            .measure("sync-leak", arms: [Arm("main", ClosureSubject { leakSynchronously() })])
+        #expect(result.series.first { $0.metric == .leakedAllocations }?.values == [2, 2])
+    }
+
+    /// A budget can require no leaks: a leaking body fails it, with the count in the message.
+    @Test func aLeakBudgetFailsWithTheCount() async throws {
+        guard Jemalloc.isLinked else { return }
+        let cycle = try await Self.run { await ConcurrentFixtures.leakCycle() }
+        let budget = BudgetTrait.budget(.leakedAllocations, max: 0).budget
+        let judgements = budget.judge([cycle], mode: PerformanceMode.current)
+        #expect(judgements.map(\.outcome.status) == [.failed])
+        #expect(judgements.first?.message.contains("2") == true)
+    }
+}
+
+/// Makes a two-object cycle and drops it.
+@inline(never) func leakSynchronously() -> Int {
+    let a = CycleNode(), b = CycleNode()
+    a.next = b
+    b.next = a
+    return 1
+}
