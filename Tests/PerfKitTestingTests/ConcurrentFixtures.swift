@@ -45,10 +45,15 @@ enum ConcurrentFixtures {
         return total
     }
 
-    /// Work handed to a Dispatch queue and waited for.
+    /// Work handed to a Dispatch queue and waited for. The queue waits 1 ms first, so the body has
+    /// suspended when the queue resumes it (a hand-off that ends before the body suspends is not
+    /// seen as work elsewhere: ``AsyncRunner``).
     static func dispatchHandOff(_ queue: DispatchQueue) async -> Int {
         await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: countedWork(500)) }
+            queue.async {
+                usleep(1_000)
+                continuation.resume(returning: countedWork(500))
+            }
         }
     }
 

@@ -39,7 +39,7 @@ import Testing
         #expect(measures["views-reused"]?["value"] == 7)
     }
 
-    @Test func runSummaryShowsWallTimeOrTheFirstMetricOfAMeasurement() {
+    @Test func runSummaryIsATableOfTheDecidingFiguresOrTheFirstMetricOfAMeasurement() {
         let environment = Fixtures.releaseEnvironment
         var memory = SampleSeries(metric: .residentMemory, arm: "native", phase: .warm)
         for (i, v) in [3.0, 1, 2].enumerated() { memory.append(v * 1_048_576, round: i, position: 0, index: i) }
@@ -53,8 +53,12 @@ import Testing
                 date: Date(timeIntervalSince1970: 0), mode: "measure", environment: environment,
                 tests: Self.tests + [memoryTest]))
         #expect(
-            text.split(separator: "\n").dropFirst() == [
-                "  M/p() process: native/warm residentMemory 2 MiB", "  S/t() scroll: main/warm 120 ns",
+            text.split(separator: "\n").dropFirst().map(String.init) == [
+                "  test and measurement  arm/phase                    wall  instructions  mallocs  leaked  fds  retains  "
+                    + "budgets",
+                "  M/p() process         native/warm  residentMemory 2 MiB" + String(repeating: " ", count: 53) + "–",
+                "  S/t() scroll          main/warm                  120 ns             –        –       –    –        –  "
+                    + "      –",
             ])
     }
 }

@@ -1,10 +1,18 @@
 import Foundation
 import PerfKitCore
 
-/// A short text summary of a run file for the end of `perfkit run`.
+/// The table that ends `perfkit run`: one row per test, measurement, arm and phase, with the
+/// figures that decide (instructions and retains per call when counted; the wall median, mallocs
+/// and leaks per call otherwise) and the budgets' status; then every metric that could not be
+/// measured, with its reason, so nothing is unavailable in silence.
 public enum RunSummary {
-    /// One line per test and measurement: arms, phases, the median of the wall time (or, for a
-    /// measurement without one, of its first metric, named), budget outcomes.
+    /// The columns, in order: the metric each shows the median per call of.
+    static let columns: [(title: String, metric: Metric)] = [
+        ("wall", .wallClock), ("instructions", .instructions), ("mallocs", .mallocs),
+        ("leaked", .leakedAllocations), ("fds", .leakedDescriptors), ("retains", .retains),
+    ]
+
+    /// The summary as plain text: a heading line, the table, budget failures and unavailable metrics.
     /// - Parameter run: The run.
     /// - Returns: Plain text.
     public static func text(_ run: RunFile) -> String {
@@ -12,29 +20,82 @@ public enum RunSummary {
             "\(run.tests.count) measured tests, \(run.mode) mode, \(run.environment.buildConfiguration) build, "
                 + "\(run.environment.machine.summary)"
         ]
+        var rows: [[String]] = []
+        var unavailable: [String] = []
         for test in run.tests {
+            let status = budgetStatus(test)
             for measurement in test.measurements {
-                let metric =
-                    measurement.series.contains { $0.metric == .wallClock }
-                    ? .wallClock : measurement.series.first?.metric
-                var parts: [String] = []
-                for phase in measurement.phases {
+                let tabled = measurement.series.contains { s in columns.contains { $0.metric == s.metric } }
+                for phase in measurement.phases where tabled {
                     for arm in measurement.arms {
-                        guard let metric, let series = measurement.series(metric, arm: arm, phase: phase),
-                            let s = try? Summary(series.values)
-                        else { continue }
-                        let name = metric == .wallClock ? "" : " \(metric.name)"
-                        parts.append("\(arm)/\(phase)\(name) \(Format.value(s.median, metric.unit))")
+                        var row = ["\(test.id) \(measurement.name)", "\(arm)/\(phase)"]
+                        row += columns.map { median(measurement, $0.metric, arm, phase) }
+                        row.append(status)
+                        rows.append(row)
                     }
                 }
-                lines.append("  \(test.id) \(measurement.name): " + parts.joined(separator: ", "))
+                for missing in measurement.unavailable {
+                    unavailable.append("  \(test.id) \(measurement.name): \(missing.metric): \(missing.reason)")
+                }
+                rows += otherMetricRows(test, measurement, status)
             }
             let failed = test.budgets.filter { $0.status == .failed }
             if !failed.isEmpty {
                 lines.append(
-                    "    budgets failed: " + failed.map { "\($0.metric) \($0.detail)" }.joined(separator: "; "))
+                    "  \(test.id) budgets failed: " + failed.map { "\($0.metric) \($0.detail)" }.joined(separator: "; "))
             }
         }
+        let header = ["test and measurement", "arm/phase"] + columns.map(\.title) + ["budgets"]
+        lines.insert(contentsOf: aligned([header] + rows).map { "  " + $0 }, at: 1)
+        if !unavailable.isEmpty {
+            lines.append("not measured (metric: why):")
+            lines += unavailable
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// A measurement with none of the table's metrics (memory, a subject's own counters): one row
+    /// per arm and phase naming its first metric's median.
+    static func otherMetricRows(_ test: TestResult, _ measurement: MeasurementResult, _ status: String) -> [[String]] {
+        guard !measurement.series.contains(where: { s in columns.contains { $0.metric == s.metric } }),
+            let metric = measurement.series.first?.metric
+        else { return [] }
+        var rows: [[String]] = []
+        for phase in measurement.phases {
+            for arm in measurement.arms {
+                let value = median(measurement, metric, arm, phase)
+                rows.append(
+                    ["\(test.id) \(measurement.name)", "\(arm)/\(phase)", "\(metric.name) \(value)"]
+                        + Array(repeating: "", count: columns.count - 1) + [status])
+            }
+        }
+        return rows
+    }
+
+    /// The median per call of `metric`'s series, or "–" when there is none.
+    static func median(_ measurement: MeasurementResult, _ metric: Metric, _ arm: String, _ phase: Phase) -> String {
+        guard let series = measurement.series(metric, arm: arm, phase: phase), let s = try? Summary(series.values)
+        else { return "–" }
+        return metric.unit == .count || metric.unit == .instructions
+            ? Format.trim(s.median) : Format.value(s.median, metric.unit)
+    }
+
+    /// "3 passed", "1 failed", "–" when the test has no budget.
+    static func budgetStatus(_ test: TestResult) -> String {
+        guard !test.budgets.isEmpty else { return "–" }
+        let counts = Dictionary(grouping: test.budgets, by: { $0.status.identifier }).mapValues(\.count)
+        return counts.keys.sorted().map { "\(counts[$0]!) \($0)" }.joined(separator: ", ")
+    }
+
+    /// Rows of cells as lines, each column padded to its widest cell (the first left-aligned, the rest right).
+    static func aligned(_ rows: [[String]]) -> [String] {
+        let count = rows.map(\.count).max() ?? 0
+        let widths = (0..<count).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { c, cell in
+                let pad = String(repeating: " ", count: widths[c] - cell.count)
+                return c < 2 ? cell + pad : pad + cell
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
     }
 }
