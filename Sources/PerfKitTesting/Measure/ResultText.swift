@@ -23,4 +23,30 @@ public enum ResultText {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// One line for the console under `swift test`: per measurement, the first arm's warm (else
+    /// first) phase's wall median and mallocs, leaked allocations and descriptors per call, and the
+    /// budgets' status; then the metrics not measured, named.
+    public static func line(of result: TestResult, mode: PerformanceMode) -> String {
+        var parts: [String] = []
+        for measurement in result.measurements {
+            guard let arm = measurement.arms.first else { continue }
+            let phase = measurement.phases.contains(.warm) ? .warm : measurement.phases.first ?? .warm
+            var figures: [String] = []
+            for metric in [Metric.wallClock, .mallocs, .leakedAllocations, .leakedDescriptors, .instructions] {
+                guard let series = measurement.series(metric, arm: arm, phase: phase),
+                    let s = try? Summary(series.values)
+                else { continue }
+                let value = metric.unit == .nanoseconds ? Format.duration(s.median) : Format.trim(s.median)
+                figures.append("\(metric.name) \(value)")
+            }
+            let missing = measurement.unavailable.map(\.metric)
+            parts.append(
+                "\(measurement.name) [\(arm), \(phase)] " + figures.joined(separator: ", ")
+                    + (missing.isEmpty ? "" : " (not measured: \(missing.joined(separator: ", ")))"))
+        }
+        let failed = result.budgets.filter { $0.status == .failed }.count
+        let budgets = result.budgets.isEmpty ? "" : "; budgets \(result.budgets.count - failed) of \(result.budgets.count) passed"
+        return "perfkit \(mode.name): \(result.id): " + parts.joined(separator: "; ") + budgets
+    }
 }

@@ -94,6 +94,9 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             id: context.testID, suite: suite, measurements: measurements, budgets: outcomes, testCase: testCase)
         let summary = ResultText.summary(of: result, mode: mode)
         Attachment.record(summary, named: "perfkit-summary.txt")
+        // The figures where a `swift test` user looks: one line on the console. In measure mode the
+        // tool prints its own table (perfkit run), and the child's output is not shown.
+        if !mode.isMeasuring { print(ResultText.line(of: result, mode: mode)) }
         if let directory = mode.resultsDirectory {
             do { try ResultFragments.write(result, into: directory) } catch {
                 Issue.record(Comment(rawValue: "cannot write results: \(error)"))
