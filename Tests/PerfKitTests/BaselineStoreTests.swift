@@ -15,6 +15,18 @@ import Testing
         #expect(store.list() == ["main"])
     }
 
+    /// A save keeps its lock files out of `git add Baselines`: it writes `Baselines/.gitignore`
+    /// when there is none, and leaves a user's own as it is.
+    @Test func aSaveIgnoresItsLockFilesInGit() throws {
+        let root = temporaryRoot()
+        let store = BaselineStore(root: root)
+        try store.save(Build.run(build: "release", values: [1, 2, 3]), as: "main")
+        #expect(FileManager.default.contents(atPath: root + "/.gitignore") == Data(BaselineStore.ignoredLocks.utf8))
+        try Data("mine\n".utf8).write(to: URL(fileURLWithPath: root + "/.gitignore"))
+        try store.save(Build.run(build: "release", values: [1, 2, 3]), as: "second")
+        #expect(FileManager.default.contents(atPath: root + "/.gitignore") == Data("mine\n".utf8))
+    }
+
     @Test func saveRoundTripsAndPoliciesDecideWhatChanges() throws {
         let store = BaselineStore(root: temporaryRoot())
         try store.save(Build.run(build: "release", values: [1, 2, 3]), as: "main")

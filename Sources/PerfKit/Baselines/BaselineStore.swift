@@ -112,6 +112,17 @@ public struct BaselineStore: Sendable {
 
     private func lockPath(_ name: String) -> String { "\(root)/.\(name).lock" }
 
+    /// What PerfKit writes into `Baselines/.gitignore` on a save: the lock files, which are no part
+    /// of a baseline, stay out of `git add Baselines`.
+    public static let ignoredLocks = ".*.lock\n"
+
+    /// Writes `Baselines/.gitignore` when it is missing (a user's own file is left as it is).
+    private func ignoreLocks() throws(FileError) {
+        let path = "\(root)/.gitignore"
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        try StoredFile.writeAtomically(Data(Self.ignoredLocks.utf8), to: path)
+    }
+
     private func loadUnlocked(_ name: String) throws(FileError) -> Baseline {
         let folder = "\(root)/\(name)"
         try requireExisting(name)
@@ -167,6 +178,7 @@ public struct BaselineStore: Sendable {
                 "refusing to save results from a \(run.environment.buildConfiguration) build (use --force to override)")
         }
         return try StoredFile.withLock(lockPath(name)) { () throws(FileError) -> SaveOutcome in
+            try ignoreLocks()
             let existing = list().contains(name) ? try loadUnlocked(name) : nil
             return SaveOutcome(
                 written: try saveLocked(run, as: name, existing: existing, policy: policy, now: now), previous: existing

@@ -34,8 +34,16 @@ public enum RunSummary {
                         rows.append(row)
                     }
                 }
+                // Metrics missing for one reason share a line.
+                var reasons: [String] = []
+                var metrics: [String: [String]] = [:]
                 for missing in measurement.unavailable {
-                    unavailable.append("  \(test.id) \(measurement.name): \(missing.metric): \(missing.reason)")
+                    if metrics[missing.reason] == nil { reasons.append(missing.reason) }
+                    metrics[missing.reason, default: []].append(missing.metric)
+                }
+                for reason in reasons {
+                    let names = metrics[reason]!.joined(separator: ", ")
+                    unavailable.append("  \(test.id) \(measurement.name): \(names): \(reason)")
                 }
                 rows += otherMetricRows(test, measurement, status)
             }

@@ -36,6 +36,7 @@ public struct SampleComparison: Sendable, Codable, Equatable {
                     + "compared instead"
             )
         }
+        guard estimate.value.isFinite, estimate.lower.isFinite, estimate.upper.isFinite else { throw .overflow }
         if let size = estimate.bootstrapSubsample {
             notes.append(
                 "the CI was bootstrapped from seeded subsamples of \(size) values per side (wider than a full "

@@ -110,15 +110,19 @@ public enum SimulatedCounter {
         var output: R?
         let (reading, dump, threads) = try dumps.withLock { last -> (DumpCount.Reading?, Int, Int) in
             let threadsBefore = perfkit_threads_started()
+            // The label's C string is made before the region opens: made at its end, its malloc was
+            // counted as the body's.
+            let cLabel = strdup(label)
+            defer { free(cLabel) }
             // The region on the measured thread (``PinnedHeap``); the dump is read here, after it.
             let outcome = try PinnedHeap.run { () -> Result<R, any Error> in
                 perfkit_count_begin()
                 do {
                     let value = try body()
-                    perfkit_count_end(label)
+                    perfkit_count_end(cLabel)
                     return .success(value)
                 } catch {
-                    perfkit_count_end(label)
+                    perfkit_count_end(cLabel)
                     return .failure(error)
                 }
             }
@@ -146,11 +150,13 @@ public enum SimulatedCounter {
     ) {
         guard let prefix = outputPrefix else { return (try await body(), nil, 0, 0) }
         let threadsBefore = perfkit_threads_started()
+        let cLabel = strdup(label)  // before the region, as in ``count(label:_:)``
+        defer { free(cLabel) }
         GlobalJobRedirect.begin()
         perfkit_count_begin()
         let outcome: Result<R, any Error>
         do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        perfkit_count_end(label)
+        perfkit_count_end(cLabel)
         GlobalJobRedirect.end()
         let number = dumps.withLock { last in
             last += 1

@@ -10,6 +10,8 @@ public enum StatisticsError: Error, Sendable, Equatable, CustomStringConvertible
     case mismatchedLengths(Int, Int)
     /// A probability outside 0...1 or a percentile outside 0...100.
     case outOfRange(Double)
+    /// Finite values whose statistic is not finite (a difference of ±1e308 overflows).
+    case overflow
 
     /// A one-line reason.
     public var description: String {
@@ -19,6 +21,7 @@ public enum StatisticsError: Error, Sendable, Equatable, CustomStringConvertible
         case .tooFew(let count, let needed): "too few values (\(count); need at least \(needed))"
         case .mismatchedLengths(let a, let b): "paired samples differ in length (\(a) and \(b))"
         case .outOfRange(let value): "value \(value) is out of range"
+        case .overflow: "the values are too large to compare: their difference overflows a Double"
         }
     }
 

@@ -11,8 +11,28 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         self.path = path
         self.problem = problem
     }
-    /// One line: the file, then the problem.
-    public var description: String { "\(path): \(problem)" }
+    /// One line: the file (escaped and cut, ``shown(_:)``), then the problem.
+    public var description: String { "\(Self.shown(path)): \(problem)" }
+
+    /// Longest name or path a message shows whole.
+    public static let shownLimit = 300
+
+    /// `text` as one line: control characters escaped (`\n`, `\u{1B}`), cut after ``shownLimit``
+    /// characters with the full length said, so a hostile name never splits or floods a message.
+    public static func shown(_ text: String) -> String {
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            guard count <= shownLimit else { continue }
+            if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                out += scalar.escaped(asASCII: true)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return count > shownLimit ? out + "… (\(count) characters)" : out
+    }
 }
 
 /// The first thing read from every stored file.
