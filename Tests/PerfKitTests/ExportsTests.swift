@@ -54,11 +54,12 @@ import Testing
                 tests: Self.tests + [memoryTest]))
         #expect(
             text.split(separator: "\n").dropFirst().map(String.init) == [
-                "  test and measurement  arm/phase                    wall  instructions  mallocs  leaked  fds  retains  "
-                    + "budgets",
-                "  M/p() process         native/warm  residentMemory 2 MiB" + String(repeating: " ", count: 53) + "–",
-                "  S/t() scroll          main/warm                  120 ns             –        –       –    –        –  "
-                    + "      –",
+                "  test and measurement  arm/phase                    wall  instructions  mallocs  leaked  fds  "
+                    + "retains  budgets",
+                "  M/p() process         native/warm  residentMemory 2 MiB" + String(repeating: " ", count: 53)
+                    + "–",
+                "  S/t() scroll          main/warm                  120 ns             –        –       –    –  "
+                    + "      –        –",
             ])
     }
 }

@@ -50,7 +50,8 @@ public enum RunSummary {
             let failed = test.budgets.filter { $0.status == .failed }
             if !failed.isEmpty {
                 lines.append(
-                    "  \(test.id) budgets failed: " + failed.map { "\($0.metric) \($0.detail)" }.joined(separator: "; "))
+                    "  \(test.id) budgets failed: " + failed.map { "\($0.metric) \($0.detail)" }.joined(separator: "; ")
+                )
             }
         }
         let header = ["test and measurement", "arm/phase"] + columns.map(\.title) + ["budgets"]

@@ -95,8 +95,8 @@ public struct AsyncRunner: Sendable {
                 UnavailableMetric(
                     metric: Metric.leakedAllocations.name,
                     reason: "part of the body ran on other threads (resumed from them in \(elsewhere) of "
-                        + "\(configuration.exactCountRounds) calls: Dispatch, or tasks outside perfkit run), whose frees "
-                        + "jemalloc returns late; mallocs and frees count the body's own thread"))
+                        + "\(configuration.exactCountRounds) calls: Dispatch, or tasks outside perfkit run), "
+                        + "whose frees jemalloc returns late; mallocs and frees count the body's own thread"))
         }
         return MeasurementResult(
             name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },

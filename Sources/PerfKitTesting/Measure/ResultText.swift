@@ -46,7 +46,8 @@ public enum ResultText {
                     + (missing.isEmpty ? "" : " (not measured: \(missing.joined(separator: ", ")))"))
         }
         let failed = result.budgets.filter { $0.status == .failed }.count
-        let budgets = result.budgets.isEmpty ? "" : "; budgets \(result.budgets.count - failed) of \(result.budgets.count) passed"
+        let budgets =
+            result.budgets.isEmpty ? "" : "; budgets \(result.budgets.count - failed) of \(result.budgets.count) passed"
         return "perfkit \(mode.name): \(result.id): " + parts.joined(separator: "; ") + budgets
     }
 }
