@@ -79,6 +79,12 @@ extension VerbTable {
                     .output.help("where to write (default standard output)"),
                 ]),
             Verb(
+                name: "check", run: CheckCommand.run, positionals: "",
+                summary:
+                    "Gates a run against package-benchmark's per-toolchain p90 threshold files; prints the "
+                    + "difference table.",
+                options: [.thresholds, .current]),
+            Verb(
                 name: "abba", run: AbbaCommand.run, positionals: "REV_A REV_B",
                 summary:
                     "Builds two revisions in their own worktrees and measures them process by process in "

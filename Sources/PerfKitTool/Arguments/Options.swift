@@ -58,6 +58,9 @@ extension Option {
     package static let store = Option(
         "store", value: "FILE|URL",
         help: "SQLite file or postgres:// URL (default $PERFKIT_HISTORY, else .perfkit/history.sqlite)")
+    package static let thresholds = Option(
+        "thresholds", value: "DIR",
+        help: "package-benchmark threshold files: Thresholds/ (a folder per toolchain) or one toolchain's folder")
     package static let timeBudget = Option(
         "time-budget", value: "SECONDS",
         help:

@@ -1,0 +1,109 @@
+import Foundation
+import PerfKitCore
+
+/// package-benchmark's static thresholds, as Swift server teams keep them per toolchain:
+/// `Thresholds/<toolchain>/<Target>.<Benchmark>.p90.json`, each file a JSON object of package-benchmark
+/// metric names to a p90 limit (`{"mallocCountTotal": 603}`), read and checked against a PerfKit run.
+///
+/// A benchmark is matched to the measurement named `<Benchmark>` (preferring a test whose ID names
+/// `<Target>`); its figure is the p90 of the first arm's warm series (else its first phase).
+public struct PackageBenchmarkThresholds: Sendable, Equatable {
+    /// One limit of one benchmark.
+    public struct Limit: Sendable, Equatable {
+        /// The threshold file.
+        public var file: String
+        /// `<Target>` of the file name.
+        public var target: String
+        /// `<Benchmark>` of the file name.
+        public var benchmark: String
+        /// package-benchmark's metric name, as in the file.
+        public var name: String
+        /// The PerfKit metric it maps to.
+        public var metric: Metric
+        /// The p90 limit, in the PerfKit metric's unit.
+        public var limit: Double
+    }
+
+    /// Every limit of the folder's files, in file and key order.
+    public var limits: [Limit]
+
+    /// package-benchmark's metric names and the PerfKit metrics they map to (Documentation/Thresholds.md).
+    /// Time limits are read as nanoseconds, memory as bytes.
+    public static let metricNames: [String: Metric] = [
+        "mallocCountTotal": .mallocs, "instructions": .instructions, "retainCount": .retains,
+        "releaseCount": .releases, "wallClock": .wallClock, "cpuTotal": .processUserCPU,
+        "peakMemoryResident": .peakResidentMemory, "memoryLeaked": .leakedAllocations,
+    ]
+
+    /// Reads every `*.p90.json` file of a toolchain folder.
+    /// - Parameter folder: For example `Thresholds/6.3`.
+    /// - Throws: ``FileError`` naming the file and the field: not a JSON object of numbers, an unknown
+    ///   metric, a negative or non-numeric limit, a name not of the form `<Target>.<Benchmark>.p90.json`.
+    public init(folder: String) throws(FileError) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw FileError(folder, "not a readable folder of package-benchmark threshold files")
+        }
+        let files = names.filter { $0.hasSuffix(".p90.json") }.sorted()
+        guard !files.isEmpty else {
+            throw FileError(folder, "holds no <Target>.<Benchmark>.p90.json file")
+        }
+        limits = []
+        for name in files { limits += try Self.read("\(folder)/\(name)", name: name) }
+    }
+
+    /// The limits of one file.
+    static func read(_ path: String, name: String) throws(FileError) -> [Limit] {
+        let stem = String(name.dropLast(".p90.json".count))
+        guard let dot = stem.firstIndex(of: "."), dot != stem.startIndex, stem.index(after: dot) != stem.endIndex
+        else { throw FileError(path, "not named <Target>.<Benchmark>.p90.json") }
+        let data = try InputFile.read(path)
+        guard let fields = try? JSONDecoder().decode([String: Field].self, from: data) else {
+            throw FileError(path, "not package-benchmark's threshold format: a JSON object of metric names to limits")
+        }
+        var limits: [Limit] = []
+        for key in fields.keys.sorted() {
+            guard let metric = metricNames[key] else {
+                throw FileError(
+                    path, "field '\(key)': unknown metric (known: \(metricNames.keys.sorted().joined(separator: ", ")))")
+            }
+            guard let number = fields[key]?.number, number.isFinite else {
+                throw FileError(path, "field '\(key)': the limit is not a number")
+            }
+            guard number >= 0 else { throw FileError(path, "field '\(key)': the limit is negative") }
+            limits.append(
+                Limit(
+                    file: path, target: String(stem[..<dot]), benchmark: String(stem[stem.index(after: dot)...]),
+                    name: key, metric: metric, limit: number))
+        }
+        return limits
+    }
+
+    /// One field's value: a number, or nil for anything else (a string, a boolean, an object).
+    private struct Field: Decodable {
+        var number: Double?
+        init(from decoder: any Decoder) throws {
+            number = try? decoder.singleValueContainer().decode(Double.self)
+        }
+    }
+
+    /// The version number in a `swift --version` line ("Swift version 6.3.1 (…)" → "6.3.1"), or the text.
+    public static func versionNumber(_ swiftVersion: String) -> String {
+        let words = swiftVersion.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == ")" || $0 == "-" })
+        return words.first { $0.first?.isNumber == true && $0.contains(".") }.map(String.init) ?? swiftVersion
+    }
+
+    /// The toolchain folder of `root` for a Swift version: `6.3.1`, then `6.3`, then `6`.
+    /// - Returns: The folder, or nil when none exists.
+    public static func toolchainFolder(in root: String, swiftVersion: String) -> String? {
+        var parts = versionNumber(swiftVersion).split(separator: ".").map(String.init)
+        while !parts.isEmpty {
+            let folder = "\(root)/\(parts.joined(separator: "."))"
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
+                return folder
+            }
+            parts.removeLast()
+        }
+        return nil
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import PerfKit
+import PerfKitCommandLine
+
+/// `perfkit check --thresholds DIR [--current RUNFILE]`: gates a run against package-benchmark's
+/// per-toolchain p90 threshold files, prints the difference table, exits 1 when a limit is exceeded.
+enum CheckCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, verb: "check")
+        try parsed.requirePositionals(0...0)
+        guard let root = parsed[.thresholds] else { throw UsageError("check needs --thresholds DIR") }
+        let current = parsed[.current] ?? RunFile.latestPath
+        let run = try RunFile.read(from: current)
+        // `Thresholds/` holds one folder per toolchain; a folder of files is used as it is.
+        let hasFiles = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).contains {
+            $0.hasSuffix(".p90.json")
+        }
+        let version = PackageBenchmarkThresholds.versionNumber(run.environment.swiftVersion)
+        let folder: String
+        if hasFiles {
+            folder = root
+        } else if let found = PackageBenchmarkThresholds.toolchainFolder(
+            in: root, swiftVersion: run.environment.swiftVersion)
+        {
+            folder = found
+        } else {
+            throw FileError(
+                root,
+                "has no threshold folder for this run's toolchain (Swift \(version)): expected \(root)/\(version) "
+                    + "or a shorter version such as \(root)/\(version.split(separator: ".").prefix(2).joined(separator: "."))")
+        }
+        let check = ThresholdCheck(try PackageBenchmarkThresholds(folder: folder), tests: run.tests)
+        Output.line("\(current) against \(folder) (package-benchmark p90 limits, Swift \(version)):")
+        for line in check.tableLines { Output.line("  " + line) }
+        let counts = Dictionary(grouping: check.rows, by: \.status).mapValues(\.count)
+        Output.line(
+            "\(counts[.passed] ?? 0) passed, \(counts[.exceeded] ?? 0) exceeded, \(counts[.notInRun] ?? 0) not in this run")
+        return check.exceeded ? ExitStatus.regression : ExitStatus.fine
+    }
+}
