@@ -56,7 +56,8 @@ extension CalendarDemo {
             extraSections: [PolicyComparison.figures(policies), historySection]
                 + (whereItWent?.markdown.map { [$0] } ?? []),
             runOrder: MarkdownReport.runOrderLines(run.tests),
-            limitations: limitations, budgets: MarkdownReport.budgets(of: run.tests))
+            limitations: limitations + NotMeasured.limitations(of: run.tests),
+            budgets: MarkdownReport.budgets(of: run.tests))
         report.sidesNamed =
             "this run (\(run.environment.commit.prefix(12)), \(run.environment.machine.summary)) against baseline "
             + "\(baseline.name) "

@@ -64,7 +64,8 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
         for key in fields.keys.sorted() {
             guard let metric = metricNames[key] else {
                 throw FileError(
-                    path, "field '\(key)': unknown metric (known: \(metricNames.keys.sorted().joined(separator: ", ")))")
+                    path, "field '\(key)': unknown metric (known: \(metricNames.keys.sorted().joined(separator: ", ")))"
+                )
             }
             guard let number = fields[key]?.number, number.isFinite else {
                 throw FileError(path, "field '\(key)': the limit is not a number")

@@ -21,7 +21,6 @@ public enum RunSummary {
                 + "\(run.environment.machine.summary)"
         ]
         var rows: [[String]] = []
-        var unavailable: [String] = []
         for test in run.tests {
             let status = budgetStatus(test)
             for measurement in test.measurements {
@@ -34,17 +33,6 @@ public enum RunSummary {
                         rows.append(row)
                     }
                 }
-                // Metrics missing for one reason share a line.
-                var reasons: [String] = []
-                var metrics: [String: [String]] = [:]
-                for missing in measurement.unavailable {
-                    if metrics[missing.reason] == nil { reasons.append(missing.reason) }
-                    metrics[missing.reason, default: []].append(missing.metric)
-                }
-                for reason in reasons {
-                    let names = metrics[reason]!.joined(separator: ", ")
-                    unavailable.append("  \(test.id) \(measurement.name): \(names): \(reason)")
-                }
                 rows += otherMetricRows(test, measurement, status)
             }
             let failed = test.budgets.filter { $0.status == .failed }
@@ -56,9 +44,10 @@ public enum RunSummary {
         }
         let header = ["test and measurement", "arm/phase"] + columns.map(\.title) + ["budgets"]
         lines.insert(contentsOf: aligned([header] + rows).map { "  " + $0 }, at: 1)
+        let unavailable = NotMeasured.lines(of: run.tests)
         if !unavailable.isEmpty {
             lines.append("not measured (metric: why):")
-            lines += unavailable
+            lines += unavailable.map { "  " + $0 }
         }
         return lines.joined(separator: "\n")
     }

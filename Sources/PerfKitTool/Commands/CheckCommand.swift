@@ -27,14 +27,16 @@ enum CheckCommand {
             throw FileError(
                 root,
                 "has no threshold folder for this run's toolchain (Swift \(version)): expected \(root)/\(version) "
-                    + "or a shorter version such as \(root)/\(version.split(separator: ".").prefix(2).joined(separator: "."))")
+                    + "or a shorter version such as \(root)/\(version.split(separator: ".").prefix(2).joined(separator: "."))"
+            )
         }
         let check = ThresholdCheck(try PackageBenchmarkThresholds(folder: folder), tests: run.tests)
         Output.line("\(current) against \(folder) (package-benchmark p90 limits, Swift \(version)):")
         for line in check.tableLines { Output.line("  " + line) }
         let counts = Dictionary(grouping: check.rows, by: \.status).mapValues(\.count)
         Output.line(
-            "\(counts[.passed] ?? 0) passed, \(counts[.exceeded] ?? 0) exceeded, \(counts[.notInRun] ?? 0) not in this run")
+            "\(counts[.passed] ?? 0) passed, \(counts[.exceeded] ?? 0) exceeded, \(counts[.notInRun] ?? 0) not in this run"
+        )
         return check.exceeded ? ExitStatus.regression : ExitStatus.fine
     }
 }

@@ -83,7 +83,8 @@ enum CompareCommand {
                     second: "arm")
             },
             extraSections: whereItWent.markdown.map { [$0] } ?? [],
-            limitations: [MarkdownReport.allocatorLimitation(current.environment)],
+            limitations: [MarkdownReport.allocatorLimitation(current.environment)]
+                + NotMeasured.limitations(of: current.tests),
             budgets: MarkdownReport.budgets(of: current.tests))
         let day = ISO8601DateFormatter.string(
             from: baseline.savedAt, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
