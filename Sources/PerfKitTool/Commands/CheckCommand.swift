@@ -16,6 +16,7 @@ enum CheckCommand {
             $0.hasSuffix(".p90.json")
         }
         let version = PackageBenchmarkThresholds.versionNumber(run.environment.swiftVersion)
+        let shorter = version.split(separator: ".").prefix(2).joined(separator: ".")
         let folder: String
         if hasFiles {
             folder = root
@@ -27,7 +28,7 @@ enum CheckCommand {
             throw FileError(
                 root,
                 "has no threshold folder for this run's toolchain (Swift \(version)): expected \(root)/\(version) "
-                    + "or a shorter version such as \(root)/\(version.split(separator: ".").prefix(2).joined(separator: "."))"
+                    + "or a shorter version such as \(root)/\(shorter)"
             )
         }
         let check = ThresholdCheck(try PackageBenchmarkThresholds(folder: folder), tests: run.tests)
@@ -35,8 +36,8 @@ enum CheckCommand {
         for line in check.tableLines { Output.line("  " + line) }
         let counts = Dictionary(grouping: check.rows, by: \.status).mapValues(\.count)
         Output.line(
-            "\(counts[.passed] ?? 0) passed, \(counts[.exceeded] ?? 0) exceeded, \(counts[.notInRun] ?? 0) not in this run"
-        )
+            "\(counts[.passed] ?? 0) passed, \(counts[.exceeded] ?? 0) exceeded, "
+                + "\(counts[.notInRun] ?? 0) not in this run")
         return check.exceeded ? ExitStatus.regression : ExitStatus.fine
     }
 }
