@@ -1,6 +1,7 @@
 import Foundation
 import PerfKit
 import PerfKitCore
+import PerfKitTestSupport
 import Testing
 
 /// The fault campaign's residues (issue 63) that live in the library.
@@ -22,5 +23,47 @@ import Testing
         #expect(throws: StatisticsError.overflow) {
             try SampleComparison([-1e308, -1e308, -1e308], [1e308, 1e308, 1e308])
         }
+    }
+
+    /// F3: a manifest that lists a suite whose file is gone is named as the file at fault.
+    @Test func aManifestListingAMissingSuiteIsNamed() throws {
+        let folder = TemporaryFolder("perfkit-f3")
+        let store = BaselineStore(root: folder.path)
+        try store.save(Build.run(build: "release", values: [1, 2, 3]), as: "main")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/main")
+        let suite = try #require(files.first { $0 != "manifest.json" })
+        try FileManager.default.removeItem(atPath: folder.path + "/main/" + suite)
+        do {
+            _ = try store.load("main")
+            Issue.record("loaded a baseline whose suite file is missing")
+        } catch {
+            #expect(error.path == folder.path + "/main/manifest.json")
+            #expect(error.problem.contains(suite))
+        }
+    }
+
+    /// F10: a counting run's folder left by a killed run (its owner pid gone) is swept at the next
+    /// start; a live run's folder and one without an owner file are left.
+    @Test func foldersOfKilledCountingRunsAreSwept() throws {
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/true")
+        try dead.run()
+        dead.waitUntilExit()
+        func folder(owner: Int32?) throws -> String {
+            let path = "/tmp/perfkit-counts-test-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            if let owner {
+                try Data("\(owner)\n".utf8).write(to: URL(fileURLWithPath: path + "/" + CountingRun.ownerFile))
+            }
+            return path
+        }
+        let (killed, live, old) = (
+            try folder(owner: dead.processIdentifier), try folder(owner: getpid()), try folder(owner: nil)
+        )
+        defer { for path in [killed, live, old] { try? FileManager.default.removeItem(atPath: path) } }
+        CountingRun.sweepDeadRunFolders()
+        #expect(!FileManager.default.fileExists(atPath: killed))
+        #expect(FileManager.default.fileExists(atPath: live))
+        #expect(FileManager.default.fileExists(atPath: old))
     }
 }

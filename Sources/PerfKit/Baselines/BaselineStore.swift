@@ -130,9 +130,13 @@ public struct BaselineStore: Sendable {
             Manifest.self, from: "\(folder)/manifest.json", supportedVersions: 1...Self.schemaVersion)
         var tests: [TestResult] = []
         for suite in manifest.suites {
-            tests += try StoredFile.read(
-                SuiteFile.self, from: "\(folder)/\(Self.fileName(suite))", supportedVersions: 1...Self.schemaVersion
-            ).tests
+            let path = "\(folder)/\(Self.fileName(suite))"
+            // A suite the manifest lists but whose file is gone: the manifest is what is wrong, and named.
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw FileError(
+                    "\(folder)/manifest.json", "lists suite '\(suite)', but its file \(Self.fileName(suite)) is missing")
+            }
+            tests += try StoredFile.read(SuiteFile.self, from: path, supportedVersions: 1...Self.schemaVersion).tests
         }
         return Baseline(name: name, environment: manifest.environment, savedAt: manifest.savedAt, tests: tests)
     }

@@ -7,7 +7,10 @@ enum BisectCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "bisect")
         try parsed.requirePositionals(2...2)
-        let selector = try parsed.required(.series, for: "")
+        // Named as the verb's usage names it (`--series NAME`), not as `history show`'s filter (REGEX).
+        guard let selector = parsed[.series] else {
+            throw UsageError("perfkit bisect needs --series NAME (perfkit bisect --help)")
+        }
         let samples = try parsed.integer(.samples)
         let started = Date()
         let outcome = try Bisection.run(
