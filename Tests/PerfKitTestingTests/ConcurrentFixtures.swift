@@ -3,7 +3,7 @@ import Foundation
 import PerfKitTesting
 import Testing
 
-/// Bodies shaped like real concurrent packages, measured by ``ConcurrentFixtureBenchmarks`` and
+/// Bodies shaped like real concurrent packages, measured by ``ConcurrentFixtureTests`` and
 /// checked by ``AsyncMeasureTests`` and ``CountingRunTests``.
 enum ConcurrentFixtures {
     /// A task group of 8 children, each building one `[Int]` of 200 elements (`extra` more steps in
@@ -89,7 +89,7 @@ final class CycleNode: @unchecked Sendable {
 
 /// The concurrent fixtures as measured tests: counted in ``CountingRunTests`` (a counting run of this
 /// bundle), smoke-measured under `swift test`.
-@Suite struct ConcurrentFixtureBenchmarks {
+@Suite struct ConcurrentFixtureTests {
     static let counter = PingCounter()
     static let queue = DispatchQueue(label: "perfkit.fixture.handoff")
 

@@ -392,7 +392,7 @@ struct LookedUp<T> { var value: T }
             var runs: [[String: [Double]]] = []
             for _ in 0..<2 {
                 let tests = try Self.count(
-                    "ConcurrentFixtureBenchmarks/(taskGroupFanOut|actorPingPong|streamPipeline|leakingCycle)|"
+                    "ConcurrentFixtureTests/(taskGroupFanOut|actorPingPong|streamPipeline|leakingCycle)|"
                         + "CountingRunTests/asyncWork", setup: setup)
                 var values: [String: [Double]] = [:]
                 for measurement in tests.flatMap(\.measurements) {

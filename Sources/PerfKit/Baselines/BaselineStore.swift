@@ -134,7 +134,8 @@ public struct BaselineStore: Sendable {
             // A suite the manifest lists but whose file is gone: the manifest is what is wrong, and named.
             guard FileManager.default.fileExists(atPath: path) else {
                 throw FileError(
-                    "\(folder)/manifest.json", "lists suite '\(suite)', but its file \(Self.fileName(suite)) is missing")
+                    "\(folder)/manifest.json", "lists suite '\(suite)', but its file \(Self.fileName(suite)) is missing"
+                )
             }
             tests += try StoredFile.read(SuiteFile.self, from: path, supportedVersions: 1...Self.schemaVersion).tests
         }
