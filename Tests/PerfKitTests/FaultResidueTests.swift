@@ -66,4 +66,25 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: live))
         #expect(FileManager.default.fileExists(atPath: old))
     }
+
+    /// F1: an output whose folder takes no new file is refused before anything is built or measured;
+    /// an output in a folder still to be made is fine.
+    @Test func anOutputWhoseFolderTakesNoFileIsRefusedAtOnce() throws {
+        #expect(throws: FileError.self) { try OutputPath.validate("/proc/version") }
+        let folder = TemporaryFolder("perfkit-f1")
+        try OutputPath.validate(folder.path + "/new/sub/run.json")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    /// F5: a lock file that is a link, dangling or not, is refused and nothing is made where it points.
+    @Test func aLockThatIsALinkIsNotFollowed() throws {
+        let folder = TemporaryFolder("perfkit-f5")
+        let store = BaselineStore(root: folder.path + "/Baselines")
+        try FileManager.default.createDirectory(atPath: folder.path + "/Baselines", withIntermediateDirectories: true)
+        let outside = folder.path + "/outside-created-by-lock"
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/Baselines/.lk2.lock", withDestinationPath: outside)
+        #expect(throws: FileError.self) { try store.save(Build.run(build: "release", values: [1, 2, 3]), as: "lk2") }
+        #expect(!FileManager.default.fileExists(atPath: outside))
+    }
 }

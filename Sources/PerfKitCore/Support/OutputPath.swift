@@ -67,7 +67,25 @@ public enum OutputPath: Equatable, Sendable {
                     throw FileError(path, "not writable: \(String(cString: strerror(errno)))")
                 }
             }
+            try probeFolder(of: target, for: path)
         }
+    }
+
+    /// Creates and removes a file in the nearest existing folder of `target`: an atomic write needs
+    /// one there, and `access` says yes to root for folders no file can be made in (`/proc`), so the
+    /// command would find out only after measuring.
+    static func probeFolder(of target: String, for path: String) throws(FileError) {
+        var folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
+        while access(folder, F_OK) != 0, folder != "/" {
+            folder = URL(fileURLWithPath: folder).deletingLastPathComponent().path
+        }
+        let probe = folder + "/.perfkit-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw FileError(path, "cannot create a file in \(folder): \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+        unlink(probe)
     }
 
     /// Whether two paths name the same existing file (same device and inode, links followed).

@@ -146,8 +146,11 @@ extension StoredFile {
     {
         let directory = URL(fileURLWithPath: lockPath).deletingLastPathComponent().path
         if !shared { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Never through a link: a lock planted as a link (dangling or not) would create or open a file
+        // wherever it points, outside the store.
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else {
+            if errno == ELOOP { throw FileError(lockPath, "the lock file is a symbolic link: refusing to follow it") }
             if shared { return try body() }
             throw FileError(lockPath, "cannot open lock file: \(lastError())")
         }
