@@ -88,3 +88,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: outside))
     }
 }
+
+/// Reference counting, compared: counted series judged on the median per call.
+@Suite struct ReferenceCountingComparisonTests {
+    func verdict(_ baseline: [Double], _ current: [Double]) throws -> Verdict? {
+        let comparison = try Comparison(
+            baseline: Build.run(ids: ["S/t()"], metric: .retains, values: baseline).tests,
+            current: Build.run(ids: ["S/t()"], metric: .retains, values: current).tests)
+        return comparison.rows.first { $0.metric == .retains }?.verdict
+    }
+
+    /// A process's first call may retain more than the next (first uses); the same samples on both
+    /// sides are unchanged, one more retain a call is a regression, one fewer an improvement.
+    @Test func retainsAreJudgedOnTheMedianPerCallExactly() throws {
+        #expect(try verdict([12, 10], [12, 10]) == .unchanged)
+        #expect(try verdict([12, 10, 10], [12, 11, 11]) == .regressed)
+        #expect(try verdict([12, 10, 10], [12, 9, 9]) == .improved)
+        #expect(try verdict([12, 10, 10], [11, 10, 10]) == .withinNoise)
+    }
+}
