@@ -50,10 +50,14 @@ package enum CountingRun {
             let valgrind = searchPath.split(separator: ":").map({ "\($0)/valgrind" }).first(where: {
                 FileManager.default.isExecutableFile(atPath: $0)
             }),
-            let version = ChildProcess.output([valgrind, "--version"]), version.hasPrefix("valgrind")
+            // With a time limit: a valgrind that never answers must not hang the run (coreutils' timeout).
+            let version = ChildProcess.output(["timeout", "10", valgrind, "--version"]), version.hasPrefix("valgrind")
         else {
             throw OrchestrationError.countingUnavailable(
                 "valgrind is not installed (apt-get install valgrind); counting runs need it")
+        }
+        guard FileManager.default.fileExists(atPath: directory + "/Package.swift") else {
+            throw OrchestrationError.countingUnavailable("\(directory) has no Package.swift: not a Swift package")
         }
         progress("perfkit: building PerfKitValgrindShim (a sigsuspend valgrind can run Swift Testing with)…")
         let (status, _) = try ChildProcess.run(
@@ -61,16 +65,14 @@ package enum CountingRun {
             in: directory, environment: Revision.buildEnvironment,
             output: .standardError, showErrors: true)
         let shim = directory + "/" + shimScratch + "/release/libPerfKitValgrindShim.so"
-        guard FileManager.default.fileExists(atPath: directory + "/Package.swift") else {
-            throw OrchestrationError.countingUnavailable("\(directory) has no Package.swift: not a Swift package")
-        }
         guard status == 0, FileManager.default.fileExists(atPath: shim) else {
             throw OrchestrationError.countingUnavailable(
                 "cannot build the product PerfKitValgrindShim in \(directory) (status \(status)); the package must "
                     + "depend on PerfKit"
             )
         }
-        let probe = try ChildProcess.run([valgrind, "-v", "--tool=none", "--log-fd=1", "/bin/true"], output: .capture)
+        let probe = try ChildProcess.run(
+            ["timeout", "60", valgrind, "-v", "--tool=none", "--log-fd=1", "/bin/true"], output: .capture)
         let cpu =
             String(decoding: probe.output, as: UTF8.self).split(separator: "\n")
             .first { $0.contains("Arch and hwcaps:") }

@@ -98,6 +98,11 @@ package enum MeasuredRun {
         guard (try? NSRegularExpression(pattern: requested)) != nil else {
             throw OrchestrationError.badFilter(requested)
         }
+        // valgrind and the shim are checked before anything is built or measured: a missing or
+        // silent valgrind costs nothing.
+        let setup =
+            runs.counts
+            ? try CountingRun.prepare(directory: ".", progress: progress) : nil
         let revision = try Revision.prepare(".", progress: progress)
         let bundle = try revision.build(progress: progress)
         var filter = requested
@@ -109,10 +114,6 @@ package enum MeasuredRun {
             progress("perfkit run: shard \(shard): \(ids.count) of the tests matching '\(requested)'")
             filter = Shard.filter(matching: ids)
         }
-        // valgrind and the shim are checked before anything is measured: a missing valgrind costs nothing.
-        let setup =
-            runs.counts
-            ? try CountingRun.prepare(directory: ".", progress: progress) : nil
         var tests: [TestResult] = []
         var status: Int32 = 0
         if runs.timing {

@@ -137,6 +137,12 @@ public struct MarkdownReport: Sendable {
         case .memory:
             "Memory of this process on this machine; it does not show GPU memory or what a device's allocator would "
                 + "keep."
+        case .referenceCounting:
+            "Calls into the Swift runtime's retain and release entry points per call, counted under callgrind on the "
+                + "body's thread; they show where copies and captures changed, not what they cost in time."
+        case .leaks:
+            "What a call left behind on the body's thread: allocations not freed and descriptors not closed by its "
+                + "end (and an async body's settle wait); a cache that keeps what it made reads here too."
         case .correctness: "These counts show whether work happened, not how long it took."
         case .frameInput:
             "Host-side time judged against UI deadlines; it is not GPU frame delivery or input-to-visible latency on a "
