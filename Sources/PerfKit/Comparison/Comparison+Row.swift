@@ -77,17 +77,8 @@ extension Comparison {
             try judgeSimulated(&row, baseline: baseline, current: current, replication: replication, context: context)
             return row
         }
-        // Retains and releases come from a counting run: a process's first call may differ from later
-        // ones (first uses), but every sample repeats run to run. Judged on the median per call, exactly.
         if metric.isCounted {
-            let (b, c) = (
-                Quantile.percentile(sorted: baseline.sorted(), 50), Quantile.percentile(sorted: current.sorted(), 50)
-            )
-            judgeExactly(&row, baseline: b, current: c, threshold: 0)
-            if row.verdict == .unchanged && baseline.sorted() != current.sorted() { row.verdict = .withinNoise }
-            row.note =
-                "counted, median per call \(Format.trim(b)) → \(Format.trim(c))"
-                + (row.verdict == .withinNoise ? " (medians equal, samples not)" : "")
+            judgeCounted(&row, baseline: baseline, current: current)
             return row
         }
         // An exact count needs no pairing: constant on each side, any process of a side stands for
@@ -118,6 +109,18 @@ extension Comparison {
         case .unpaired: break
         }
         return row
+    }
+
+    /// Retains and releases come from a counting run: a process's first call may differ from later
+    /// ones (first uses), but every sample repeats run to run. Judged on the median per call, exactly.
+    static func judgeCounted(_ row: inout ComparisonRow, baseline: [Double], current: [Double]) {
+        let b = Quantile.percentile(sorted: baseline.sorted(), 50)
+        let c = Quantile.percentile(sorted: current.sorted(), 50)
+        judgeExactly(&row, baseline: b, current: c, threshold: 0)
+        if row.verdict == .unchanged && baseline.sorted() != current.sorted() { row.verdict = .withinNoise }
+        row.note =
+            "counted, median per call \(Format.trim(b)) → \(Format.trim(c))"
+            + (row.verdict == .withinNoise ? " (medians equal, samples not)" : "")
     }
 
     /// A row with a side missing: added, removed, or not measured in this run (no counts taken,

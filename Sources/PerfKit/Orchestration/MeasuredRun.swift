@@ -98,11 +98,8 @@ package enum MeasuredRun {
         guard (try? NSRegularExpression(pattern: requested)) != nil else {
             throw OrchestrationError.badFilter(requested)
         }
-        // valgrind and the shim are checked before anything is built or measured: a missing or
-        // silent valgrind costs nothing.
-        let setup =
-            runs.counts
-            ? try CountingRun.prepare(directory: ".", progress: progress) : nil
+        // valgrind and the shim are checked before anything is built: a missing or silent valgrind costs nothing.
+        let setup = runs.counts ? try CountingRun.prepare(directory: ".", progress: progress) : nil
         let revision = try Revision.prepare(".", progress: progress)
         let bundle = try revision.build(progress: progress)
         var filter = requested
