@@ -51,13 +51,14 @@ package enum CountingRun {
                 FileManager.default.isExecutableFile(atPath: $0)
             }),
             // With a time limit: a valgrind that never answers must not hang the run (coreutils' timeout).
-            let version = ChildProcess.output(["timeout", "10", valgrind, "--version"]), version.hasPrefix("valgrind")
+            let version = ChildProcess.output(["timeout", "-s", "KILL", "10", valgrind, "--version"]),
+            version.hasPrefix("valgrind")
         else {
             throw OrchestrationError.countingUnavailable(
                 "valgrind is not installed (apt-get install valgrind); counting runs need it")
         }
         guard FileManager.default.fileExists(atPath: directory + "/Package.swift") else {
-            throw OrchestrationError.countingUnavailable("\(directory) has no Package.swift: not a Swift package")
+            throw OrchestrationError.notAPackage(folder: directory)
         }
         progress("perfkit: building PerfKitValgrindShim (a sigsuspend valgrind can run Swift Testing with)…")
         let (status, _) = try ChildProcess.run(
@@ -72,7 +73,7 @@ package enum CountingRun {
             )
         }
         let probe = try ChildProcess.run(
-            ["timeout", "60", valgrind, "-v", "--tool=none", "--log-fd=1", "/bin/true"], output: .capture)
+            ["timeout", "-s", "KILL", "60", valgrind, "-v", "--tool=none", "--log-fd=1", "/bin/true"], output: .capture)
         let cpu =
             String(decoding: probe.output, as: UTF8.self).split(separator: "\n")
             .first { $0.contains("Arch and hwcaps:") }

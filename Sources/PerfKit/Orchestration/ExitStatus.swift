@@ -27,7 +27,7 @@ package enum ExitStatus {
         (
             regression,
             "a regression under `--fail-on regression`; a change at the newest commit under `history show --fail-on "
-                + "change`"
+                + "change`; a limit exceeded under `check`"
         ),
         (badInput, "usage or bad input (options, files, revisions, a bad or damaged history store); nothing written"),
         (childFailed, "a build, a measured process or a counting process failed (a finished timing run is kept)"),
