@@ -67,12 +67,6 @@ public struct ThresholdCheck: Sendable {
                 row.measured.map(Format.trim) ?? "–", difference, row.status.rawValue,
             ])
         }
-        let widths = (0..<6).map { c in cells.map { $0[c].count }.max() ?? 0 }
-        return cells.map { row in
-            row.enumerated().map { c, cell in
-                let pad = String(repeating: " ", count: widths[c] - cell.count)
-                return c < 2 || c == 5 ? cell + pad : pad + cell
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
+        return TextTable.aligned(cells, left: [0, 1, 5])
     }
 }

@@ -43,7 +43,7 @@ public enum RunSummary {
             }
         }
         let header = ["test and measurement", "arm/phase"] + columns.map(\.title) + ["budgets"]
-        lines.insert(contentsOf: aligned([header] + rows).map { "  " + $0 }, at: 1)
+        lines.insert(contentsOf: TextTable.aligned([header] + rows, left: [0, 1]).map { "  " + $0 }, at: 1)
         let unavailable = NotMeasured.lines(of: run.tests)
         if !unavailable.isEmpty {
             lines.append("not measured (metric: why):")
@@ -83,17 +83,5 @@ public enum RunSummary {
         guard !test.budgets.isEmpty else { return "–" }
         let counts = Dictionary(grouping: test.budgets, by: { $0.status.identifier }).mapValues(\.count)
         return counts.keys.sorted().map { "\(counts[$0]!) \($0)" }.joined(separator: ", ")
-    }
-
-    /// Rows of cells as lines, each column padded to its widest cell (the first left-aligned, the rest right).
-    static func aligned(_ rows: [[String]]) -> [String] {
-        let count = rows.map(\.count).max() ?? 0
-        let widths = (0..<count).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { c, cell in
-                let pad = String(repeating: " ", count: widths[c] - cell.count)
-                return c < 2 ? cell + pad : pad + cell
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
     }
 }

@@ -80,17 +80,17 @@ public struct AsyncRunner: Sendable {
         var unavailable = configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
             (reasons.first ?? unavailableReason(for: metric)).map { UnavailableMetric(metric: metric.name, reason: $0) }
         }
+        if unsettled > 0 || elsewhere > 0 { collector.remove(.leakedAllocations) }
         if unsettled > 0 {
             unavailable.append(
                 UnavailableMetric(
                     metric: Metric.leakedAllocations.name,
                     reason: "work was still running \(Self.settleLimitMilliseconds) ms after the body returned in "
                         + "\(unsettled) of \(configuration.exactCountRounds) calls (a task the body started and did "
-                        + "not wait for): what it frees later is counted as leaked"))
+                        + "not wait for): what it frees later would be counted as leaked"))
         }
         if elsewhere > 0 {
             // Frees on another thread reach the arena only when that thread's cache is flushed.
-            collector.remove(.leakedAllocations)
             unavailable.append(
                 UnavailableMetric(
                     metric: Metric.leakedAllocations.name,
@@ -147,30 +147,34 @@ public struct AsyncRunner: Sendable {
         // One call in a window, not recorded: the first call after the thread moves to the measuring
         // arena kept one allocation the later ones reuse (a task group's, in release: 43 mallocs and
         // 42 frees, then 42 and 42), which read as a leak in a run whose processes take one exact call.
-        if let window = ExactAllocationCounter.Window.open() {
-            let outcome: Result<Output, any Error>
-            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-            _ = await settle()
-            _ = window.close()
-            blackHole(try outcome.get())
-        }
+        _ = try await countedCall(body)
         for round in 0..<configuration.exactCountRounds {
             let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
             let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.count() : nil
-            let foreign = MeasuredThread.asyncBodies?.foreignEnqueues ?? 0
-            let window = ExactAllocationCounter.Window.open()
-            let outcome: Result<Output, any Error>
-            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-            if !(await settle()) { unsettled += 1 }
-            let counts = window?.close()
-            if (MeasuredThread.asyncBodies?.foreignEnqueues ?? 0) != foreign { elsewhere += 1 }
-            blackHole(try outcome.get())
-            if let counts { collector.addAllocations(counts, label, metrics: configuration.metrics) }
+            let call = try await countedCall(body)
+            if !call.settled { unsettled += 1 }
+            if call.elsewhere { elsewhere += 1 }
+            if let counts = call.counts { collector.addAllocations(counts, label, metrics: configuration.metrics) }
             if let descriptors, let after = OpenDescriptors.count() {
                 collector.add(.leakedDescriptors, Double(after - descriptors), label)
             }
         }
         return (unsettled, elsewhere)
+    }
+
+    /// One call of `body` in a measuring window, with the settle wait inside it: its counts (nil
+    /// without jemalloc), whether its jobs settled in time, and whether it was resumed from another thread.
+    private func countedCall<Output>(_ body: () async throws -> Output) async throws -> (
+        counts: ExactAllocationCounter.Counts?, settled: Bool, elsewhere: Bool
+    ) {
+        let foreign = MeasuredThread.asyncBodies?.foreignEnqueues ?? 0
+        let window = ExactAllocationCounter.Window.open()
+        let outcome: Result<Output, any Error>
+        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        let settled = await settle()
+        let counts = window?.close()
+        blackHole(try outcome.get())
+        return (counts, settled, (MeasuredThread.asyncBodies?.foreignEnqueues ?? 0) != foreign)
     }
 
     /// Lets the jobs the body left on its thread run, until none is queued or the limit passes:
