@@ -385,7 +385,8 @@ struct LookedUp<T> { var value: T }
     /// group's children, an actor's calls and a stream's producer task are in the count, and two
     /// counting runs agree: exactly for the fan-out's, the actor's, the leaking cycle's and the plain
     /// async body's instructions with the Jemalloc trait; within the count tolerance for the stream
-    /// (5 instructions in 1 of 6 samples, seen once) and, on medians, for every body without it. The Dispatch hand-off's thread is not counted, and its count follows
+    /// (5 instructions in 1 of 6 samples, seen once) and, on medians, for every body without it. The Dispatch
+    /// hand-off's thread is not counted, and its count follows
     /// when that thread resumes the body: it is left out here, as the docs say.
     @Test func asyncBodiesAreCountedWholeAndRepeat() throws {
         try Self.withCountingSetup { setup in
