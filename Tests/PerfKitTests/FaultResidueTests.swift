@@ -76,6 +76,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    /// F2: a device is refused before a byte is read; a pipe is read as a stream, up to the
+    /// reader's limit and no further.
+    @Test func aDeviceIsRefusedAtOnceAndAStreamStopsAtTheLimit() throws {
+        do {
+            _ = try InputFile.read("/dev/zero", limit: InputFile.storedFileLimit)
+            Issue.record("read /dev/zero")
+        } catch {
+            #expect(error.description == "/dev/zero: is a device, not a file or a pipe")
+        }
+        #expect(throws: FileError.self) { try NumberFile.read("/dev/urandom") }
+        let folder = TemporaryFolder("perfkit-f2")
+        let fifo = folder.path + "/stream"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            // One block more than the limit, then the end: the reader takes every block before it
+            // refuses, so the writer never writes into a closed pipe.
+            let block = [UInt8](repeating: 0x31, count: 1 << 16)
+            for _ in 0..<17 { _ = block.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+            close(fd)
+        }
+        writer.start()
+        do {
+            _ = try InputFile.read(fifo, limit: 1 << 20)
+            Issue.record("read an endless stream whole")
+        } catch {
+            #expect(error.problem.hasPrefix("more than 1048576 bytes"))
+        }
+    }
+
     /// F5: a lock file that is a link, dangling or not, is refused and nothing is made where it points.
     @Test func aLockThatIsALinkIsNotFollowed() throws {
         let folder = TemporaryFolder("perfkit-f5")

@@ -102,4 +102,23 @@ import Testing
         ])
         #expect(partial.run.filter != nil)
     }
+
+    /// F7 (issue 63): a shard that holds fewer tests than it was assigned, or an empty shard that
+    /// names none, makes the merge partial: the tests no shard holds are "not measured", never "removed".
+    @Test func aShardMissingPlannedTestsMakesTheMergePartial() throws {
+        var first = Self.shard(["S/a()", "S/c()"], part: 1, of: 2)
+        first.plannedTests = ["S/a()", "S/c()"]
+        var emptied = Self.shard([], part: 2, of: 2)
+        emptied.plannedTests = ["S/b()", "S/d()"]
+        let lacking = try RunFile.merging([("a.json", first), ("b.json", emptied)])
+        #expect(lacking.missing == ["S/b()", "S/d()"])
+        #expect(lacking.run.filter != nil)
+        let unplanned = try RunFile.merging([("a.json", first), ("b.json", Self.shard([], part: 2, of: 2))])
+        #expect(unplanned.unplanned == ["b.json"])
+        #expect(unplanned.run.filter != nil)
+        var whole = Self.shard(["S/b()"], part: 2, of: 2)
+        whole.plannedTests = ["S/b()"]
+        let complete = try RunFile.merging([("a.json", first), ("b.json", whole)])
+        #expect(complete.missing.isEmpty && complete.unplanned.isEmpty && complete.run.filter == nil)
+    }
 }

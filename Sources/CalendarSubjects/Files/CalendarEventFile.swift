@@ -143,7 +143,7 @@ package enum CalendarEventFile {
     package static func read(_ path: String, timeZoneOverride: String?) throws -> (
         timeZone: TimeZone, events: [CalendarEvent]
     ) {
-        let data = try InputFile.read(path)
+        let data = try InputFile.read(path, limit: InputFile.textLimit)
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: data) } catch {
             throw FileError(path, "bad JSON: \(StoredFile.describe(error))")

@@ -56,7 +56,7 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
         let stem = String(name.dropLast(".p90.json".count))
         guard let dot = stem.firstIndex(of: "."), dot != stem.startIndex, stem.index(after: dot) != stem.endIndex
         else { throw FileError(path, "not named <Target>.<Benchmark>.p90.json") }
-        let data = try InputFile.read(path)
+        let data = try InputFile.read(path, limit: InputFile.textLimit)
         guard let fields = try? JSONDecoder().decode([String: Field].self, from: data) else {
             throw FileError(path, "not package-benchmark's threshold format: a JSON object of metric names to limits")
         }

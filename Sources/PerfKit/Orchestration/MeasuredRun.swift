@@ -103,6 +103,7 @@ package enum MeasuredRun {
         let revision = try Revision.prepare(".", progress: progress)
         let bundle = try revision.build(progress: progress)
         var filter = requested
+        var planned: [String]?
         if let shard {
             let ids = shard.select(try CountingRun.testIDs(bundle: bundle, directory: ".", matching: requested))
             guard !ids.isEmpty else {
@@ -110,6 +111,7 @@ package enum MeasuredRun {
             }
             progress("perfkit run: shard \(shard): \(ids.count) of the tests matching '\(requested)'")
             filter = Shard.filter(matching: ids)
+            planned = ids
         }
         var tests: [TestResult] = []
         var status: Int32 = 0
@@ -145,6 +147,7 @@ package enum MeasuredRun {
         if let shard {
             run.shard = shard.description
             run.filter = filter
+            run.plannedTests = planned
         }
         return (run, status, dumps, countingFailure)
     }

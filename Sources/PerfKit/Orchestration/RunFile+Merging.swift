@@ -10,6 +10,11 @@ extension RunFile {
         /// Per shard: the dump-number offset its series were renumbered by (its `callgrind.out.N` is
         /// the merge's `callgrind.out.(N + offset)`) and its highest dump number.
         package var dumpOffsets: [(offset: Int, highest: Int)]
+        /// Tests a shard was assigned that no shard holds, sorted; the merge is then partial.
+        package var missing: [String] = []
+        /// Shards that hold no test and record no plan (older run files), by path: what they were
+        /// assigned is unknown, so the merge is partial.
+        package var unplanned: [String] = []
     }
 
     /// Joins shards of one commit.
@@ -74,10 +79,15 @@ extension RunFile {
             date: shards.map(\.run.date).min() ?? first.date, mode: mode, environment: environment, tests: tests)
         merged.countsOnly = shards.allSatisfy { $0.run.countsOnly == true } ? true : nil
         let parts = Set(shards.compactMap { $0.run.shard.flatMap(Shard.init(parsing:)) })
-        let whole = parts.count == shards.count && parts.allSatisfy { $0.count == shards.count }
-        // Every part of one N: the whole suite. Anything else stays marked partial, so a comparison
-        // says "not measured" for the tests no shard covered, never "removed".
+        let missing = Set(shards.flatMap { $0.run.plannedTests ?? [] }).subtracting(owner.keys).sorted()
+        let unplanned = shards.filter { $0.run.plannedTests == nil && $0.run.tests.isEmpty }.map(\.path)
+        let whole =
+            parts.count == shards.count && parts.allSatisfy { $0.count == shards.count } && missing.isEmpty
+            && unplanned.isEmpty
+        // Every part of one N, each with every test it was assigned: the whole suite. Anything else
+        // stays marked partial, so a comparison says "not measured" for the tests no shard holds,
+        // never "removed".
         merged.filter = whole ? nil : Shard.filter(matching: tests.map(\.id))
-        return Merge(run: merged, dumpOffsets: offsets)
+        return Merge(run: merged, dumpOffsets: offsets, missing: missing, unplanned: unplanned)
     }
 }

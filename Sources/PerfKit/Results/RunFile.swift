@@ -37,6 +37,9 @@ public struct RunFile: Sendable, Codable, Equatable {
     /// For one shard of a suite (`perfkit run --shard I/N`): `I/N`; nil for a whole run or a merge
     /// of shards (`perfkit merge`). A comparison then says "not measured" for the other shards' tests.
     public var shard: String? = nil
+    /// For one shard: the IDs of the tests it was assigned, so a merge can tell a shard that lost
+    /// tests (or measured none) from a whole one. Nil in a whole run, a merge, and older shards.
+    public var plannedTests: [String]? = nil
 
     /// Creates a run file.
     public init(date: Date, mode: String, environment: Environment, tests: [TestResult]) {

@@ -47,7 +47,7 @@ public enum NumberFile {
     /// Reads and parses a number file.
     /// - Throws: ``FileError`` for a missing file or a bad line.
     public static func read(_ path: String) throws(FileError) -> [Double] {
-        let data = try InputFile.read(path)
+        let data = try InputFile.read(path, limit: InputFile.textLimit)
         guard String(data: data, encoding: .utf8) != nil else { throw FileError(path, "not UTF-8 text") }
         return try data.withUnsafeBytes { raw in
             Result { () throws(FileError) in try parse(raw.bindMemory(to: UInt8.self), path: path) }

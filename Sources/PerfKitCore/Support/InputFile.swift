@@ -5,11 +5,21 @@ import Glibc
 #endif
 
 /// Reads an input file whole, with one-line errors that say what is wrong with the path: missing,
-/// a folder, not readable, or over a stated size. `-` is standard input. A FIFO or a device is read
-/// as a stream, up to the same limit, so `/dev/zero` ends in an error instead of exhausting memory.
+/// a folder, a device, not readable, or over the reader's limit.
+///
+/// `-` is standard input. A pipe (or a terminal) is read as a stream up to the reader's limit; a
+/// device or a socket (`/dev/zero`, `/dev/urandom`) is refused before a byte is read.
 public enum InputFile {
     /// The default limit: 1 GiB.
     public static let defaultLimit = 1 << 30
+
+    /// The limit for stored JSON files (results, baselines, manifests): 256 MiB, about 50 times
+    /// the largest run file PerfKit has written.
+    public static let storedFileLimit = 256 << 20
+
+    /// The limit for plain-text inputs typed or exported by people (numbers, calendar events,
+    /// threshold files): 64 MiB.
+    public static let textLimit = 64 << 20
 
     /// Reads `path` (or standard input for `-`).
     /// - Parameters:
@@ -33,6 +43,11 @@ public enum InputFile {
         let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(name, "not readable: \(String(cString: strerror(errno)))") }
         defer { if fd != 0 { close(fd) } }
+        guard fstat(fd, &info) == 0 else { throw FileError(name, "cannot read: \(String(cString: strerror(errno)))") }
+        let kind = info.st_mode & S_IFMT
+        if kind != S_IFREG && kind != S_IFIFO && isatty(fd) == 0 {
+            throw FileError(name, "is \(kind == S_IFSOCK ? "a socket" : "a device"), not a file or a pipe")
+        }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -93,7 +93,7 @@ public enum StoredFile {
     public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersions: ClosedRange<Int>)
         throws(FileError) -> T
     {
-        let data = try InputFile.read(path)
+        let data = try InputFile.read(path, limit: InputFile.storedFileLimit)
         let header: SchemaHeader
         do { header = try decoder().decode(SchemaHeader.self, from: data) } catch {
             let depth = InputFile.jsonDepth(data)

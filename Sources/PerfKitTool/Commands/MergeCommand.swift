@@ -36,6 +36,17 @@ enum MergeCommand {
         try merge.run.write(to: output)
         Output.line(RunSummary.text(merge.run))
         Output.line("merged \(shards.count) run files (\(merge.run.tests.count) tests) into \(output)")
+        if !merge.missing.isEmpty {
+            let shown = merge.missing.prefix(3).joined(separator: ", ")
+            Output.line(
+                "partial: \(merge.missing.count) planned tests are in no shard (\(shown)"
+                    + (merge.missing.count > 3 ? ", …" : "") + "); a comparison calls them not measured")
+        }
+        if !merge.unplanned.isEmpty {
+            Output.line(
+                "partial: \(merge.unplanned.joined(separator: ", ")) hold no test and name none they were "
+                    + "assigned; a comparison calls the other shards' tests not measured")
+        }
         return 0
     }
 }
