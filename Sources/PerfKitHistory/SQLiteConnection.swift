@@ -189,7 +189,17 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
+    /// The connection's last error. A store whose pages or indexes disagree (SQLite's corrupt
+    /// code, or a uniqueness failure, which recording cannot cause: it deletes a
+    /// series' rows before writing them) is named damaged, with SQLite's words after.
     private static func failure(_ database: OpaquePointer, _ location: String) -> HistoryStoreError {
-        HistoryStoreError(location, String(cString: sqlite3_errmsg(database)))
+        let message = String(cString: sqlite3_errmsg(database))
+        switch sqlite3_errcode(database) & 0xFF {
+        case SQLITE_CORRUPT, SQLITE_CONSTRAINT:
+            return HistoryStoreError(
+                location, "the store is damaged (SQLite: \(message)); restore it from a copy or record into a new store"
+            )
+        default: return HistoryStoreError(location, message)
+        }
     }
 }

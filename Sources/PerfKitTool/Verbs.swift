@@ -1,3 +1,4 @@
+import Foundation
 import PerfKit
 import PerfKitCommandLine
 
@@ -27,7 +28,7 @@ extension VerbTable {
                     .paired,
                 ]),
             Verb(
-                name: "run", run: RunCommand.run, positionals: "",
+                name: "run", run: measuring(RunCommand.run), positionals: "",
                 summary:
                     "Builds the package in release and measures its .performance() tests in fresh processes; writes a "
                     + "run file.",
@@ -85,7 +86,7 @@ extension VerbTable {
                     + "difference table.",
                 options: [.thresholds, .current]),
             Verb(
-                name: "abba", run: AbbaCommand.run, positionals: "REV_A REV_B",
+                name: "abba", run: measuring(AbbaCommand.run), positionals: "REV_A REV_B",
                 summary:
                     "Builds two revisions in their own worktrees and measures them process by process in "
                     + "counterbalanced ABBA rounds until every series is decided; B is compared against A.",
@@ -126,7 +127,7 @@ extension VerbTable {
                         "change", help: "show: exit 1 when the newest recorded commit is a change point of a series"),
                 ]),
             Verb(
-                name: "bisect", run: BisectCommand.run, positionals: "GOOD BAD",
+                name: "bisect", run: measuring(BisectCommand.run), positionals: "GOOD BAD",
                 summary:
                     "Finds the first commit between GOOD and BAD at which a count series changed: git bisect with a "
                     + "counting run per step, in a worktree.",
@@ -140,7 +141,7 @@ extension VerbTable {
                     .samples.help("samples per counting run (default: the test's own)"),
                 ]),
             Verb(
-                name: "calibrate", run: CalibrateCommand.run, positionals: "",
+                name: "calibrate", run: measuring(CalibrateCommand.run), positionals: "",
                 summary:
                     "Builds HEAD twice in separate worktrees, measures their paired A/A noise per series, stores it "
                     + "as noise bands.",
@@ -157,4 +158,17 @@ extension VerbTable {
 extension Arguments {
     /// Parses `arguments` against the `perfkit` verb called `name`.
     init(_ arguments: [String], verb name: String) throws { try self.init(arguments, verb: name, of: .perfkit) }
+}
+
+/// A measuring verb's body, run holding the package's ``MeasuringLock``: a second measurement in
+/// the same package is refused at once, naming the first.
+private func measuring(_ run: @escaping @Sendable ([String]) throws -> Int32) -> @Sendable ([String]) throws -> Int32 {
+    { arguments in
+        if arguments.contains("--help") || arguments.contains("-h") { return try run(arguments) }
+        return try MeasuringLock.holding(
+            directory: FileManager.default.currentDirectoryPath, command: CommandLine.arguments
+        ) {
+            try run(arguments)
+        }
+    }
 }

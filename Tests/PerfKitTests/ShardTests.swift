@@ -103,6 +103,21 @@ import Testing
         #expect(partial.run.filter != nil)
     }
 
+    /// F8 (issue 63): a debug timing shard is named as timing from another build configuration,
+    /// never as simulated counts.
+    @Test func aDebugTimingShardIsNamedAsTiming() throws {
+        var debug = Self.shard(["S/b()"], part: 2, of: 2, countsOnly: false)
+        debug.mode = "measure"
+        debug.environment.buildConfiguration = "debug"
+        var release = Self.shard(["S/a()"], part: 1, of: 2, countsOnly: false)
+        release.mode = "measure"
+        let error = #expect(throws: FileError.self) { try RunFile.merging([("a.json", release), ("b.json", debug)]) }
+        #expect(
+            error?.description
+                == "b.json: timing from another build configuration than a.json (debug against release): not one "
+                + "suite's shards")
+    }
+
     /// F7 (issue 63): a shard that holds fewer tests than it was assigned, or an empty shard that
     /// names none, makes the merge partial: the tests no shard holds are "not measured", never "removed".
     @Test func aShardMissingPlannedTestsMakesTheMergePartial() throws {

@@ -1,6 +1,7 @@
 #if History
 import Foundation
 import PerfKit
+import CSQLite
 import PerfKitHistory
 import PerfKitTestSupport
 import Testing
@@ -122,6 +123,34 @@ import Glibc
             #expect(Set(entries.map(\.commit.hash)) == Set(commits))
             #expect(Set(entries.map { $0.commit.position }) == [1, 2, 3, 4])
         }
+    }
+
+    /// F8 (issue 63): a store whose table and index disagree (their pages swapped with an empty
+    /// twin's; SQLite's quick_check passes it) is named damaged, never "UNIQUE constraint failed"
+    /// or a bare SQLite message, and is left as it was.
+    @Test func aDamagedStoreIsNamedDamaged() throws {
+        let commits = try repository(commits: 1)
+        try Self.run(commit: commits[0], value: 1, tests: 2).write(to: folder.path + "/r.json")
+        let record = ["history", "record", "--from", "r.json", "--store", "h.sqlite"]
+        #expect(try PerfkitProcess.run(record, in: folder.path).status == 0)
+        var database: OpaquePointer?
+        #expect(sqlite3_open(folder.path + "/h.sqlite", &database) == SQLITE_OK)
+        let damage = """
+            CREATE TABLE twin AS SELECT * FROM perfkit_history WHERE 0;
+            CREATE TEMP TABLE pages AS SELECT name, rootpage FROM sqlite_master
+                WHERE name IN ('perfkit_history', 'twin');
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_master AS s SET rootpage = (SELECT p.rootpage FROM temp.pages AS p WHERE p.name != s.name)
+                WHERE s.name IN ('perfkit_history', 'twin');
+            """
+        #expect(sqlite3_exec(database, damage, nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(database)
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/h.sqlite"))
+        let result = try PerfkitProcess.run(record, in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("perfkit: h.sqlite: the store is damaged (SQLite: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/h.sqlite")) == before)
     }
 
     @Test func badRecordsAreRefusedWithOneLineAndTheStoreIsLeftAsItWas() throws {

@@ -102,8 +102,7 @@ package enum MeasuredRun {
         let setup = runs.counts ? try CountingRun.prepare(directory: ".", progress: progress) : nil
         let revision = try Revision.prepare(".", progress: progress)
         let bundle = try revision.build(progress: progress)
-        var filter = requested
-        var planned: [String]?
+        var (filter, planned): (String, [String]?) = (requested, nil)
         if let shard {
             let ids = shard.select(try CountingRun.testIDs(bundle: bundle, directory: ".", matching: requested))
             guard !ids.isEmpty else {

@@ -35,29 +35,7 @@ extension RunFile {
         var offsets: [(offset: Int, highest: Int)] = []
         var offset = 0
         for (path, run) in shards {
-            if run.environment.commit != first.environment.commit {
-                throw FileError(
-                    path,
-                    "measured commit \(run.environment.commit.prefix(12)), \(firstPath) commit "
-                        + "\(first.environment.commit.prefix(12)): shards of one commit only"
-                )
-            }
-            let counting = run.environment.countingDifferences(from: first.environment)
-            if !counting.isEmpty {
-                throw FileError(
-                    path,
-                    "simulated counts from another \(counting.joined(separator: ", ")) than \(firstPath): not one "
-                        + "suite's shards"
-                )
-            }
-            let machine = run.environment.machineDifferences(from: first.environment)
-            if !machine.isEmpty, run.countsOnly != true || first.countsOnly != true {
-                throw FileError(
-                    path,
-                    "timing from another machine than \(firstPath) (\(machine.joined(separator: ", "))); shards of "
-                        + "other machines merge with --counts-only"
-                )
-            }
+            try checkJoinable(run, at: path, with: first, at: firstPath)
             var shardTests = run.tests
             let highest = CountingRun.offsetDumps(&shardTests, by: offset)
             offsets.append((offset, highest))
@@ -89,5 +67,38 @@ extension RunFile {
         // never "removed".
         merged.filter = whole ? nil : Shard.filter(matching: tests.map(\.id))
         return Merge(run: merged, dumpOffsets: offsets, missing: missing, unplanned: unplanned)
+    }
+
+    /// Refuses a shard that cannot join the first: another commit, counts from another setup, or
+    /// timing from another machine.
+    private static func checkJoinable(_ run: RunFile, at path: String, with first: RunFile, at firstPath: String)
+        throws(FileError)
+    {
+        if run.environment.commit != first.environment.commit {
+            throw FileError(
+                path,
+                "measured commit \(run.environment.commit.prefix(12)), \(firstPath) commit "
+                    + "\(first.environment.commit.prefix(12)): shards of one commit only"
+            )
+        }
+        let counting = run.environment.countingDifferences(from: first.environment)
+        if !counting.isEmpty {
+            // Named for what the shards hold: a timing shard has no simulated counts to speak of.
+            let counted = [run, first].contains { $0.mode == "count" || $0.environment.valgrind != nil }
+            let (these, those) = (run.environment.buildConfiguration, first.environment.buildConfiguration)
+            throw FileError(
+                path,
+                "\(counted ? "simulated counts" : "timing") from another \(counting.joined(separator: ", ")) than "
+                    + "\(firstPath)\(these != those ? " (\(these) against \(those))" : ""): not one suite's shards"
+            )
+        }
+        let machine = run.environment.machineDifferences(from: first.environment)
+        if !machine.isEmpty, run.countsOnly != true || first.countsOnly != true {
+            throw FileError(
+                path,
+                "timing from another machine than \(firstPath) (\(machine.joined(separator: ", "))); shards of "
+                    + "other machines merge with --counts-only"
+            )
+        }
     }
 }
