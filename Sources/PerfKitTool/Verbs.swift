@@ -54,6 +54,7 @@ extension VerbTable {
                     .from,
                     .policy,
                     .force,
+                    .perToolchain,
                     .root,
                 ]),
             Verb(

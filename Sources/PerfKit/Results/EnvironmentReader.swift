@@ -34,8 +34,14 @@ public enum EnvironmentReader {
     public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath)
         -> Environment
     {
-        let commit = Git.answer(["rev-parse", "HEAD"], in: directory) ?? "unknown"
-        var branch = Git.answer(["rev-parse", "--abbrev-ref", "HEAD"], in: directory) ?? "unknown"
+        // A repository with no commit yet has a branch (git symbolic-ref names it) but no HEAD commit.
+        let inRepository = Git.answer(["rev-parse", "--git-dir"], in: directory) != nil
+        let commit =
+            Git.answer(["rev-parse", "--verify", "--quiet", "HEAD"], in: directory)
+            ?? (inRepository ? Environment.uncommitted : "unknown")
+        var branch =
+            Git.answer(["rev-parse", "--abbrev-ref", "HEAD"], in: directory)
+            ?? Git.answer(["symbolic-ref", "--short", "HEAD"], in: directory) ?? "unknown"
         if branch == "HEAD" {
             // A detached checkout (an abba worktree, a CI job): name the branches that contain the commit's tip instead
             // of "HEAD".

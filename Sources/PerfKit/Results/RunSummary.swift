@@ -20,8 +20,23 @@ public enum RunSummary {
             "\(run.tests.count) measured tests, \(run.mode) mode, \(run.environment.buildConfiguration) build, "
                 + "\(run.environment.machine.summary)"
         ]
+        lines += table(run.tests)
+        lines += failedBudgets(run.tests)
+        let unavailable = NotMeasured.lines(of: run.tests)
+        if !unavailable.isEmpty {
+            lines.append("not measured (metric: why):")
+            lines += unavailable.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The aligned table of `tests`' figures, indented two spaces: what `perfkit run` ends with and
+    /// `perfkit baseline show NAME` prints.
+    /// - Parameter tests: The tests.
+    /// - Returns: The header line and one line per test, measurement, arm and phase.
+    public static func table(_ tests: [TestResult]) -> [String] {
         var rows: [[String]] = []
-        for test in run.tests {
+        for test in tests {
             let status = budgetStatus(test)
             for measurement in test.measurements {
                 let tabled = measurement.series.contains { s in columns.contains { $0.metric == s.metric } }
@@ -35,21 +50,19 @@ public enum RunSummary {
                 }
                 rows += otherMetricRows(test, measurement, status)
             }
-            let failed = test.budgets.filter { $0.status == .failed }
-            if !failed.isEmpty {
-                lines.append(
-                    "  \(test.id) budgets failed: " + failed.map { "\($0.metric) \($0.detail)" }.joined(separator: "; ")
-                )
-            }
         }
         let header = ["test and measurement", "arm/phase"] + columns.map(\.title) + ["budgets"]
-        lines.insert(contentsOf: TextTable.aligned([header] + rows, left: [0, 1]).map { "  " + $0 }, at: 1)
-        let unavailable = NotMeasured.lines(of: run.tests)
-        if !unavailable.isEmpty {
-            lines.append("not measured (metric: why):")
-            lines += unavailable.map { "  " + $0 }
+        return TextTable.aligned([header] + rows, left: [0, 1]).map { "  " + $0 }
+    }
+
+    /// One line per test with a failed budget, naming each.
+    static func failedBudgets(_ tests: [TestResult]) -> [String] {
+        tests.compactMap { test in
+            let failed = test.budgets.filter { $0.status == .failed }
+            return failed.isEmpty
+                ? nil
+                : "  \(test.id) budgets failed: " + failed.map { "\($0.metric) \($0.detail)" }.joined(separator: "; ")
         }
-        return lines.joined(separator: "\n")
     }
 
     /// A measurement with none of the table's metrics (memory, a subject's own counters): one row

@@ -2,8 +2,12 @@ import Foundation
 
 /// Where and how a run was made: source revision, toolchain, build configuration, machine, allocator.
 public struct Environment: Sendable, Codable, Equatable {
-    /// Git commit of the measured source, or `unknown`.
+    /// Git commit of the measured source; ``uncommitted`` in a repository with no commit yet,
+    /// `unknown` outside any repository.
     public var commit: String
+
+    /// The commit recorded for a repository that has no commit yet (`git init`, nothing committed).
+    public static let uncommitted = "uncommitted"
     /// Git branch, or `unknown`.
     public var branch: String
     /// Whether the working tree had uncommitted changes.

@@ -31,6 +31,9 @@ extension Option {
         "filter", value: "REGEX",
         help: "test IDs to measure (default 'Benchmarks/': suites whose names end in Benchmarks)")
     package static let force = Option(flag: "force", help: "save results of a debug build")
+    package static let perToolchain = Option(
+        flag: "per-toolchain", help: "save as NAME.swift-MAJOR.MINOR, the baseline compare NAME uses for that toolchain"
+    )
     package static let from = Option(
         "from", value: "RUNFILE", help: "run file to save (default .perfkit/runs/latest.json)")
     package static let json = Option("json", value: "FILE", help: "the comparison as JSON (schema version 1)")

@@ -15,7 +15,10 @@ enum BaselineCommand {
                 rawValue: try parsed.choice(
                     .policy, BaselineStore.UpdatePolicy.allCases.map(\.rawValue), default: "all"))!
             let run = try RunFile.read(orLatest: parsed[.from])
-            let name = parsed.positionals[1]
+            let name =
+                parsed.has(.perToolchain)
+                ? BaselineStore.perToolchainName(parsed.positionals[1], swiftVersion: run.environment.swiftVersion)
+                : parsed.positionals[1]
             // The previous baseline comes from the save itself, under its lock: a delete racing the
             // save made a separate check-then-load fail 1 time in 30-40 with "no baseline named".
             let outcome = try store.saveReplacing(run, as: name, policy: policy, force: parsed.has(.force))
@@ -36,14 +39,10 @@ enum BaselineCommand {
             Output.line(
                 "\(baseline.name): \(baseline.tests.count) tests, saved \(baseline.savedAt), "
                     + "\(baseline.environment.buildConfiguration) build at \(baseline.environment.commit.prefix(12)), "
+                    + "Swift \(PackageBenchmarkThresholds.versionNumber(baseline.environment.swiftVersion)), "
                     + "\(baseline.environment.machine.summary)"
             )
-            for test in baseline.tests {
-                Output.line(
-                    "  \(test.id): "
-                        + test.measurements.map { "\($0.name) [\($0.arms.joined(separator: ", "))]" }.joined(
-                            separator: "; "))
-            }
+            Output.line(RunSummary.table(baseline.tests).joined(separator: "\n"))
         case "delete":
             try parsed.requirePositionals(2...2)
             try store.delete(parsed.positionals[1])

@@ -17,8 +17,14 @@ enum CompareCommand {
             ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json]).plannedPaths,
             inputs: [parsed[.current] ?? RunFile.latestPath])
         let store = BaselineStore(root: parsed[.root] ?? "Baselines")
-        let baseline = try store.load(parsed.positionals[0])
         let current = try currentSide(parsed, store: store)
+        let baseline = try store.load(
+            store.resolve(parsed.positionals[0], swiftVersion: current.environment.swiftVersion))
+        if baseline.name != parsed.positionals[0] {
+            Output.line("baseline \(baseline.name): the one saved for this run's toolchain")
+        } else if let note = BaselineStore.toolchainNote(baseline: baseline, current: current.environment) {
+            Output.line(note)
+        }
         let (currentTests, currentEnvironment, currentSource) = (current.tests, current.environment, current.source)
         let bands = try NoiseBandsFile.load(parsed[.noise], machine: currentEnvironment.machine).withCrossRunDefault
         let comparison: Comparison
