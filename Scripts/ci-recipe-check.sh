@@ -4,7 +4,8 @@
 #   Scripts/ci-recipe-check.sh [ROUNDS]     (default: abba's adaptive rounds; a number fixes them)
 # Passes when `perfkit abba BASE HEAD --fail-on regression` exits 1, names the slowed function on
 # standard output and in the report's first 15 lines, does not flag the unchanged one, and writes a
-# report that fits a pull-request comment.
+# report that fits a pull-request comment; then when a baseline saved per toolchain is the one
+# compare uses, and `perfkit check --thresholds` exits 1 with the exceeded limit in the job summary.
 set -euo pipefail
 perfkit_src="$(cd "$(dirname "$0")/.." && pwd)"
 rounds="${1:-}"
@@ -77,4 +78,27 @@ if grep -q "regressed .*fletcher()\|improved .*fletcher()" "$work/stdout.txt"; t
 size=$(wc -c < perf/report.md)
 [ "$size" -le 60000 ] || fail "perf/report.md is $size characters"
 [ -f perf/report-full.md ] && [ -f perf/report.csv ] && [ -f perf/report-raw.csv ] || fail "a report file is missing"
-echo "ci-recipe-check: passed (exit $status, report $size characters)"
+echo "ci-recipe-check: abba passed (exit $status, report $size characters)"
+
+# The per-toolchain gate (Documentation/CI.md, "Per-toolchain gates"): a baseline saved for this
+# toolchain, found again by compare, and package-benchmark's threshold files checked with the table
+# in the job summary. The head's adler allocates (its `bytes + …` array), fletcher does not.
+pk() { swift package --allow-writing-to-package-directory perfkit "$@"; }
+toolchain=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -1)
+pk run > "$work/run.txt" 2>> "$work/stderr.txt" || fail "perfkit run failed"
+pk baseline save main --per-toolchain > /dev/null 2>> "$work/stderr.txt"
+pk compare main > "$work/compare.txt" 2>> "$work/stderr.txt" || true
+grep -q "^baseline main.swift-$toolchain: the one saved for this run's toolchain" "$work/compare.txt" \
+  || fail "compare did not use main.swift-$toolchain"
+mkdir -p "Thresholds/$toolchain"
+echo '{"mallocCountTotal": 0}' > "Thresholds/$toolchain/ChecksumsTests.adler.p90.json"
+echo '{"mallocCountTotal": 0}' > "Thresholds/$toolchain/ChecksumsTests.fletcher.p90.json"
+summary="$work/job-summary.md"
+set +e
+pk check --thresholds Thresholds | tee -a "$summary"
+gate=${PIPESTATUS[0]}
+set -e
+[ "$gate" -eq 1 ] || fail "check exited $gate, not 1, on adler's mallocs over a limit of 0"
+grep -q "adler.*mallocCountTotal.*exceeded" "$summary" || fail "the summary does not name adler's exceeded limit"
+grep -q "fletcher.*mallocCountTotal.*passed" "$summary" || fail "fletcher's limit is not shown as held"
+echo "ci-recipe-check: passed (abba exit $status, report $size characters; check exit $gate)"
