@@ -123,10 +123,9 @@ import Glibc
             try NumberFile.read(folder.path + "/dir")
         }
         #expect(throws: FileError(folder.path + "/none", "no such file")) { try NumberFile.read(folder.path + "/none") }
-        #expect {
+        // A device is refused before a byte is read (a pipe stops at the limit: FaultResidueTests).
+        #expect(throws: FileError("/dev/zero", "is a device, not a file or a pipe")) {
             _ = try InputFile.read("/dev/zero", limit: 1 << 20)
-        } throws: { error in
-            (error as? FileError)?.problem.hasPrefix("more than 1048576 bytes") == true
         }
         let deep = folder.path + "/deep.json"
         try Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8).write(

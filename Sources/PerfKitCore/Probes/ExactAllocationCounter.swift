@@ -56,12 +56,18 @@ public enum ExactAllocationCounter {
         fileprivate let arena: Arena
         fileprivate let previousArena: UInt32
         fileprivate let before: Counts
+        fileprivate let pooled: Bool
         #endif
 
         /// Binds the calling thread to a measuring arena with its cache off; nil when unavailable.
-        public static func open() -> Window? {
+        /// - Parameter fresh: Whether to count in a new arena, never used before and not returned
+        ///   to the pool after: an object made before the window (by an earlier call, kept in a
+        ///   runtime cache) is then not in it, so freeing it later cannot read as a negative leak.
+        ///   A new arena costs jemalloc's metadata for it, kept until the process ends.
+        public static func open(fresh: Bool = false) -> Window? {
             #if Jemalloc
-            guard let arena = Arena.acquire() else { return nil }
+            let new = fresh ? Arena() : nil
+            guard let arena = new ?? Arena.acquire() else { return nil }
             var previousArena: UInt32 = 0
             var size = MemoryLayout<UInt32>.size
             _ = mallctl("thread.arena", &previousArena, &size, nil, 0)
@@ -70,7 +76,7 @@ public enum ExactAllocationCounter {
             _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
             var disabled = false
             _ = mallctl("thread.tcache.enabled", nil, nil, &disabled, MemoryLayout<Bool>.size)
-            return Window(arena: arena, previousArena: previousArena, before: arena.read())
+            return Window(arena: arena, previousArena: previousArena, before: arena.read(), pooled: new == nil)
             #else
             return nil
             #endif
@@ -84,7 +90,7 @@ public enum ExactAllocationCounter {
             _ = mallctl("thread.tcache.enabled", nil, nil, &enabled, MemoryLayout<Bool>.size)
             var previous = previousArena
             _ = mallctl("thread.arena", nil, nil, &previous, MemoryLayout<UInt32>.size)
-            Arena.release(arena)
+            if pooled { Arena.release(arena) }
             return Counts(mallocs: after.mallocs &- before.mallocs, frees: after.frees &- before.frees)
             #else
             return Counts(mallocs: 0, frees: 0)

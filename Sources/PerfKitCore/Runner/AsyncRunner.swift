@@ -168,7 +168,9 @@ public struct AsyncRunner: Sendable {
         counts: ExactAllocationCounter.Counts?, settled: Bool, elsewhere: Bool
     ) {
         let foreign = MeasuredThread.asyncBodies?.foreignEnqueues ?? 0
-        let window = ExactAllocationCounter.Window.open()
+        // A new arena for each call: a runtime cache can free, in a later call, what an earlier one
+        // kept (a ping-pong's third call read −1 in a loaded CI run), and that free must not be counted.
+        let window = ExactAllocationCounter.Window.open(fresh: true)
         let outcome: Result<Output, any Error>
         do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
         let settled = await settle()
