@@ -43,6 +43,38 @@ public enum ArmComparison {
             others.append(TestResult(id: test.id, suite: test.suite, measurements: right))
         }
         guard !references.isEmpty else { return nil }
-        return try Comparison(baseline: references, current: others, bands: bands)
+        var comparison = try Comparison(baseline: references, current: others, bands: bands)
+        for index in comparison.rows.indices { markIdleArm(&comparison.rows[index]) }
+        return comparison
+    }
+
+    /// How many times more one arm must cost than the other, with the cheaper under ``idleCeiling``,
+    /// for the cheaper to count as doing no work in the phase.
+    public static let idleRatio = 100.0
+
+    /// The most a call may cost and still be "no work": 1 µs of time, 1,000 instructions.
+    public static func idleCeiling(_ unit: MetricUnit) -> Double? {
+        switch unit {
+        case .nanoseconds: 1_000
+        case .instructions: 1_000
+        default: nil
+        }
+    }
+
+    /// Marks a row not judged when one arm does almost no work in its phase (the calendar's warm
+    /// scroll: the reference arm 87.73 ns a call against the native arm's 112.1 µs, once reported
+    /// "+127,249% regressed"). Such a ratio says which arm works in the phase, not how much faster
+    /// one is, so it stays out of the headline's regressions and improvements.
+    static func markIdleArm(_ row: inout ComparisonRow) {
+        guard let ceiling = idleCeiling(row.metric.unit), let a = row.baseline?.median, let b = row.current?.median,
+            min(a, b) > 0, min(a, b) < ceiling, max(a, b) / min(a, b) >= idleRatio
+        else { return }
+        let idle = a < b ? "the reference arm" : "this arm"
+        row.verdict = .notJudged
+        row.reason = .armIdle
+        row.note =
+            "not comparable: \(idle) does almost no work in this phase (\(Format.value(min(a, b), row.metric.unit)) a "
+            + "call against \(Format.value(max(a, b), row.metric.unit))); the ratio says which arm works here, not "
+            + "how much faster one is"
     }
 }

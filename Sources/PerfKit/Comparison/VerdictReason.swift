@@ -9,7 +9,7 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
     private enum Value: String, CaseIterable {
         // Not judged.
         case otherMachine, clockResolution, supportingCPU, notMeasured, onePerSide, countsFromAnotherSetup,
-            noBetterDirection
+            noBetterDirection, armIdle
         // Inconclusive.
         case tooNoisy, aboutTheBandsSize, significanceFloor, notSignificant, tooFew, notPaired
     }
@@ -30,6 +30,9 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
     public static let countsFromAnotherSetup = VerdictReason(.countsFromAnotherSetup)
     /// A metric with no better direction (for example bytes freed): shown, not judged.
     public static let noBetterDirection = VerdictReason(.noBetterDirection)
+    /// In an arm comparison, one arm does almost no work in the phase (a cache hit, an empty call)
+    /// while the other does: the ratio says which arm works there, not how much faster one is.
+    public static let armIdle = VerdictReason(.armIdle)
     /// The confidence interval is wider than the noise band.
     public static let tooNoisy = VerdictReason(.tooNoisy)
     /// A change about as large as the band: the interval crosses its edge.
@@ -61,6 +64,7 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
         case .onePerSide: "one process per side"
         case .countsFromAnotherSetup: "counted with another toolchain, valgrind, build or counting setup"
         case .noBetterDirection: "no better direction"
+        case .armIdle: "one arm does no work in this phase"
         case .tooNoisy: "too noisy to tell"
         case .aboutTheBandsSize: "a change about the band's size"
         case .significanceFloor: "significance floor"
