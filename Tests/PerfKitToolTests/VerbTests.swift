@@ -56,7 +56,9 @@ import Testing
         let show = try PerfkitProcess.run(["baseline", "show", "main"], in: directory)
         #expect(show.status == 0)
         #expect(show.stdout.hasPrefix("main: 2 tests"))
-        #expect(show.stdout.contains("  S/slow(): m [main]"))
+        // The stored figures, in the table `perfkit run` ends with: one row per measurement, arm and phase.
+        #expect(show.stdout.contains("  S/slow() m"))
+        #expect(show.stdout.contains("main/warm"))
         // `failed` replaces only tests whose budgets failed (and adds missing ones).
         var failing = try RunFile.read(from: directory + "/after.json")
         failing.tests[1].budgets = [

@@ -17,10 +17,15 @@ enum CompareCommand {
             ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json]).plannedPaths,
             inputs: [parsed[.current] ?? RunFile.latestPath])
         let store = BaselineStore(root: parsed[.root] ?? "Baselines")
+        // A missing or misnamed baseline is told before the current side is read.
+        let asked = parsed.positionals[0]
+        let names = store.list()
+        let asBaseline = names.contains(asked) ? try store.load(asked) : nil
+        if asBaseline == nil, !names.contains(where: { $0.hasPrefix(asked + ".swift-") }) { _ = try store.load(asked) }
         let current = try currentSide(parsed, store: store)
-        let baseline = try store.load(
-            store.resolve(parsed.positionals[0], swiftVersion: current.environment.swiftVersion))
-        if baseline.name != parsed.positionals[0] {
+        let resolved = store.resolve(asked, swiftVersion: current.environment.swiftVersion)
+        let baseline = try resolved == asked ? asBaseline ?? store.load(asked) : store.load(resolved)
+        if baseline.name != asked {
             Output.line("baseline \(baseline.name): the one saved for this run's toolchain")
         } else if let note = BaselineStore.toolchainNote(baseline: baseline, current: current.environment) {
             Output.line(note)
