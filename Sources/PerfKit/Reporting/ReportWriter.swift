@@ -158,7 +158,9 @@ public struct ReportWriter: Sendable {
     {
         var written = [csv]
         let comparisons = (report.armComparison.map { [$0.comparison] } ?? []) + [report.comparison]
-        try StoredFile.writeAtomically(Data(comparisons.map(CSVReport.summary).joined().utf8), to: csv)
+        let notMeasured = rawTests.flatMap { CSVReport.notMeasuredRows($0.tests, side: $0.side) }
+        let summary = comparisons.map(CSVReport.summary).joined() + notMeasured.map { $0 + "\n" }.joined()
+        try StoredFile.writeAtomically(Data(summary.utf8), to: csv)
         if let rawPath = Self.rawPath(of: csv) {
             let header = CSV.line([
                 "side", "test", "measurement", "arm", "phase", "metric", "unit", "process", "round", "position",

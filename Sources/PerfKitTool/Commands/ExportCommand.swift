@@ -20,6 +20,9 @@ enum ExportCommand {
         default: data = try Exports.bencher(run.tests)
         }
         try Output.write(String(decoding: data, as: UTF8.self) + "\n", to: parsed[.output])
+        // Neither format has a place for an absent figure: what was not measured, and why, goes to
+        // standard error, so it is never absent in silence (the JSON on standard output stays valid).
+        for line in NotMeasured.lines(of: run.tests) { Output.progress("perfkit export: not measured: " + line) }
         return 0
     }
 }
