@@ -106,6 +106,19 @@ import Testing
         }
     }
 
+    /// A child past its time limit is killed with its whole process group (a deadlocked measured or
+    /// counting process ends the run with an error naming the test, never a hang: issue 59).
+    @Test func aChildPastItsTimeLimitIsKilledWithItsGroup() throws {
+        let started = Date()
+        let finished = try ChildProcess.runKeepingErrors(
+            ["sh", "-c", "sleep 30 & sleep 30"], output: .discard, timeLimit: 0.5)
+        #expect(finished.timedOut)
+        #expect(finished.signalled)
+        #expect(Date().timeIntervalSince(started) < 10)
+        let quick = try ChildProcess.runKeepingErrors(["true"], output: .discard, timeLimit: 30)
+        #expect(!quick.timedOut && quick.status == 0)
+    }
+
     /// F5: a lock file that is a link, dangling or not, is refused and nothing is made where it points.
     @Test func aLockThatIsALinkIsNotFollowed() throws {
         let folder = TemporaryFolder("perfkit-f5")

@@ -186,8 +186,15 @@ package struct CountingProcess: Sendable {
                     root + "/bundle", "--testing-library", "swift-testing", "--no-parallel", "--filter",
                     NSRegularExpression.escapedPattern(for: id),
                 ], in: directory, environment: environment, output: .discard, showErrors: pad == 0 && !isTrial,
-            replacingEnvironment: true)
+            replacingEnvironment: true, timeLimit: ChildProcess.processTimeLimit)
         let status = finished.status
+        if finished.timedOut {
+            throw OrchestrationError.countingFailed(
+                status: status,
+                detail: "\(id): still running after \(Format.trim(ChildProcess.processTimeLimit)) s under valgrind (a "
+                    + "deadlock, or a test too slow to count?): stopped; PERFKIT_PROCESS_TIME_LIMIT=SECONDS sets the limit"
+            )
+        }
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         if isTrial, !finished.signalled, status == 0 {
             let counts = Self.dumpTotals(in: folder)

@@ -81,11 +81,20 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         let bundle =
             request.bundle.hasPrefix("/")
             ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
-        let (status, _) = try ChildProcess.run(
+        // Standard error wired straight through (never a pipe and a reader thread while it is timed).
+        let finished = try ChildProcess.runKeepingErrors(
             [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter],
             in: request.directory,
             environment: environment, output: request.forwardOutput ? .standardError : .discard,
-            showErrors: request.forwardOutput)
+            showErrors: request.forwardOutput, keepErrors: false, timeLimit: ChildProcess.processTimeLimit)
+        let status = finished.status
+        if finished.timedOut {
+            throw OrchestrationError.measuredProcessFailed(
+                description: "the measured process of \(request.directory) (\(request.filter)) ran past "
+                    + "\(Format.trim(ChildProcess.processTimeLimit)) s (a deadlock?) and was stopped; "
+                    + "PERFKIT_PROCESS_TIME_LIMIT=SECONDS sets the limit",
+                status: status)
+        }
         let tests = try ResultFragments.readAll(from: results)
         // 0: every test passed; 1: a test failed (its results stand, the failure is in them). Anything
         // else (a crash, a signal) may have cut a measurement short.

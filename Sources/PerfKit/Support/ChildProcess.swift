@@ -30,6 +30,8 @@ package enum ChildProcess {
         package var output: Data
         /// The tail of its standard error (at most ``errorTail`` bytes), kept whether or not it was shown.
         package var errors: String
+        /// Whether it ran past its time limit and was killed for it.
+        package var timedOut = false
 
         /// A finished child (``runKeepingErrors(_:in:environment:output:showErrors:replacingEnvironment:)`` makes the
         /// real ones).
@@ -39,6 +41,14 @@ package enum ChildProcess {
             self.output = output
             self.errors = errors
         }
+    }
+
+    /// The longest a measured or counting process may run before it is killed: one hour, or
+    /// `PERFKIT_PROCESS_TIME_LIMIT` seconds.
+    package static var processTimeLimit: Double {
+        ProcessInfo.processInfo.environment["PERFKIT_PROCESS_TIME_LIMIT"].flatMap(Double.init).flatMap {
+            $0 > 0 ? $0 : nil
+        } ?? 3_600
     }
 
     /// How much of a child's standard error ``Finished/errors`` keeps.
@@ -73,7 +83,7 @@ package enum ChildProcess {
     package static func runKeepingErrors(
         _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
         output: Output = .capture, showErrors: Bool = false,
-        replacingEnvironment: Bool = false, keepErrors: Bool = true
+        replacingEnvironment: Bool = false, keepErrors: Bool = true, timeLimit: Double? = nil
     ) throws -> Finished {
         let process = configured(
             arguments, in: directory, environment: environment, replacingEnvironment: replacingEnvironment)
@@ -90,6 +100,16 @@ package enum ChildProcess {
         let pid = process.processIdentifier
         if !ChildRegistry.started(pid) { kill(-pid, SIGTERM) }  // an interrupt came first
         defer { ChildRegistry.ended(pid) }
+        // Past its limit the child's whole process group is killed (SIGKILL: valgrind's children
+        // inherit an ignored SIGTERM), so a deadlocked test ends the run with an error, never a hang.
+        let expired = Mutex(false)
+        let watchdog = DispatchWorkItem {
+            expired.withLock { $0 = true }
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
+        if let timeLimit { DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog) }
+        defer { watchdog.cancel() }
         // Standard error is drained on a thread of its own while standard output is read here: a
         // child that fills either pipe would otherwise never exit.
         let tail = Mutex(Data())
@@ -115,9 +135,12 @@ package enum ChildProcess {
         }
         process.waitUntilExit()
         drained.wait()
-        return Finished(
+        watchdog.cancel()
+        var finished = Finished(
             status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, output: data,
             errors: String(decoding: tail.withLock { $0 }, as: UTF8.self))
+        finished.timedOut = expired.withLock { $0 }
+        return finished
     }
 
     /// A process running `arguments` through `/usr/bin/env` in `directory`, with `environment`
