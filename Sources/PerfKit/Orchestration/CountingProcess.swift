@@ -192,7 +192,8 @@ package struct CountingProcess: Sendable {
             throw OrchestrationError.countingFailed(
                 status: status,
                 detail: "\(id): still running after \(Format.trim(ChildProcess.processTimeLimit)) s under valgrind (a "
-                    + "deadlock, or a test too slow to count?): stopped; PERFKIT_PROCESS_TIME_LIMIT=SECONDS sets the limit"
+                    + "deadlock, or a test too slow to count?): stopped; PERFKIT_PROCESS_TIME_LIMIT=SECONDS sets the "
+                    + "limit"
             )
         }
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
