@@ -105,8 +105,7 @@ package enum ChildProcess {
         let expired = Mutex(false)
         let watchdog = DispatchWorkItem {
             expired.withLock { $0 = true }
-            kill(-pid, SIGKILL)
-            kill(pid, SIGKILL)
+            kill(-pid, SIGKILL)  // Foundation makes the child its group's leader
         }
         if let timeLimit { DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog) }
         defer { watchdog.cancel() }
@@ -135,7 +134,6 @@ package enum ChildProcess {
         }
         process.waitUntilExit()
         drained.wait()
-        watchdog.cancel()
         var finished = Finished(
             status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, output: data,
             errors: String(decoding: tail.withLock { $0 }, as: UTF8.self))
