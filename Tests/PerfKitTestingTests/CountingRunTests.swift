@@ -24,7 +24,7 @@ struct LookedUp<T> { var value: T }
 ///
 /// Serialized: its two counting tests ran at once when they were split (five valgrind processes on
 /// two cores), and one of 18 samples counted 287 instructions more than in the other run (156,967
-/// against 156,680; a fresh clone's CI, 2026-12-02). The body does not allocate, so the path that
+/// against 156,680; a fresh clone's CI). The body does not allocate, so the path that
 /// moved is around it (a lock the harness's threads can hold at that moment, valgrind running one
 /// thread at a time): a region's count is not yet independent of the rest of the process (issue
 /// 37). The test states a counting run of one binary on a machine as loaded as `perfkit run
@@ -202,7 +202,7 @@ struct LookedUp<T> { var value: T }
                 #expect(
                     series.heapUnpinned == "jemalloc is not the process allocator (built without the Jemalloc trait)")
                 // The shift check is the second process; glibc's occasional slow path can move its median
-                // beyond the tolerance (CI, 2026-12-03: 5 processes), and then the test is counted at every
+                // beyond the tolerance (one CI run: 5 processes), and then the test is counted at every
                 // placement. The rule, not a guess at the allocator's luck, decides which.
                 let medians = series.processMedians()
                 let moved = medians.count >= 2 && Comparison.countsDiffer(medians[0], medians[1])
@@ -534,7 +534,7 @@ let bundleLiterals: [StaticString] = [
     // Work that follows the literals' page numbers too (bits 12 to 19 of their addresses, which a load
     // through the dynamic loader moves here), so the count moves beyond the count tolerance whenever
     // the bundle loads elsewhere: the table alone moved by less in some builds of this bundle (CI's
-    // fresh clone, 2026-12-03), and its test could not tell that the count follows addresses.
+    // fresh clone), and its test could not tell that the count follows addresses.
     var work = 0
     for literal in literals {
         let page = Int((UInt(bitPattern: literal.utf8Start) >> 12) & 0xFF)

@@ -254,7 +254,7 @@ extension Comparison {
 
     /// The relative tolerance simulated counts are judged with unless a noise file sets one for
     /// the metric: 0.05%. With the measured thread's heap pinned, two counting runs of one calendar
-    /// binary (2026-12-02) left 18 of 30 series identical in every sample; of the rest, those that
+    /// binary left 18 of 30 series identical in every sample; of the rest, those that
     /// spend under 1% in the runtime's shared lookups moved at most 0.0004%, and those above it get
     /// a heap-shifted second process that widens their tolerance (``countTolerance(base:spread:)``).
     public static let defaultCountTolerance = 0.0005

@@ -8,7 +8,7 @@ extension CountingRun {
     /// the bundle loaded elsewhere (``movedBeyondTolerance(_:_:)``): the first, the check, and three
     /// more placements (``CountingProcess/lowestAddress(of:)``). Five per side let a comparison of
     /// two runs judge the series from its per-process medians (Mann–Whitney, one-sided p down to
-    /// 0.004), as a timing series is judged from its processes. Measured (2026-12-03): the calendar's
+    /// 0.004), as a timing series is judged from its processes. Measured: the calendar's
     /// playback, keyed by key paths, counted 2,717,576 / 2,682,102 / 2,773,277 / 2,773,277 / 2,682,089
     /// at its five placements and moved 3.4% in a build that only added an unused function, so one
     /// other placement (a range of two values) was one draw of where a build puts the code.

@@ -72,7 +72,7 @@ extension CountingRun {
     package static let checkPad = 11
 
     /// The share of a sample spent in the runtime's shared lookups from which a test gets a second,
-    /// heap-shifted process: 1%. In two counting runs of one calendar binary (2026-12-02) the series
+    /// heap-shifted process: 1%. In two counting runs of one calendar binary the series
     /// above it moved (the journal append 7.9% there, the view switch 27%, the playback redraw 19%,
     /// the varied layout 2.4%) and those below it repeated exactly or within 0.0004% (the artwork
     /// cache, 0.15–0.21%; the history layouts, 0.29–0.81%, identical).

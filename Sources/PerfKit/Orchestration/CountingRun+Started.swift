@@ -11,7 +11,7 @@ import PerfKitCore
 /// A test whose two sides counted the same instructions in every sample is unchanged exactly: the
 /// two binaries did the same work where the kernel loads them, and what the test would count at
 /// other placements cannot turn that into a change. Its follow-ups, 75.2 of the 198 s of process
-/// time of a counting run of the calendar suite (Evidence, 2026-12-04), are left out.
+/// time of a counting run of the calendar suite (Evidence), are left out.
 extension CountingRun {
     /// A counting run stopped after each test's first process, its folder kept until
     /// ``finish(_:followingUp:progress:)`` or ``discard()``.

@@ -122,7 +122,7 @@ package enum CountingRun {
     /// collection is off from a call's entry to its return): the finds of its generic metadata,
     /// conformance and tuple caches. Their cost follows where the harness's entries sit in those
     /// process-wide tables (keyed by metadata addresses the harness's threads allocated), not the
-    /// measured code: two counting runs of one calendar binary (2026-12-02) differed in 16 of 30
+    /// measured code: two counting runs of one calendar binary differed in 16 of 30
     /// series, by up to 371 instructions a call in the layouts and 216,000 in the view switch's casts,
     /// almost all in these finds; with them left out, 10 series differ, 9 of them by at most 0.013%
     /// (Evidence.md, third session). What a lookup does besides probing (instantiating metadata,

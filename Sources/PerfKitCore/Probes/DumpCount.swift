@@ -16,7 +16,7 @@ package enum DumpCount {
     /// `getOrInsert`, which probes the process-wide table, inserts the entry when it is new and grows
     /// the table when it is full. Its cost follows what the harness's threads put in that table
     /// first, in an order thread scheduling picks; instantiating the metadata happens outside it
-    /// and stays counted. Measured (2026-12-03, two counting runs of one calendar binary): of the
+    /// and stays counted. Measured (two counting runs of one calendar binary): of the
     /// only samples apart, the two cold reference arms' first samples, the scroll's 1,176 instructions
     /// were all in this function and the key comparisons it calls, and 112 of the artwork's 272 (the
     /// other 160 in `TestSlowdown`'s first read of the environment, see ``TestSlowdown/prepare()``).

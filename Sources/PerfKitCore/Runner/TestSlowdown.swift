@@ -9,7 +9,7 @@ package enum TestSlowdown {
         ProcessEnvironment.value("PERFKIT_TEST_SLOWDOWN_PERCENT").flatMap(Double.init) ?? 0
 
     /// Reads ``percent`` now, before any measured region (its first read had been inside the first
-    /// cold artwork sample, 2026-12-03, and cost 160 instructions more in one run than another, when
+    /// cold artwork sample, and cost 160 instructions more in one run than another, when
     /// it built the whole environment's dictionary; it reads one variable now).
     package static func prepare() { blackHole(percent) }
 

@@ -7,7 +7,7 @@ import Foundation
 /// way in every run; read there, `ProcessInfo` allocated by something that followed the process's
 /// working folder, and a later sample's `free` moved by 136 instructions (one bundle's journal
 /// append counted 47,287 from `abba`'s shared worktree and 47,151 from the other side's checkout,
-/// run by hand with `env -C`, no `PWD`; 2026-12-03). With each variable read alone, 47,151 from
+/// run by hand with `env -C`, no `PWD`). With each variable read alone, 47,151 from
 /// every folder. Which of `ProcessInfo`'s allocations followed the folder was not found. A read of
 /// one absent variable allocates nothing.
 package enum ProcessEnvironment {
