@@ -1,26 +1,37 @@
 import Foundation
 
-/// The process's open file descriptors, counted from `/proc/self/fd`.
+/// The process's open file descriptors, listed from `/proc/self/fd`.
 ///
-/// A leak check reads the count before a call and after it (and after an async body's settle
-/// wait): a body that opens a file and never closes it reads 1 more per call. The count is taken
-/// outside every counted window (listing the folder allocates).
+/// A leak check lists them before a call and after it (and after an async body's settle wait):
+/// the descriptors open after that were not open before are the call's leak, so a body that opens
+/// a file and never closes it reads 1 per call. Descriptors that other threads close meanwhile (a
+/// parallel test's pipes under `swift test`) cannot make it negative; one they open and keep open
+/// across the call would be counted, which is why `perfkit run` measures tests one at a time. The
+/// lists are taken outside every counted window (listing the folder allocates).
 package enum OpenDescriptors {
-    /// Open descriptors now, less the one the listing itself holds; nil when `/proc` is not readable.
-    package static func count() -> Int? {
+    /// The open descriptors now, without the one the listing itself holds; nil when `/proc` is not readable.
+    package static func open() -> Set<Int32>? {
         guard let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }
-        var entries = 0
+        let own = dirfd(directory)
+        var numbers = Set<Int32>()
         while let entry = readdir(directory) {
             // "." and "..": every other name is a descriptor number.
-            let first = withUnsafeBytes(of: entry.pointee.d_name) { $0[0] }
-            if first != UInt8(ascii: ".") { entries += 1 }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if let number = Int32(name), number != own { numbers.insert(number) }
         }
-        return entries - 1  // the listing's own descriptor
+        return numbers
     }
 
-    /// Why descriptors cannot be counted here, or nil when they can.
+    /// How many descriptors are open now that were not in `before`; nil when `/proc` is not readable.
+    package static func leaked(since before: Set<Int32>) -> Int? {
+        open().map { $0.subtracting(before).count }
+    }
+
+    /// Why descriptors cannot be listed here, or nil when they can.
     package static var unavailableReason: String? {
-        count() == nil ? "/proc/self/fd is not readable" : nil
+        open() == nil ? "/proc/self/fd is not readable" : nil
     }
 }

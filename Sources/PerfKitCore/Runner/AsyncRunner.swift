@@ -150,13 +150,13 @@ public struct AsyncRunner: Sendable {
         _ = try await countedCall(body)
         for round in 0..<configuration.exactCountRounds {
             let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
-            let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.count() : nil
+            let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.open() : nil
             let call = try await countedCall(body)
             if !call.settled { unsettled += 1 }
             if call.elsewhere { elsewhere += 1 }
             if let counts = call.counts { collector.addAllocations(counts, label, metrics: configuration.metrics) }
-            if let descriptors, let after = OpenDescriptors.count() {
-                collector.add(.leakedDescriptors, Double(after - descriptors), label)
+            if let descriptors, let leaked = OpenDescriptors.leaked(since: descriptors) {
+                collector.add(.leakedDescriptors, Double(leaked), label)
             }
         }
         return (unsettled, elsewhere)

@@ -274,12 +274,12 @@ public struct Runner: Sendable {
         let box = try prepare(subject, &slot, label.phase)
         let before = counters ? Self.runningTotals(subject, box.value) : [:]
         if exact {
-            let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.count() : nil
+            let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.open() : nil
             let (output, counts) = try ExactAllocationCounter.count { try subject.run(&box.value) }
             blackHole(output)
             if let counts { collector.addAllocations(counts, label, metrics: configuration.metrics) }
-            if let descriptors, let after = OpenDescriptors.count() {
-                collector.add(.leakedDescriptors, Double(after - descriptors), label)
+            if let descriptors, let leaked = OpenDescriptors.leaked(since: descriptors) {
+                collector.add(.leakedDescriptors, Double(leaked), label)
             }
         } else {
             blackHole(try subject.run(&box.value))
