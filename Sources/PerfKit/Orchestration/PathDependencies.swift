@@ -47,20 +47,12 @@ package struct PathDependencies: Sendable, Equatable {
     /// The dependencies kept inside the repository (the revision's own copy).
     package var kept: [Dependency] { dependencies.filter { $0.pinned == nil } }
 
-    /// One progress line naming what was pinned and what was kept, or nil when there are none.
+    /// One progress line naming the dependencies rewritten in the worktree's manifests, or nil when
+    /// none was: a dependency kept as written (inside the repository, or a URL) is not named.
     package func progressLine(worktree: String) -> String? {
-        guard !dependencies.isEmpty else { return nil }
-        var parts: [String] = []
-        if !pinned.isEmpty {
-            parts.append(
-                "outside the repository, pinned to the working tree's folders: "
-                    + Self.once(pinned.map { "\($0.written) → \($0.pinned ?? "")" }).joined(separator: ", "))
-        }
-        if !kept.isEmpty {
-            parts.append(
-                "inside it, built from this revision's copy: " + Self.once(kept.map(\.folder)).joined(separator: ", "))
-        }
-        return "perfkit: \(worktree): path dependencies " + parts.joined(separator: "; ")
+        guard !pinned.isEmpty else { return nil }
+        return "perfkit: \(worktree): path dependencies outside the repository, pinned to the working tree's folders: "
+            + Self.once(pinned.map { "\($0.written) → \($0.pinned ?? "")" }).joined(separator: ", ")
     }
 
     /// `names` with repeats left out, in first-seen order (nested manifests name one folder again).
