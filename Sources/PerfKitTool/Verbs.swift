@@ -85,7 +85,7 @@ extension VerbTable {
                 summary:
                     "Gates a run against package-benchmark's per-toolchain p90 threshold files; prints the "
                     + "difference table.",
-                options: [.thresholds, .current]),
+                options: [.thresholds, .current, .asBudgets]),
             Verb(
                 name: "abba", run: measuring(AbbaCommand.run), positionals: "REV_A REV_B",
                 summary:

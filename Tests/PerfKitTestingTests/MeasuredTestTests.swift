@@ -131,6 +131,13 @@ private struct Policy: MeasurableSubject {
         #expect(BudgetTrait.budget(.wallClock, p95: .milliseconds(1)).budget.judge([empty], mode: mode).count == 1)
     }
 
+    /// package-benchmark's limits are p90s: a time budget takes one (`perfkit check --as-budgets`).
+    @Test func aTimeBudgetTakesAP90() {
+        let budget = BudgetTrait.budget(.wallClock, p90: .nanoseconds(1_500)).budget
+        #expect(budget.limits.map(\.percentile) == [90])
+        #expect(budget.limits.map(\.value) == [1_500])
+    }
+
     @Test(arguments: [(elsewhere: false, exactRounds: 3), (elsewhere: true, exactRounds: 0)])
     func anAbbaProcessAfterTheFirstBlockSkipsExactCountsButKeepsItsRounds(elsewhere: Bool, exactRounds: Int) {
         let mode = PerformanceMode(

@@ -34,6 +34,22 @@ import Testing
         #expect(check.tableLines.count == 4)
     }
 
+    /// Limits carried into PerfKit's budgets (issue 60): the traits each benchmark's test takes.
+    @Test func limitsBecomeBudgetTraits() throws {
+        let root = try thresholds([
+            "NIOCore.encode.p90.json": #"{"mallocCountTotal": 603, "wallClock": 1500, "retainCount": 12}"#,
+            "NIOCore.leak.p90.json": #"{"memoryLeaked": 0}"#,
+        ])
+        let budgets = try PackageBenchmarkThresholds(folder: root + "/6.3").budgets
+        #expect(budgets.map(\.benchmark) == ["encode", "leak"])
+        #expect(
+            budgets[0].traits == [
+                ".budget(.mallocs, max: 603)", ".budget(.retains, max: 12)",
+                ".budget(.wallClock, p90: .nanoseconds(1500))",
+            ])
+        #expect(budgets[1].traits == [".budget(.leakedAllocations, max: 0)"])
+    }
+
     @Test func aSwiftVersionLineFindsItsFolder() throws {
         let root = try thresholds(["T.m.p90.json": "{}"], toolchain: "6.3")
         #expect(PackageBenchmarkThresholds.versionNumber("Swift version 6.3.1 (swift-6.3.1-RELEASE)") == "6.3.1")

@@ -57,14 +57,15 @@ extension Trait where Self == BudgetTrait {
     /// - Parameters:
     ///   - metric: The metric, in nanoseconds.
     ///   - p50: Ceiling of the median.
+    ///   - p90: Ceiling of the 90th percentile (package-benchmark's threshold percentile).
     ///   - p95: Ceiling of the 95th percentile.
     ///   - p99: Ceiling of the 99th percentile.
     ///   - max: Ceiling of every sample.
     public static func budget(
-        _ metric: Metric, p50: Duration? = nil, p95: Duration? = nil, p99: Duration? = nil, max: Duration? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
+        _ metric: Metric, p50: Duration? = nil, p90: Duration? = nil, p95: Duration? = nil, p99: Duration? = nil,
+        max: Duration? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Self {
-        let limits: [Budget.Limit] = [(50.0, p50), (95, p95), (99, p99), (100, max)].compactMap { p, d in
+        let limits: [Budget.Limit] = [(50.0, p50), (90, p90), (95, p95), (99, p99), (100, max)].compactMap { p, d in
             d.map { Budget.Limit(percentile: p, value: $0.nanoseconds, isTarget: false) }
         }
         return BudgetTrait(budget: Budget(metric: metric, limits: limits, clock: nil, sourceLocation: sourceLocation))

@@ -31,6 +31,8 @@ extension Option {
         "filter", value: "REGEX",
         help: "test IDs to measure (default 'Benchmarks/': suites whose names end in Benchmarks)")
     package static let force = Option(flag: "force", help: "save results of a debug build")
+    package static let asBudgets = Option(
+        flag: "as-budgets", help: "print the limits as budget traits for each benchmark's @Test instead of checking")
     package static let perToolchain = Option(
         flag: "per-toolchain", help: "save as NAME.swift-MAJOR.MINOR, the baseline compare NAME uses for that toolchain"
     )

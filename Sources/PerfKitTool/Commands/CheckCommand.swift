@@ -9,12 +9,15 @@ enum CheckCommand {
         let parsed = try Arguments(arguments, verb: "check")
         try parsed.requirePositionals(0...0)
         guard let root = parsed[.thresholds] else { throw UsageError("check needs --thresholds DIR") }
-        let current = parsed[.current] ?? RunFile.latestPath
-        let run = try RunFile.read(from: current)
         // `Thresholds/` holds one folder per toolchain; a folder of files is used as it is.
         let hasFiles = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).contains {
             $0.hasSuffix(".p90.json")
         }
+        if parsed.has(.asBudgets), hasFiles {
+            return try printBudgets(PackageBenchmarkThresholds(folder: root), folder: root)
+        }
+        let current = parsed[.current] ?? RunFile.latestPath
+        let run = try RunFile.read(from: current)
         let version = PackageBenchmarkThresholds.versionNumber(run.environment.swiftVersion)
         let shorter = version.split(separator: ".").prefix(2).joined(separator: ".")
         let folder: String
@@ -31,6 +34,9 @@ enum CheckCommand {
                     + "or a shorter version such as \(root)/\(shorter)"
             )
         }
+        if parsed.has(.asBudgets) {
+            return try printBudgets(PackageBenchmarkThresholds(folder: folder), folder: folder)
+        }
         let check = ThresholdCheck(try PackageBenchmarkThresholds(folder: folder), tests: run.tests)
         Output.line("\(current) against \(folder) (package-benchmark p90 limits, Swift \(version)):")
         for line in check.tableLines { Output.line("  " + line) }
@@ -39,5 +45,15 @@ enum CheckCommand {
             "\(counts[.passed] ?? 0) passed, \(counts[.exceeded] ?? 0) exceeded, "
                 + "\(counts[.notInRun] ?? 0) not in this run")
         return check.exceeded ? ExitStatus.regression : ExitStatus.fine
+    }
+
+    /// `--as-budgets`: each benchmark's limits as the budget traits to put on its `@Test`.
+    static func printBudgets(_ thresholds: PackageBenchmarkThresholds, folder: String) -> Int32 {
+        Output.line("// package-benchmark's p90 limits of \(folder) as PerfKit budgets, one test each:")
+        for benchmark in thresholds.budgets {
+            Output.line("// \(benchmark.target).\(benchmark.benchmark): measure(\"\(benchmark.benchmark)\") { … }")
+            Output.line("@Test(.performance(), " + benchmark.traits.joined(separator: ", ") + ")")
+        }
+        return 0
     }
 }
