@@ -383,9 +383,9 @@ struct LookedUp<T> { var value: T }
 
     /// Async bodies are counted whole, on the thread async bodies run on (``AsyncRunner``): a task
     /// group's children, an actor's calls and a stream's producer task are in the count, and two
-    /// counting runs agree: exactly for the fan-out's, the actor's, the leaking cycle's and the plain
-    /// async body's instructions with the Jemalloc trait; within the count tolerance for the stream
-    /// (5 instructions in 1 of 6 samples, seen once) and, on medians, for every body without it. The Dispatch
+    /// counting runs agree, with the Jemalloc trait: exactly for the fan-out's, the actor's, the leaking
+    /// cycle's and the plain async body's instructions and releases; within the count tolerance for the
+    /// stream (5 instructions in 1 of 6 samples, seen once). Without it the heap is named unpinned. The Dispatch
     /// hand-off's thread is not counted, and its count follows
     /// when that thread resumes the body: it is left out here, as the docs say.
     @Test func asyncBodiesAreCountedWholeAndRepeat() throws {
@@ -401,27 +401,27 @@ struct LookedUp<T> { var value: T }
                     for series in measurement.series {
                         values["\(measurement.name) \(series.metric.name)"] = series.values
                     }
+                    // Without the Jemalloc trait the measured thread's heap cannot be pinned, and every
+                    // count says so: glibc's malloc moved the fan-out by 0.08% and a ping-pong's releases
+                    // by 1 between two runs in a fresh clone's CI, so no repeat is claimed there.
+                    for series in measurement.series where series.metric == .instructions && !Jemalloc.isLinked {
+                        #expect(series.heapUnpinned != nil, "\(measurement.name)")
+                    }
                 }
                 runs.append(values)
             }
             let (first, second) = (runs[0], runs[1])
-            // Without the Jemalloc trait, glibc's malloc adds a slow path to a sample now and then
-            // (the fan-out's 16 arrays a call: up to 1,602 instructions in 3.1 M, a fresh clone's CI):
-            // there the runs agree within the count tolerance, as a synchronous body's do.
-            for name in ["fan-out", "ping-pong", "leaking-cycle", "async"] {
-                #expect(first["\(name) releases"] == second["\(name) releases"], "\(name)")
-                guard Jemalloc.isLinked else { continue }
-                #expect(first["\(name) instructions"] == second["\(name) instructions"], "\(name)")
-            }
             for name in ["fan-out", "ping-pong", "pipeline", "leaking-cycle", "async"] {
                 let (a, b) = (first["\(name) instructions"] ?? [], second["\(name) instructions"] ?? [])
-                #expect(!a.isEmpty && a.count == b.count, "\(name): \(first.keys.sorted())")
-                let (x, y) = (Quantile.percentile(sorted: a.sorted(), 50), Quantile.percentile(sorted: b.sorted(), 50))
-                #expect(!Comparison.countsDiffer(x, y), "\(name): \(a) \(b)")
-                if Jemalloc.isLinked {
-                    for (x, y) in zip(a, b) { #expect(!Comparison.countsDiffer(x, y), "\(name): \(a) \(b)") }
-                }
+                #expect(!a.isEmpty && !b.isEmpty, "\(name): \(first.keys.sorted())")
                 #expect(first["\(name) retains"]?.isEmpty == false, "\(name)")
+                // Unpinned, a test is counted in as many processes as its shift check asks for.
+                guard Jemalloc.isLinked else { continue }
+                #expect(a.count == b.count, "\(name)")
+                for (x, y) in zip(a, b) { #expect(!Comparison.countsDiffer(x, y), "\(name): \(a) \(b)") }
+                guard name != "pipeline" else { continue }
+                #expect(a == b, "\(name)")
+                #expect(first["\(name) releases"] == second["\(name) releases"], "\(name)")
             }
             // The children's work is in the count: 8 children building 200 elements each.
             let fanOut = try #require(first["fan-out instructions"]?.min())
