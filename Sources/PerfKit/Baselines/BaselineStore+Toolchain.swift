@@ -12,8 +12,8 @@ extension BaselineStore {
     ///   - swiftVersion: A `swift --version` line, as an environment records it.
     /// - Returns: `NAME.swift-MAJOR.MINOR`.
     public static func perToolchainName(_ name: String, swiftVersion: String) -> String {
-        let parts = PackageBenchmarkThresholds.versionNumber(swiftVersion).split(separator: ".").prefix(2)
-        return "\(name).swift-\(parts.joined(separator: "."))"
+        let names = PackageBenchmarkThresholds.versionCandidates(swiftVersion)
+        return "\(name).swift-\(names.dropLast().last ?? names[0])"  // MAJOR.MINOR
     }
 
     /// The baseline to compare a run of `swiftVersion` against: `name`'s per-toolchain baseline
@@ -23,14 +23,9 @@ extension BaselineStore {
     ///   - swiftVersion: The run's `swift --version` line.
     /// - Returns: The stored name to load.
     public func resolve(_ name: String, swiftVersion: String) -> String {
-        var parts = PackageBenchmarkThresholds.versionNumber(swiftVersion).split(separator: ".").map(String.init)
         let stored = Set(list())
-        while !parts.isEmpty {
-            let candidate = "\(name).swift-\(parts.joined(separator: "."))"
-            if stored.contains(candidate) { return candidate }
-            parts.removeLast()
-        }
-        return name
+        return PackageBenchmarkThresholds.versionCandidates(swiftVersion).map { "\(name).swift-\($0)" }
+            .first(where: stored.contains) ?? name
     }
 
     /// A note when `baseline` was saved with another toolchain than the run's, or nil.

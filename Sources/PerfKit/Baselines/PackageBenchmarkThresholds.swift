@@ -96,15 +96,16 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
     /// The toolchain folder of `root` for a Swift version: `6.3.1`, then `6.3`, then `6`.
     /// - Returns: The folder, or nil when none exists.
     public static func toolchainFolder(in root: String, swiftVersion: String) -> String? {
-        var parts = versionNumber(swiftVersion).split(separator: ".").map(String.init)
-        while !parts.isEmpty {
-            let folder = "\(root)/\(parts.joined(separator: "."))"
+        versionCandidates(swiftVersion).map { "\(root)/\($0)" }.first { folder in
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
-                return folder
-            }
-            parts.removeLast()
+            return FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
         }
-        return nil
+    }
+
+    /// A Swift version's names from the most specific: "6.3.1" → `6.3.1`, `6.3`, `6`. What a
+    /// toolchain folder of threshold files and a per-toolchain baseline are looked up by.
+    public static func versionCandidates(_ swiftVersion: String) -> [String] {
+        let parts = versionNumber(swiftVersion).split(separator: ".")
+        return (1...max(parts.count, 1)).reversed().map { parts.prefix($0).joined(separator: ".") }
     }
 }

@@ -12,27 +12,36 @@ import Glibc
 /// The second is refused at once, naming the first (its pid and command, which the holder writes
 /// into the lock file). The kernel drops the lock when the holder exits, killed or not, so a lock
 /// is never left stale; the file itself stays, as a lock file does.
-package struct MeasuringLock: ~Copyable {
+package enum MeasuringLock {
     /// The lock file, relative to the package root.
     package static let path = ".perfkit/measuring.lock"
 
-    private let fd: Int32
-
-    /// Takes the lock of the package in `directory`, or refuses.
+    /// Runs `body` holding the lock of the package in `directory`, released when it returns (or
+    /// when the process ends). A folder without `Package.swift` is not locked (nothing is made
+    /// there): the verb's own check refuses it.
     /// - Parameters:
     ///   - directory: The package root.
-    ///   - command: The command holding it, as the other run will be told.
+    ///   - command: The command holding it, as another run will be told.
     /// - Throws: ``OrchestrationError/cannotDo(_:)`` naming the holder when another process holds
-    ///   it; ``FileError`` when the lock file cannot be opened (or is a link, never followed).
-    package init(directory: String, command: [String]) throws {
-        let file = directory + "/" + Self.path
-        try? FileManager.default.createDirectory(
-            atPath: directory + "/.perfkit", withIntermediateDirectories: true)
+    ///   it; ``FileError`` when the lock file cannot be opened (or is a link, never followed); what
+    ///   `body` throws.
+    package static func holding<R>(directory: String, command: [String], _ body: () throws -> R) throws -> R {
+        guard FileManager.default.fileExists(atPath: directory + "/Package.swift") else { return try body() }
+        let fd = try take(directory: directory, command: command)
+        defer { close(fd) }
+        return try body()
+    }
+
+    /// Opens and locks the lock file, writing the holder into it; its descriptor.
+    private static func take(directory: String, command: [String]) throws -> Int32 {
+        let file = directory + "/" + path
+        try? FileManager.default.createDirectory(atPath: directory + "/.perfkit", withIntermediateDirectories: true)
         let fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else {
-            let problem =
-                errno == ELOOP ? "is a symbolic link: refusing to follow it" : "cannot open: \(Self.lastError())"
-            throw FileError(file, problem)
+            throw FileError(
+                file,
+                errno == ELOOP
+                    ? "is a symbolic link: refusing to follow it" : "cannot open: \(String(cString: strerror(errno)))")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.holder(fd)
@@ -44,25 +53,8 @@ package struct MeasuringLock: ~Copyable {
         let text = "pid \(getpid()): " + command.joined(separator: " ").prefix(200)
         _ = ftruncate(fd, 0)
         _ = text.utf8CString.withUnsafeBufferPointer { pwrite(fd, $0.baseAddress, $0.count - 1, 0) }
-        self.fd = fd
+        return fd
     }
-
-    /// Runs `body` holding the lock of the package in `directory`.
-    /// - Throws: What ``init(directory:command:)`` throws, or what `body` throws.
-    /// A folder without `Package.swift` is not locked (nothing is made there): the verb's own
-    /// check refuses it.
-    package static func holding<R>(directory: String, command: [String], _ body: () throws -> R) throws -> R {
-        guard FileManager.default.fileExists(atPath: directory + "/Package.swift") else { return try body() }
-        let lock = try MeasuringLock(directory: directory, command: command)
-        defer { lock.check() }
-        return try body()
-    }
-
-    /// A use that keeps the lock alive until the end of ``holding(directory:command:_:)``.
-    private func check() { precondition(fd >= 0) }
-
-    /// Releases the lock (as ending the process does).
-    deinit { close(fd) }
 
     /// What the holder wrote: `pid N: perfkit run …`, one line, at most 240 bytes.
     private static func holder(_ fd: Int32) -> String {
@@ -71,6 +63,4 @@ package struct MeasuringLock: ~Copyable {
         guard n > 0 else { return "" }
         return String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
     }
-
-    private static func lastError() -> String { String(cString: strerror(errno)) }
 }

@@ -34,11 +34,11 @@ public enum EnvironmentReader {
     public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath)
         -> Environment
     {
-        // A repository with no commit yet has a branch (git symbolic-ref names it) but no HEAD commit.
-        let inRepository = Git.answer(["rev-parse", "--git-dir"], in: directory) != nil
+        // A repository with no commit yet has a branch (git symbolic-ref names it) but no HEAD commit;
+        // whether it is a repository is asked only then (one git process less in the usual case).
         let commit =
             Git.answer(["rev-parse", "--verify", "--quiet", "HEAD"], in: directory)
-            ?? (inRepository ? Environment.uncommitted : "unknown")
+            ?? (Git.answer(["rev-parse", "--git-dir"], in: directory) != nil ? Environment.uncommitted : "unknown")
         var branch =
             Git.answer(["rev-parse", "--abbrev-ref", "HEAD"], in: directory)
             ?? Git.answer(["symbolic-ref", "--short", "HEAD"], in: directory) ?? "unknown"

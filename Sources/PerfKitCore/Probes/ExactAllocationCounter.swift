@@ -63,10 +63,11 @@ public enum ExactAllocationCounter {
         /// - Parameter fresh: Whether to count in a new arena, never used before and not returned
         ///   to the pool after: an object made before the window (by an earlier call, kept in a
         ///   runtime cache) is then not in it, so freeing it later cannot read as a negative leak.
-        ///   A new arena costs jemalloc's metadata for it, kept until the process ends.
+        ///   A new arena costs jemalloc's metadata for it, kept until the process ends; past
+        ///   ``Arena/freshLimit`` of them, a pooled arena is used.
         public static func open(fresh: Bool = false) -> Window? {
             #if Jemalloc
-            let new = fresh ? Arena() : nil
+            let new = fresh ? Arena.fresh() : nil
             guard let arena = new ?? Arena.acquire() else { return nil }
             var previousArena: UInt32 = 0
             var size = MemoryLayout<UInt32>.size
@@ -115,6 +116,23 @@ private final class Arena: @unchecked Sendable {
     }
 
     static func release(_ arena: Arena) { pool.withLock { $0.append(arena) } }
+
+    /// How many arenas made for one window alone (``ExactAllocationCounter/Window/open(fresh:)``)
+    /// this process has left behind; shared by every counting thread, so behind a mutex.
+    static let freshMade = Mutex(0)
+    /// The most of them a process makes: jemalloc allows 4,095 arenas in all, and each keeps its
+    /// metadata until the process ends. Past it, windows count in pooled arenas again.
+    static let freshLimit = 1_024
+
+    /// A new arena for one window, or nil past ``freshLimit`` (or when jemalloc refuses one).
+    static func fresh() -> Arena? {
+        let allowed = freshMade.withLock { made -> Bool in
+            guard made < freshLimit else { return false }
+            made += 1
+            return true
+        }
+        return allowed ? Arena() : nil
+    }
 
     let index: UInt32
     // Four MIBs of `depth` components each: small.nmalloc, large.nmalloc, small.ndalloc, large.ndalloc.

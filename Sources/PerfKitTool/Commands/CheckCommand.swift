@@ -19,7 +19,7 @@ enum CheckCommand {
         let current = parsed[.current] ?? RunFile.latestPath
         let run = try RunFile.read(from: current)
         let version = PackageBenchmarkThresholds.versionNumber(run.environment.swiftVersion)
-        let shorter = version.split(separator: ".").prefix(2).joined(separator: ".")
+        let shorter = PackageBenchmarkThresholds.versionCandidates(version).dropFirst().first ?? version
         let folder: String
         if hasFiles {
             folder = root

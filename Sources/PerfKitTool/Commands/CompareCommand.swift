@@ -17,14 +17,13 @@ enum CompareCommand {
             ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json]).plannedPaths,
             inputs: [parsed[.current] ?? RunFile.latestPath])
         let store = BaselineStore(root: parsed[.root] ?? "Baselines")
-        // A missing or misnamed baseline is told before the current side is read.
+        // With no per-toolchain baseline the one asked for is the one used: loaded, and a missing or
+        // damaged one told, before the current side is read.
         let asked = parsed.positionals[0]
-        let names = store.list()
-        let asBaseline = names.contains(asked) ? try store.load(asked) : nil
-        if asBaseline == nil, !names.contains(where: { $0.hasPrefix(asked + ".swift-") }) { _ = try store.load(asked) }
+        let perToolchain = store.list().contains { $0.hasPrefix(asked + ".swift-") }
+        let plain = perToolchain ? nil : try store.load(asked)
         let current = try currentSide(parsed, store: store)
-        let resolved = store.resolve(asked, swiftVersion: current.environment.swiftVersion)
-        let baseline = try resolved == asked ? asBaseline ?? store.load(asked) : store.load(resolved)
+        let baseline = try plain ?? store.load(store.resolve(asked, swiftVersion: current.environment.swiftVersion))
         if baseline.name != asked {
             Output.line("baseline \(baseline.name): the one saved for this run's toolchain")
         } else if let note = BaselineStore.toolchainNote(baseline: baseline, current: current.environment) {
