@@ -113,4 +113,8 @@ final class CycleNode: @unchecked Sendable {
     @Test(.performance(samples: 3)) func leakingCycle() async throws {
         try await measure("leaking-cycle", async: { await ConcurrentFixtures.leakCycle() })
     }
+
+    @Test(.performance(samples: 3)) func leakingDescriptor() async throws {
+        try await measure("leaking-descriptor", async: { await ConcurrentFixtures.leakDescriptor() })
+    }
 }
