@@ -26,6 +26,8 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
 
     /// Every limit of the folder's files, in file and key order.
     public var limits: [Limit]
+    /// Metric names a package-benchmark baseline file held that PerfKit has no counterpart for.
+    public var unreadMetrics: [String] = []
 
     /// package-benchmark's metric names and the PerfKit metrics they map to (Documentation/Thresholds.md).
     /// Time limits are read as nanoseconds, memory as bytes.

@@ -64,8 +64,10 @@ extension Option {
         "store", value: "FILE|URL",
         help: "SQLite file or postgres:// URL (default $PERFKIT_HISTORY, else .perfkit/history.sqlite)")
     package static let thresholds = Option(
-        "thresholds", value: "DIR",
-        help: "package-benchmark threshold files: Thresholds/ (a folder per toolchain) or one toolchain's folder")
+        "thresholds", value: "DIR|FILE",
+        help:
+            "package-benchmark threshold files (Thresholds/, a folder per toolchain, or one toolchain's folder) "
+            + "or a stored baseline's results.json (its p90s as limits)")
     package static let timeBudget = Option(
         "time-budget", value: "SECONDS",
         help:

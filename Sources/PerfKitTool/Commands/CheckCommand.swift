@@ -2,13 +2,25 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// `perfkit check --thresholds DIR [--current RUNFILE]`: gates a run against package-benchmark's
-/// per-toolchain p90 threshold files, prints the difference table, exits 1 when a limit is exceeded.
+/// `perfkit check --thresholds DIR|results.json [--current RUNFILE]`: gates a run against
+/// package-benchmark's per-toolchain p90 threshold files, or the p90s of one of its stored
+/// baselines; prints the difference table, exits 1 when a limit is exceeded.
 enum CheckCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "check")
         try parsed.requirePositionals(0...0)
         guard let root = parsed[.thresholds] else { throw UsageError("check needs --thresholds DIR") }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), !isFolder.boolValue {
+            // A package-benchmark baseline (`.benchmarkBaselines/<Target>/<name>/results.json`).
+            let thresholds = try PackageBenchmarkThresholds(baselineFile: root)
+            if !thresholds.unreadMetrics.isEmpty {
+                Output.progress(
+                    "\(root): not read (no PerfKit counterpart): \(thresholds.unreadMetrics.joined(separator: ", "))")
+            }
+            if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
+            return try gate(thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil)
+        }
         // `Thresholds/` holds one folder per toolchain; a folder of files is used as it is.
         let hasFiles = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).contains {
             $0.hasSuffix(".p90.json")
@@ -37,8 +49,18 @@ enum CheckCommand {
         if parsed.has(.asBudgets) {
             return try printBudgets(PackageBenchmarkThresholds(folder: folder), folder: folder)
         }
-        let check = ThresholdCheck(try PackageBenchmarkThresholds(folder: folder), tests: run.tests)
-        Output.line("\(current) against \(folder) (package-benchmark p90 limits, Swift \(version)):")
+        return try gate(PackageBenchmarkThresholds(folder: folder), against: current, source: folder, version: version)
+    }
+
+    /// Checks the run file at `current` against `thresholds` and prints the difference table.
+    /// - Returns: ``ExitStatus/regression`` when a limit is exceeded, else ``ExitStatus/fine``.
+    static func gate(
+        _ thresholds: PackageBenchmarkThresholds, against current: String, source: String, version: String?
+    ) throws -> Int32 {
+        let run = try RunFile.read(from: current)
+        let check = ThresholdCheck(thresholds, tests: run.tests)
+        let toolchain = version.map { ", Swift \($0)" } ?? ""
+        Output.line("\(current) against \(source) (package-benchmark p90 limits\(toolchain)):")
         for line in check.tableLines { Output.line("  " + line) }
         let counts = Dictionary(grouping: check.rows, by: \.status).mapValues(\.count)
         Output.line(
