@@ -17,12 +17,14 @@ int perfkit_valgrind_headers_present(void) { return 1; }
    it is found at run time, since only counting runs preload it. */
 static void (*perfkit_set_collecting)(int) = 0;
 static int (*perfkit_shim_started)(void) = 0;
+static int (*perfkit_shim_settle)(void) = 0;
 static int perfkit_shim_looked_up = 0;
 
 static void perfkit_find_shim(void) {
     if (perfkit_shim_looked_up) return;
     perfkit_set_collecting = (void (*)(int))dlsym(RTLD_DEFAULT, "perfkit_shim_set_collecting");
     perfkit_shim_started = (int (*)(void))dlsym(RTLD_DEFAULT, "perfkit_shim_threads_started");
+    perfkit_shim_settle = (int (*)(void))dlsym(RTLD_DEFAULT, "perfkit_shim_settle_blocks");
     perfkit_shim_looked_up = 1;
 }
 
@@ -45,6 +47,9 @@ void perfkit_count_begin(void) {
 }
 void perfkit_count_end(const char *label) {
     CALLGRIND_TOGGLE_COLLECT;
+    /* Blocks the body queued on Dispatch count to their end (the shim carries collection into them):
+       wait for them, uncounted, while instrumentation is still on. */
+    if (perfkit_shim_settle) perfkit_shim_settle();
     CALLGRIND_STOP_INSTRUMENTATION;
     if (perfkit_set_collecting) perfkit_set_collecting(0);
     CALLGRIND_DUMP_STATS_AT(label);

@@ -429,6 +429,32 @@ struct LookedUp<T> { var value: T }
         }
     }
 
+    /// Work a body hands to a Dispatch queue and waits for is counted with it: the preloaded shim
+    /// carries the counted region into the queued block (``ConcurrentFixtures/dispatchHandOff(_:)``:
+    /// 500 steps of ``countedWork(_:)`` on the queue's thread). Two counting runs agree exactly after
+    /// the process's first sample; that one moves with libdispatch's worker state (whether a worker
+    /// waits idle: a semaphore signal, or a poke that wakes one), 96 of 36,609 instructions in a
+    /// trial, within the count tolerance.
+    @Test func workHandedToADispatchQueueIsCountedWithTheBody() throws {
+        try Self.withCountingSetup { setup in
+            var runs: [[Double]] = []
+            for _ in 0..<2 {
+                let tests = try Self.count("ConcurrentFixtureTests/dispatchHandOff", setup: setup)
+                let series = try #require(tests.first?.measurements.first?.series.first { $0.metric == .instructions })
+                runs.append(series.values)
+            }
+            let loop = try #require(
+                try Self.count("CountingRunTests/countedLoop", setup: setup).first?.measurements.first?.series.first {
+                    $0.metric == .instructions
+                })
+            // 500 steps on the queue's thread: at least a quarter of the 2,000-step loop's count.
+            #expect(runs[0].allSatisfy { $0 > loop.values.min()! / 4 }, "\(runs[0]) against \(loop.values)")
+            guard Jemalloc.isLinked else { return }
+            #expect(runs[0].dropFirst() == runs[1].dropFirst())
+            #expect(!Comparison.countsDiffer(runs[0][0], runs[1][0]), "\(runs[0]) and \(runs[1])")
+        }
+    }
+
     @Test func aBodyWithAThreadOfItsOwnIsCountedWithItAndSaysSo() throws {
         try Self.withCountingSetup { setup in
             // 3,000 steps on the thread: more than the 2,000 steps of countedLoop's longer body.

@@ -16,8 +16,9 @@ import Synchronization
 /// the instruction run after run (78,680, three times, for the 2,000-step loop of `CountingRunTests`).
 ///
 /// Limits: a thread the body starts is counted, in an order valgrind's scheduler picks (a value
-/// records how many the body started); work handed to threads that already exist (a dispatch
-/// queue's, the Swift concurrency pool's) is not; time spent waiting (system calls, sleeps, locks,
+/// records how many the body started), and so is a block it queues with `dispatch_async` (the shim
+/// carries the region into it, and the region waits for it); other work on threads that already
+/// exist (`dispatch_after`, a timer) is not; time spent waiting (system calls, sleeps, locks,
 /// cache misses) is not an instruction and is invisible here. Measured: a body running 3,000 steps
 /// on a thread of its own counts 134,717–137,896 instructions (thread creation varies); before the
 /// shim carried collection into new threads it counted 6,245 (the thread's work was missed).

@@ -9,4 +9,6 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*
 void perfkit_shim_set_collecting(int on);
 /// Threads started from inside counted regions so far.
 int perfkit_shim_threads_started(void);
+/// Waits up to 100 ms for blocks queued from counted regions to return; the number still running.
+int perfkit_shim_settle_blocks(void);
 #endif
