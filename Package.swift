@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "CPinnedHeap"),
         // The Swift runtime's will-throw hooks, which Swift Testing sets and a measurement suspends.
         .target(name: "CThrowHooks"),
+        // jemalloc's allocation hooks around an async exact-count window: frees made on other threads.
+        .target(name: "CAllocationHooks"),
         .target(name: "PerfKitValgrindShim"),
         // What a measured test bundle links: probes, results, one series' statistics, subjects, and
         // nothing only the tool reads (run files, callgrind dumps, child processes live in PerfKit), so
@@ -57,6 +59,7 @@ let package = Package(
                 "CValgrind",
                 "CPinnedHeap",
                 "CThrowHooks",
+                "CAllocationHooks",
             ]
         ),
         .target(

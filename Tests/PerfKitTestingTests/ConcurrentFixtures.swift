@@ -45,13 +45,12 @@ enum ConcurrentFixtures {
         return total
     }
 
-    /// Work handed to a Dispatch queue and waited for. The queue waits 1 ms first, so the body has
-    /// suspended when the queue resumes it (a hand-off that ends before the body suspends is not
-    /// seen as work elsewhere: ``AsyncRunner``).
-    static func dispatchHandOff(_ queue: DispatchQueue) async -> Int {
+    /// Work handed to a Dispatch queue and waited for. The queue waits `wait` µs first (1 ms: the
+    /// body has suspended when the queue resumes it; 0: it may not have).
+    static func dispatchHandOff(_ queue: DispatchQueue, wait: UInt32 = 1_000) async -> Int {
         await withCheckedContinuation { continuation in
             queue.async {
-                usleep(1_000)
+                if wait > 0 { usleep(wait) }
                 continuation.resume(returning: countedWork(500))
             }
         }

@@ -1,4 +1,6 @@
 #if Jemalloc
+import CAllocationHooks
+import Glibc
 import CJemalloc
 import Synchronization
 #endif
@@ -18,8 +20,20 @@ public enum ExactAllocationCounter {
     public struct Counts: Sendable, Equatable {
         /// Allocation requests (malloc, calloc, realloc, aligned allocations).
         public var mallocs: UInt64
-        /// Frees of blocks in the measuring arena.
+        /// Frees of blocks in the measuring arena, on any thread.
         public var frees: UInt64
+        /// Allocations other threads made while the window was open (a fresh window's only; nil
+        /// otherwise). Process-wide: exact only where nothing else runs meanwhile.
+        public var otherThreadMallocs: UInt64? = nil
+        /// Frees other threads made of the window's blocks (a fresh window's only; nil otherwise):
+        /// more than 0 means part of the body's memory passed through another thread.
+        public var otherThreadFrees: UInt64? = nil
+        /// Where the blocks still live at the window's end were allocated (a fresh window's only).
+        public var kept: LeakSites? = nil
+
+        /// Allocations made and not freed: `mallocs − frees`, less the continuations libdispatch
+        /// keeps in its cache (``LeakSites/keptByDispatch``).
+        public var leaked: Double { Double(mallocs) - Double(frees) - Double(kept?.keptByDispatch ?? 0) }
     }
 
     /// Why exact counts are unavailable, or `nil` when they are available.
@@ -57,6 +71,7 @@ public enum ExactAllocationCounter {
         fileprivate let previousArena: UInt32
         fileprivate let before: Counts
         fileprivate let pooled: Bool
+        fileprivate let hooked: Bool
         #endif
 
         /// Binds the calling thread to a measuring arena with its cache off; nil when unavailable.
@@ -64,7 +79,9 @@ public enum ExactAllocationCounter {
         ///   to the pool after: an object made before the window (by an earlier call, kept in a
         ///   runtime cache) is then not in it, so freeing it later cannot read as a negative leak.
         ///   A new arena costs jemalloc's metadata for it, kept until the process ends; past
-        ///   ``Arena/freshLimit`` of them, a pooled arena is used.
+        ///   ``Arena/freshLimit`` of them, a pooled arena is used. A fresh window counts the frees
+        ///   of its blocks as they are made, on any thread (jemalloc's allocation hooks): another
+        ///   thread's cache would return them to the arena's counters only after the window.
         public static func open(fresh: Bool = false) -> Window? {
             #if Jemalloc
             let new = fresh ? Arena.fresh() : nil
@@ -77,22 +94,59 @@ public enum ExactAllocationCounter {
             _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
             var disabled = false
             _ = mallctl("thread.tcache.enabled", nil, nil, &disabled, MemoryLayout<Bool>.size)
-            return Window(arena: arena, previousArena: previousArena, before: arena.read(), pooled: new == nil)
+            let before = arena.read()
+            // Only a fresh arena: a pooled one would later receive those frees again, from the caches.
+            let hooked = new != nil && perfkit_hooks_begin(arena.index) == 0
+            return Window(
+                arena: arena, previousArena: previousArena, before: before, pooled: new == nil, hooked: hooked)
             #else
             return nil
+            #endif
+        }
+
+        /// Waits while blocks of the window are still being freed on other threads: as long as
+        /// more were allocated than freed and another free came within the last `quiet` ms, up to
+        /// `limit` ms. A Dispatch thread that resumes the body frees the block that resumed it
+        /// just after, while the body may already have returned. Nothing to wait for without hooks.
+        /// - Returns: The milliseconds waited.
+        public func awaitOtherThreadsFrees(quiet: Int = 5, limit: Int = 100) -> Int {
+            #if Jemalloc
+            guard hooked else { return 0 }
+            var waited = 0, still = 0
+            var frees = perfkit_hooks_frees()
+            while waited < limit, still < quiet,
+                Int64(bitPattern: arena.read().mallocs &- before.mallocs) > Int64(frees)
+            {
+                usleep(1_000)
+                waited += 1
+                let now = perfkit_hooks_frees()
+                still = now == frees ? still + 1 : 0
+                frees = now
+            }
+            return waited
+            #else
+            return 0
             #endif
         }
 
         /// Reads the counts since ``open()`` and restores the thread's arena and cache.
         public consuming func close() -> Counts {
             #if Jemalloc
+            var hookCounts: (frees: UInt, otherFrees: UInt, otherMallocs: UInt) = (0, 0, 0)
+            if hooked { perfkit_hooks_end(&hookCounts.frees, &hookCounts.otherFrees, &hookCounts.otherMallocs) }
             let after = arena.read()
+            // Named after the counters are read: naming allocates, on this thread, in this arena.
+            let kept = hooked ? LeakSites.outstanding().map(LeakSites.init(stacks:)) : nil
             var enabled = true
             _ = mallctl("thread.tcache.enabled", nil, nil, &enabled, MemoryLayout<Bool>.size)
             var previous = previousArena
             _ = mallctl("thread.arena", nil, nil, &previous, MemoryLayout<UInt32>.size)
             if pooled { Arena.release(arena) }
-            return Counts(mallocs: after.mallocs &- before.mallocs, frees: after.frees &- before.frees)
+            return Counts(
+                mallocs: after.mallocs &- before.mallocs,
+                frees: hooked ? UInt64(hookCounts.frees) : after.frees &- before.frees,
+                otherThreadMallocs: hooked ? UInt64(hookCounts.otherMallocs) : nil,
+                otherThreadFrees: hooked ? UInt64(hookCounts.otherFrees) : nil, kept: kept)
             #else
             return Counts(mallocs: 0, frees: 0)
             #endif

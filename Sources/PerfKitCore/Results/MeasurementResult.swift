@@ -101,6 +101,19 @@ public struct UnavailableMetric: Sendable, Codable, Equatable {
     }
 }
 
+/// Where allocations a call kept were made: a function and how many blocks a call left live from it.
+public struct LeakSite: Sendable, Codable, Equatable {
+    /// The allocating function, demangled, with its caller when known (`A.init() ← f()`).
+    public var function: String
+    /// Blocks per call still live at the end of the call and its settle wait.
+    public var perCall: Double
+    /// A site.
+    public init(function: String, perCall: Double) {
+        self.function = function
+        self.perCall = perCall
+    }
+}
+
 /// The raw outcome of one measured region: its arms, the order they ran in and every sample.
 public struct MeasurementResult: Sendable, Codable, Equatable {
     /// The measurement's name within its test (for example `layout`).
@@ -113,6 +126,9 @@ public struct MeasurementResult: Sendable, Codable, Equatable {
     public var series: [SampleSeries]
     /// Metrics that were asked for but could not be measured.
     public var unavailable: [UnavailableMetric]
+    /// Where the allocations counted as leaked were made (an async body's exact-count pass, with
+    /// jemalloc), most first; nil when not known.
+    public var leakSites: [LeakSite]? = nil
 
     /// Creates a result.
     public init(name: String, arms: [String], order: [[Int]], series: [SampleSeries], unavailable: [UnavailableMetric])

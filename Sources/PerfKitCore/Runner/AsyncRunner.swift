@@ -76,7 +76,7 @@ public struct AsyncRunner: Sendable {
                 series: collector.series, unavailable: [])
         }
         try await timedPass(body, &collector)
-        let (unsettled, elsewhere) = try await exactPass(body, &collector)
+        let (unsettled, elsewhere, sites) = try await exactPass(body, &collector)
         var unavailable = configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
             (reasons.first ?? unavailableReason(for: metric)).map { UnavailableMetric(metric: metric.name, reason: $0) }
         }
@@ -90,17 +90,23 @@ public struct AsyncRunner: Sendable {
                         + "not wait for): what it frees later would be counted as leaked"))
         }
         if elsewhere > 0 {
-            // Frees on another thread reach the arena only when that thread's cache is flushed.
+            // Their frees are counted when made (jemalloc's hooks), but a Dispatch thread keeps what it
+            // would free in its own cache: up to 1,024 continuations (libdispatch), one a hand-off.
             unavailable.append(
                 UnavailableMetric(
                     metric: Metric.leakedAllocations.name,
-                    reason: "part of the body ran on other threads (resumed from them in \(elsewhere) of "
-                        + "\(configuration.exactCountRounds) calls: Dispatch, or tasks outside perfkit run), "
-                        + "whose frees jemalloc returns late; mallocs and frees count the body's own thread"))
+                    reason:
+                        "part of the body ran on other threads in \(elsewhere) of \(configuration.exactCountRounds) "
+                        + "calls (Dispatch, or tasks outside perfkit run), which keep some of its memory in caches of "
+                        + "their own (libdispatch keeps up to 1,024 continuations a thread): it would read as leaked"))
         }
-        return MeasurementResult(
+        var result = MeasurementResult(
             name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
             series: collector.series, unavailable: unavailable)
+        if collector.series.contains(where: { $0.metric == .leakedAllocations }), !sites.isEmpty {
+            result.leakSites = sites
+        }
+        return result
     }
 
     /// Why `metric` is not recorded for an async body, or nil when it is.
@@ -138,12 +144,13 @@ public struct AsyncRunner: Sendable {
     /// and the descriptors open after. Returns the calls whose work had not settled in time, and the
     /// calls resumed from another thread (work that ran elsewhere).
     private func exactPass<Output>(_ body: () async throws -> Output, _ collector: inout SeriesCollector)
-        async throws -> (unsettled: Int, elsewhere: Int)
+        async throws -> (unsettled: Int, elsewhere: Int, sites: [LeakSite])
     {
         guard ExactAllocationCounter.unavailableReason == nil || OpenDescriptors.unavailableReason == nil,
             !configuration.metrics.isDisjoint(with: Metric.exactPass)
-        else { return (0, 0) }
+        else { return (0, 0, []) }
         var unsettled = 0, elsewhere = 0
+        var kept: [String: Int] = [:]
         // One call in a window, not recorded: the first call after the thread moves to the measuring
         // arena kept one allocation the later ones reuse (a task group's, in release: 43 mallocs and
         // 42 frees, then 42 and 42), which read as a leak in a run whose processes take one exact call.
@@ -153,13 +160,24 @@ public struct AsyncRunner: Sendable {
             let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.open() : nil
             let call = try await countedCall(body)
             if !call.settled { unsettled += 1 }
-            if call.elsewhere { elsewhere += 1 }
-            if let counts = call.counts { collector.addAllocations(counts, label, metrics: configuration.metrics) }
+            // With jemalloc's hooks the leak count is the blocks still live, less libdispatch's cache.
+            if call.elsewhere, call.counts?.kept == nil { elsewhere += 1 }
+            if let counts = call.counts {
+                for site in counts.kept?.sites ?? [] { kept[site.function, default: 0] += site.count }
+                collector.addAllocations(counts, label, metrics: configuration.metrics)
+                if configuration.metrics.contains(.mallocs), let other = counts.otherThreadMallocs {
+                    collector.add(.otherThreadMallocs, Double(other), label)
+                }
+            }
             if let descriptors, let leaked = OpenDescriptors.leaked(since: descriptors) {
                 collector.add(.leakedDescriptors, Double(leaked), label)
             }
         }
-        return (unsettled, elsewhere)
+        let rounds = Double(max(configuration.exactCountRounds, 1))
+        let sites = kept.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {
+            LeakSite(function: $0.key, perCall: Double($0.value) / rounds)
+        }
+        return (unsettled, elsewhere, sites)
     }
 
     /// One call of `body` in a measuring window, with the settle wait inside it: its counts (nil
@@ -174,6 +192,7 @@ public struct AsyncRunner: Sendable {
         let outcome: Result<Output, any Error>
         do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
         let settled = await settle()
+        _ = window?.awaitOtherThreadsFrees()
         let counts = window?.close()
         blackHole(try outcome.get())
         return (counts, settled, (MeasuredThread.asyncBodies?.foreignEnqueues ?? 0) != foreign)

@@ -32,7 +32,7 @@ struct SeriesCollector {
         if metrics.contains(.mallocs) { add(.mallocs, Double(counts.mallocs), label) }
         if metrics.contains(.frees) { add(.frees, Double(counts.frees), label) }
         if metrics.contains(.leakedAllocations) {
-            add(.leakedAllocations, Double(counts.mallocs) - Double(counts.frees), label)
+            add(.leakedAllocations, counts.leaked, label)
         }
     }
 

@@ -20,6 +20,11 @@ extension Metric {
         "bytesFreed", unit: .bytes, polarity: .neither, isDeterministic: true, scope: .thread)
     /// Exact number of allocation requests made by the measured body (its own pass).
     public static let mallocs = Metric("mallocs", unit: .count, isDeterministic: true, scope: .thread)
+    /// Allocations other threads made while an async body ran, its settle wait included: work it
+    /// handed to a Dispatch queue or a thread pool (its own pass, jemalloc's allocation hooks).
+    /// Process-wide, so exact only where nothing else runs meanwhile (`perfkit run`, one test at a time).
+    public static let otherThreadMallocs = Metric(
+        "otherThreadMallocs", unit: .count, isDeterministic: true, scope: .process)
     /// Frees of blocks in the measuring arena during the body (its own pass). Blocks are counted by
     /// the arena that owns them, so frees by other threads of earlier measured blocks are included:
     /// exact in a serial run (`perfkit run`), an upper bound under parallel tests.
@@ -66,7 +71,9 @@ extension Metric {
         .bytesAllocated, .bytesFreed, .retiredInstructions,
     ]
     /// Metrics read in the exact-count pass, which is never timed.
-    public static let exactPass: [Metric] = [.mallocs, .frees, .leakedAllocations, .leakedDescriptors]
+    public static let exactPass: [Metric] = [
+        .mallocs, .otherThreadMallocs, .frees, .leakedAllocations, .leakedDescriptors,
+    ]
     /// Memory metrics read after each sample.
     public static let memoryPass: [Metric] = [
         .residentMemory, .peakResidentMemory, .allocatorAllocated, .allocatorActive, .allocatorResident,

@@ -40,7 +40,14 @@ extension Budget {
         var judgements: [Judgement] = []
         for measurement in measurements {
             for series in measurement.series where series.metric == metric {
-                judgements.append(judge(series, in: measurement.name, mode: mode))
+                var judgement = judge(series, in: measurement.name, mode: mode)
+                if metric == .leakedAllocations, judgement.outcome.status == .failed, let sites = measurement.leakSites
+                {
+                    let named = sites.prefix(3).map { "\($0.function) (\(Format.trim($0.perCall)) a call)" }
+                    judgement.message += "; allocated at " + named.joined(separator: ", ")
+                    judgement.outcome.detail += "; allocated at " + named.joined(separator: ", ")
+                }
+                judgements.append(judgement)
             }
             if let unavailable = measurement.unavailable.first(where: { $0.metric == metric.name }),
                 !measurement.series.contains(where: { $0.metric == metric })
