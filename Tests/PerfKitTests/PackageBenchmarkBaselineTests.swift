@@ -67,6 +67,20 @@ import Testing
         #expect(thresholds.unreadMetrics == ["throughput"])
     }
 
+    /// A baseline package-benchmark 1.31 (commit edf948e) wrote on this machine for a task-group
+    /// fan-out (`Fixtures/package-benchmark-results.json`, 200 samples). Its own `swift package
+    /// benchmark baseline read first` printed p90s of 61 mallocs, 34 retains, 124 releases and
+    /// 12 µs; its percentile cache in the file is empty, so PerfKit's figures come from the histograms.
+    @Test func aRealBaselineReadsAsPackageBenchmarkReadsIt() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/package-benchmark-results.json").path
+        let thresholds = try PackageBenchmarkThresholds(baselineFile: path)
+        #expect(thresholds.limits.map(\.benchmark) == ["fanOut", "fanOut", "fanOut", "fanOut"])
+        #expect(thresholds.limits.map(\.metric) == [.wallClock, .retains, .releases, .mallocs])
+        #expect(thresholds.limits.map(\.limit) == [12_119, 34, 124, 61])
+        #expect(thresholds.unreadMetrics.isEmpty)
+    }
+
     @Test func aRunIsGatedAgainstABaselinesP90s() throws {
         let path = try baseline([(["target": "T", "name": "m"], [Self.result("mallocCountTotal", [43, 43, 43])])])
         let tests = Build.run(ids: ["S/t()"], metric: .mallocs, values: [40, 44]).tests

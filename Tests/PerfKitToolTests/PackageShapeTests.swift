@@ -37,7 +37,10 @@ import Testing
             }
         }
         let testing = Self.closure(of: "PerfKitTesting", in: targets)
-        #expect(testing == ["PerfKitCore", "CJemalloc", "CLinux", "CValgrind", "CPinnedHeap", "CThrowHooks"])
+        #expect(
+            testing == [
+                "PerfKitCore", "CJemalloc", "CLinux", "CValgrind", "CPinnedHeap", "CThrowHooks", "CAllocationHooks",
+            ])
         // The tool still reaches everything it runs.
         let tool = Self.closure(of: "PerfKitTool", in: targets)
         #expect(tool.isSuperset(of: ["PerfKit", "PerfKitCore", "PerfKitCommandLine", "PerfKitHistory"]))

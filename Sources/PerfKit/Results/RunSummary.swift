@@ -9,7 +9,8 @@ public enum RunSummary {
     /// The columns, in order: the metric each shows the median per call of.
     static let columns: [(title: String, metric: Metric)] = [
         ("wall", .wallClock), ("instructions", .instructions), ("mallocs", .mallocs),
-        ("leaked", .leakedAllocations), ("fds", .leakedDescriptors), ("retains", .retains),
+        ("other-thread mallocs", .otherThreadMallocs), ("leaked", .leakedAllocations), ("fds", .leakedDescriptors),
+        ("retains", .retains),
     ]
 
     /// The summary as plain text: a heading line, the table, budget failures and unavailable metrics.
@@ -35,6 +36,11 @@ public enum RunSummary {
     /// - Parameter tests: The tests.
     /// - Returns: The header line and one line per test, measurement, arm and phase.
     public static func table(_ tests: [TestResult]) -> [String] {
+        // Other threads' mallocs are recorded for async bodies only: a column when a run has them.
+        let columns = columns.filter { column in
+            column.metric != .otherThreadMallocs
+                || tests.contains { $0.measurements.contains { $0.series.contains { $0.metric == column.metric } } }
+        }
         var rows: [[String]] = []
         for test in tests {
             let status = budgetStatus(test)
@@ -48,7 +54,7 @@ public enum RunSummary {
                         rows.append(row)
                     }
                 }
-                rows += otherMetricRows(test, measurement, status)
+                rows += otherMetricRows(test, measurement, status, width: columns.count)
             }
         }
         let header = ["test and measurement", "arm/phase"] + columns.map(\.title) + ["budgets"]
@@ -67,7 +73,9 @@ public enum RunSummary {
 
     /// A measurement with none of the table's metrics (memory, a subject's own counters): one row
     /// per arm and phase naming its first metric's median.
-    static func otherMetricRows(_ test: TestResult, _ measurement: MeasurementResult, _ status: String) -> [[String]] {
+    static func otherMetricRows(
+        _ test: TestResult, _ measurement: MeasurementResult, _ status: String, width: Int
+    ) -> [[String]] {
         guard !measurement.series.contains(where: { s in columns.contains { $0.metric == s.metric } }),
             let metric = measurement.series.first?.metric
         else { return [] }
@@ -77,7 +85,7 @@ public enum RunSummary {
                 let value = median(measurement, metric, arm, phase)
                 rows.append(
                     ["\(test.id) \(measurement.name)", "\(arm)/\(phase)", "\(metric.name) \(value)"]
-                        + Array(repeating: "", count: columns.count - 1) + [status])
+                        + Array(repeating: "", count: width - 1) + [status])
             }
         }
         return rows

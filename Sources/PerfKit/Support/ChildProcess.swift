@@ -124,9 +124,9 @@ package enum ChildProcess {
         }
         var data = Data()
         switch output {
-        case .capture: data = pipe.fileHandleForReading.readDataToEndOfFile()
+        case .capture: readChunks(of: pipe.fileHandleForReading) { data.append($0) }
         case .standardErrorAndCapture:
-            while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
+            readChunks(of: pipe.fileHandleForReading) { chunk in
                 FileHandle.standardError.write(chunk)
                 data.append(chunk)
             }
@@ -162,14 +162,26 @@ package enum ChildProcess {
     /// reading thread writes it, the caller reads it after the child ends), passing each chunk on
     /// to this process's standard error when `showing`.
     static func keepTail(of reader: FileHandle, in tail: borrowing Mutex<Data>, showing: Bool) {
-        while true {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
+        readChunks(of: reader) { chunk in
             if showing { FileHandle.standardError.write(chunk) }
             tail.withLock { kept in
                 kept.append(chunk)
                 if kept.count > errorTail { kept.removeFirst(kept.count - errorTail) }
             }
+        }
+    }
+
+    /// Reads `reader` to its end, a chunk at a time, retrying a read a signal interrupted.
+    /// Foundation's `availableData` stops the process on `EINTR` ("Interrupted system call": a
+    /// SIGCHLD handler of the process, while a counting test ran several children at once).
+    static func readChunks(of reader: FileHandle, _ each: (Data) -> Void) {
+        let descriptor = reader.fileDescriptor
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            each(Data(buffer[0..<count]))
         }
     }
 

@@ -33,7 +33,10 @@ public enum ResultText {
             guard let arm = measurement.arms.first else { continue }
             let phase = measurement.phases.contains(.warm) ? .warm : measurement.phases.first ?? .warm
             var figures: [String] = []
-            for metric in [Metric.wallClock, .mallocs, .leakedAllocations, .leakedDescriptors, .instructions] {
+            let shown: [Metric] = [
+                .wallClock, .mallocs, .otherThreadMallocs, .leakedAllocations, .leakedDescriptors, .instructions,
+            ]
+            for metric in shown {
                 guard let series = measurement.series(metric, arm: arm, phase: phase),
                     let s = try? Summary(series.values)
                 else { continue }
