@@ -48,8 +48,8 @@ import Testing
 
 @Suite struct ChecksumBenchmarks {
     static let bytes = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-    @Test(.performance(iterations: 20)) func adler() throws { try measure("adler") { Checksums.adler(Self.bytes) } }
-    @Test(.performance(iterations: 20)) func fletcher() throws { try measure("fletcher") { Checksums.fletcher(Self.bytes) } }
+    @Test(.performance(samples: 20)) func adler() throws { try measure("adler") { Checksums.adler(Self.bytes) } }
+    @Test(.performance(samples: 20)) func fletcher() throws { try measure("fletcher") { Checksums.fletcher(Self.bytes) } }
 }
 SWIFT
 printf '.build/\n.perfkit/\nperf/\n' > .gitignore
