@@ -61,24 +61,7 @@ public struct AsyncRunner: Sendable {
         if redirect { GlobalJobRedirect.begin() }
         defer { if redirect { GlobalJobRedirect.end() } }
         for _ in 0..<configuration.warmupCalls { blackHole(try await body()) }
-        if SimulatedCounter.isCounting {
-            // Threads the warm-up woke (a Dispatch queue's worker) go back to waiting before the
-            // first count: one still on its way there made the first sample's wake-up path another
-            // (36,705 against 36,609 instructions for a hand-off; the later samples were identical).
-            usleep(20_000)
-            for round in 0..<configuration.samples {
-                let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
-                let tag = "main|warm|\(round)"
-                let (output, reading, dump, threads) = try await SimulatedCounter.countAsync(label: tag) {
-                    try await body()
-                }
-                blackHole(output)
-                if let reading { collector.addCounted(reading, label, dump: dump, threads: threads) }
-            }
-            return MeasurementResult(
-                name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
-                series: collector.series, unavailable: [])
-        }
+        if SimulatedCounter.isCounting { return try await countedPass(name, body, &collector) }
         try await timedPass(body, &collector)
         let (unsettled, elsewhere, sites) = try await exactPass(body, &collector)
         var unavailable = configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
@@ -111,6 +94,27 @@ public struct AsyncRunner: Sendable {
             result.leakSites = sites
         }
         return result
+    }
+
+    /// A counting process's pass: one counted call a sample, nothing else recorded.
+    private func countedPass<Output>(
+        _ name: String, _ body: () async throws -> Output, _ collector: inout SeriesCollector
+    ) async throws -> MeasurementResult {
+        // Threads the warm-up woke (a Dispatch queue's worker) go back to waiting before the first
+        // count: one still on its way there made the first sample's wake-up path another (36,705
+        // against 36,609 instructions for a hand-off; the later samples were identical).
+        usleep(20_000)
+        for round in 0..<configuration.samples {
+            let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
+            let (output, reading, dump, threads) = try await SimulatedCounter.countAsync(label: "main|warm|\(round)") {
+                try await body()
+            }
+            blackHole(output)
+            if let reading { collector.addCounted(reading, label, dump: dump, threads: threads) }
+        }
+        return MeasurementResult(
+            name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
+            series: collector.series, unavailable: [])
     }
 
     /// Why `metric` is not recorded for an async body, or nil when it is.
