@@ -18,8 +18,43 @@ start = re.compile(
 
 
 def strip(line):
-    line = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line)
-    return re.sub(r"//.*", "", line)
+    """The line's code without string contents (interpolations included: a string literal inside
+    `\\(…)` would otherwise end the outer one early) and without a trailing comment."""
+    line = line.replace('"""', "")  # a multi-line string's delimiter: its lines are skipped by the caller
+    out, i, n = [], 0, len(line)
+    stack = []  # "s": inside a string; an int: open parentheses inside an interpolation
+    while i < n:
+        c, top = line[i], (stack[-1] if stack else None)
+        if top == "s":
+            if c == "\\" and line[i + 1 : i + 2] == "(":
+                stack.append(0)
+                i += 2
+                continue
+            if c == '"':
+                stack.pop()
+            i += 2 if c == "\\" else 1
+            continue
+        if c == '"':
+            stack.append("s")
+            if not stack[:-1]:
+                out.append('""')
+            i += 1
+            continue
+        if c == "/" and line[i + 1 : i + 2] == "/":
+            break
+        if isinstance(top, int):
+            if c == "(":
+                stack[-1] += 1
+            elif c == ")":
+                if top == 0:
+                    stack.pop()
+                else:
+                    stack[-1] -= 1
+            i += 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def declarations(path):

@@ -81,6 +81,16 @@ package enum LayoutRendering {
                 + "font-family=\"sans-serif\" font-size=\"10\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
         ]
+        out += hourColumns(layout, label: label)
+        out += dayRows(layout, label: label, width: width, now: now, accent: accent)
+        out += placedFrames(layout, events: events, label: label)
+        out.append("</svg>")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The collapsed hours' fills, the hour rules and the busy hours' labels.
+    private static func hourColumns(_ layout: CalendarLayout, label: Double) -> [String] {
+        var out: [String] = []
         for hour in 0..<24 where !layout.axis.busyHours[hour] {
             out.append(
                 "<rect x=\"\(label + layout.axis.hourStarts[hour])\" y=\"20\" "
@@ -98,6 +108,14 @@ package enum LayoutRendering {
                 out.append("<text x=\"\(x + 2)\" y=\"14\" fill=\"#666\">\(hour)</text>")
             }
         }
+        return out
+    }
+
+    /// Each day's rule and label (today's in the accent), and the now line.
+    private static func dayRows(_ layout: CalendarLayout, label: Double, width: Double, now: Date?, accent: String)
+        -> [String]
+    {
+        var out: [String] = []
         for (i, day) in layout.grid.days.enumerated() {
             let y = 20 + layout.rowTops[i]
             out.append(
@@ -117,6 +135,12 @@ package enum LayoutRendering {
                 )
             }
         }
+        return out
+    }
+
+    /// The overflow chips, then each placed event: its tinted fill, edge bar and fitting title.
+    private static func placedFrames(_ layout: CalendarLayout, events: [CalendarEvent], label: Double) -> [String] {
+        var out: [String] = []
         for chip in layout.overflow.joined() {
             let f = chip.frame
             out.append(
@@ -147,7 +171,6 @@ package enum LayoutRendering {
                 )
             }
         }
-        out.append("</svg>")
-        return out.joined(separator: "\n") + "\n"
+        return out
     }
 }
