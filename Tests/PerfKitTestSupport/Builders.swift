@@ -5,12 +5,14 @@ import Testing
 /// Builders for the values tests make again and again: series, environments, run files. Each
 /// takes the caller's source location where it can fail, so a failure points at the test.
 package enum Build {
-    /// A series of `values`, one per sample, in process 0.
+    /// A series of `values`, one per sample, each in the process `processes` gives it (nil: one process).
     package static func series(
-        _ metric: Metric = .wallClock, values: [Double], arm: String = "main", phase: Phase = .warm
+        _ metric: Metric = .wallClock, values: [Double], arm: String = "main", phase: Phase = .warm,
+        processes: [Int]? = nil
     ) -> SampleSeries {
         var series = SampleSeries(metric: metric, arm: arm, phase: phase)
         for (i, v) in values.enumerated() { series.append(v, round: i, position: 0, index: i) }
+        series.processes = processes
         return series
     }
 

@@ -18,14 +18,8 @@ import Testing
 
     /// A wall-clock series and an exact malloc count in one test.
     static func tests(wall: [Double], mallocs: Double, processes: [Int]?) -> [TestResult] {
-        var wallSeries = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        var mallocSeries = SampleSeries(metric: .mallocs, arm: "main", phase: .warm)
-        for (i, v) in wall.enumerated() {
-            wallSeries.append(v * 1_000, round: i, position: 0, index: i)
-            mallocSeries.append(mallocs, round: i, position: 0, index: i)
-        }
-        wallSeries.processes = processes
-        mallocSeries.processes = processes
+        let wallSeries = Build.series(.wallClock, values: wall.map { $0 * 1_000 }, processes: processes)
+        let mallocSeries = Build.series(.mallocs, values: wall.map { _ in mallocs }, processes: processes)
         let m = MeasurementResult(
             name: "m", arms: ["main"], order: [], series: [wallSeries, mallocSeries], unavailable: [])
         return [TestResult(id: "S/t()", suite: "S", measurements: [m])]
