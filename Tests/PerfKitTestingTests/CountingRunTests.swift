@@ -36,6 +36,11 @@ struct LookedUp<T> { var value: T }
         try measure("loop-4000") { countedWork(4_000) }
     }
 
+    /// An empty body: what the harness leaves in the count.
+    @Test(.performance(samples: 3)) func emptyBody() throws {
+        try measure("empty") {}
+    }
+
     /// A body that starts a thread and waits for it: counted with its thread, and said so.
     @Test(.performance(samples: 3)) func threadedLoop() throws {
         try measure("loop-on-a-thread") {
@@ -426,6 +431,23 @@ struct LookedUp<T> { var value: T }
             // The children's work is in the count: 8 children building 200 elements each.
             let fanOut = try #require(first["fan-out instructions"]?.min())
             #expect(fanOut > 8 * 200 * 3, "\(fanOut)")
+        }
+    }
+
+    /// The harness costs next to nothing inside the window (issue 61): an empty body counts at most
+    /// 50 instructions a call in this debug build, the same in every sample and in two runs. The
+    /// region's client requests and the closures and witnesses that hand the call to the body are
+    /// left out (``DumpCount/harnessFrames``); a debug build's thunks around the closure stay in.
+    @Test func anEmptyBodyCountsAlmostNothing() throws {
+        try Self.withCountingSetup { setup in
+            var runs: [[Double]] = []
+            for _ in 0..<2 {
+                let tests = try Self.count("CountingRunTests/emptyBody", setup: setup)
+                let series = try #require(tests.first?.measurements.first?.series.first { $0.metric == .instructions })
+                runs.append(series.values)
+            }
+            #expect(runs[0].allSatisfy { $0 <= 50 && $0 == runs[0][0] }, "\(runs[0])")
+            if Jemalloc.isLinked { #expect(runs[0] == runs[1]) }
         }
     }
 

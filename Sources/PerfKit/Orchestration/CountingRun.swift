@@ -89,6 +89,7 @@ package enum CountingRun {
         + "the test on a measured thread over pinned jemalloc arenas (one per test case; other "
         + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
         + "start), the runtime's cache probes uncounted (finds, and the metadata cache's getOrInsert), "
+        + "the harness's own frames around the body uncounted, "
         + "Swift Testing's backtrace of each thrown error off, jemalloc decay off, symbols bound at start-up, ASLR "
         + "off, "
         + "deterministic hashing, \(checkPlacement)"
@@ -98,7 +99,8 @@ package enum CountingRun {
     package static let unpinnedSetupIdentifier =
         "callgrind Ir, one process per test and one with the heap shifted, "
         + "\(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, the heap not pinned, the runtime's "
-        + "cache probes uncounted (finds, and the metadata cache's getOrInsert), Swift Testing's backtrace of each "
+        + "cache probes uncounted (finds, and the metadata cache's getOrInsert), the harness's own frames around the "
+        + "body uncounted, Swift Testing's backtrace of each "
         + "thrown error off, jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing, "
         + checkPlacement
 
