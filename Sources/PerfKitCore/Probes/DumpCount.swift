@@ -86,43 +86,19 @@ package enum DumpCount {
     /// - Complexity: O(n) in the text's length, one pass.
     package static func reading(ofText text: String) -> Reading? {
         var total: UInt64?, summary: UInt64?
-        var names: [Substring: Substring] = [:]
-        var uncounted: [Substring: Bool] = [:]
-        var callerUncounted = false, calleeUncounted = false, nextIsCall = false
+        var table = NameTable()
+        var callerUncounted = false, calleeUncounted = false, nextIsCall = false, callerIsHarness = false
         var callerClass = CallClass.other, calleeClass = CallClass.other, callCount: UInt64 = 0
         var subtracted: UInt64 = 0, retains: UInt64 = 0, releases: UInt64 = 0
-        // "(id) name" defines a compressed name, "(id)" refers to it, anything else is a plain name.
-        func resolve(_ value: Substring) -> Substring {
-            guard value.hasPrefix("("), let close = value.firstIndex(of: ")") else { return value }
-            let id = value[..<close]
-            let name = value[value.index(after: close)...].drop { $0 == " " }
-            if name.isEmpty { return names[id] ?? id }
-            names[id] = name
-            return name
-        }
-        var harness: [Substring: Bool] = [:]
-        var callerIsHarness = false
-        func isHarnessFrame(_ name: Substring) -> Bool {
-            if let known = harness[name] { return known }
-            let result = isHarness(String(name))
-            harness[name] = result
-            return result
-        }
-        func verdict(_ name: Substring) -> Bool {
-            if let known = uncounted[name] { return known }
-            let result = isUncounted(String(name))
-            uncounted[name] = result
-            return result
-        }
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.hasPrefix("fn=") {
-                let name = resolve(line.dropFirst(3))
-                callerUncounted = verdict(name)
-                callerIsHarness = isHarnessFrame(name)
+                let name = table.resolve(line.dropFirst(3))
+                callerUncounted = table.isUncounted(name)
+                callerIsHarness = table.isHarness(name)
                 callerClass = CallClass(name)
             } else if line.hasPrefix("cfn=") {
-                let name = resolve(line.dropFirst(4))
-                calleeUncounted = verdict(name)
+                let name = table.resolve(line.dropFirst(4))
+                calleeUncounted = table.isUncounted(name)
                 calleeClass = CallClass(name)
             } else if line.hasPrefix("calls=") {
                 nextIsCall = true
@@ -131,27 +107,60 @@ package enum DumpCount {
                 // `totals:` when the dump has one, else `summary:` (SimulatedCounter's reading of one line).
                 let value = SimulatedCounter.totals(ofText: String(line))
                 if line.hasPrefix("totals:") { total = value } else { summary = value }
-            } else if nextIsCall, let first = line.first, first.isNumber || first == "+" || first == "-" || first == "*"
-            {
+            } else if nextIsCall, let cost = costLine(line) {
+                // A call's inclusive cost.
                 nextIsCall = false
-                let fields = line.split(separator: " ")
-                if calleeUncounted && !callerUncounted, fields.count > 1, let cost = UInt64(fields[1]) {
-                    subtracted += cost
-                }
+                if calleeUncounted && !callerUncounted { subtracted += cost ?? 0 }
                 if calleeClass != callerClass && !callerUncounted {
                     if calleeClass == .retain { retains += callCount }
                     if calleeClass == .release { releases += callCount }
                 }
-            } else if callerIsHarness, let first = line.first,
-                first.isNumber || first == "+" || first == "-" || first == "*"
-            {
-                // A cost line of a harness frame's own instructions (not a call's inclusive cost).
-                let fields = line.split(separator: " ")
-                if fields.count > 1, let cost = UInt64(fields[1]) { subtracted += cost }
+            } else if callerIsHarness, let cost = costLine(line) {
+                // A harness frame's own instructions.
+                subtracted += cost ?? 0
             }
         }
         guard let counted = total ?? summary else { return nil }
         return Reading(instructions: counted - min(counted, subtracted), retains: retains, releases: releases)
+    }
+
+    /// A cost line's `Ir` (its position first: a number, or `+N`, `-N`, `*` relative to the last);
+    /// nil when the line is not a cost line, `.some(nil)` when it names no cost.
+    private static func costLine(_ line: Substring) -> UInt64?? {
+        guard let first = line.first, first.isNumber || first == "+" || first == "-" || first == "*" else { return nil }
+        let fields = line.split(separator: " ")
+        return .some(fields.count > 1 ? UInt64(fields[1]) : nil)
+    }
+
+    /// A dump's compressed names, resolved, and what each name is, remembered.
+    private struct NameTable {
+        var names: [Substring: Substring] = [:]
+        var uncounted: [Substring: Bool] = [:]
+        var harness: [Substring: Bool] = [:]
+
+        /// "(id) name" defines a compressed name, "(id)" refers to it, anything else is a plain name.
+        mutating func resolve(_ value: Substring) -> Substring {
+            guard value.hasPrefix("("), let close = value.firstIndex(of: ")") else { return value }
+            let id = value[..<close]
+            let name = value[value.index(after: close)...].drop { $0 == " " }
+            if name.isEmpty { return names[id] ?? id }
+            names[id] = name
+            return name
+        }
+
+        mutating func isUncounted(_ name: Substring) -> Bool {
+            if let known = uncounted[name] { return known }
+            let result = DumpCount.isUncounted(String(name))
+            uncounted[name] = result
+            return result
+        }
+
+        mutating func isHarness(_ name: Substring) -> Bool {
+            if let known = harness[name] { return known }
+            let result = DumpCount.isHarness(String(name))
+            harness[name] = result
+            return result
+        }
     }
 
     /// Which reference-counting operation a function is, if any.
