@@ -42,11 +42,16 @@ import Testing
         }
     }
 
+    /// Rendering: the note of a count judged from its placements says why.
+    @Test func theNoteOfACountJudgedFromPlacementsSaysWhy() throws {
+        let same = try Self.row(Self.placements(1), Self.placements(2))
+        #expect(same.note.hasPrefix("simulated count that follows code addresses"))
+    }
+
     @Test func aCountThatMovesBetweenPlacementsIsJudgedFromThem() throws {
         let same = try Self.row(Self.placements(1), Self.placements(2))
         #expect(same.replicatedOver == .placements)
         #expect(same.verdict != .regressed && same.verdict != .improved, "\(same.note)")
-        #expect(same.note.hasPrefix("simulated count that follows code addresses"))
         let slower = try Self.row(Self.placements(1), Self.placements(2, scale: 1.05))
         #expect(slower.verdict == .regressed, "\(slower.note)")
         let faster = try Self.row(Self.placements(3), Self.placements(4, scale: 0.95))
