@@ -21,8 +21,6 @@
 
 // Weak: a process built without the Jemalloc trait has no mallctl, and then no window is counted.
 extern int mallctl(const char *, void *, size_t *, void *, size_t) __attribute__((weak));
-extern int mallctlnametomib(const char *, size_t *, size_t *) __attribute__((weak));
-extern int mallctlbymib(const size_t *, size_t, void *, size_t *, void *, size_t) __attribute__((weak));
 
 typedef void (*perfkit_hook_alloc)(void *, int, void *, uintptr_t, uintptr_t[3]);
 typedef void (*perfkit_hook_dalloc)(void *, int, void *, uintptr_t[3]);
@@ -36,9 +34,6 @@ typedef struct {
 
 static atomic_int window_open;
 static pthread_t window_thread;
-static unsigned window_arena;
-static size_t lookup_mib[2];
-static size_t lookup_depth;
 static atomic_ulong frees_in_arena;
 static atomic_ulong mallocs_elsewhere;
 static atomic_ulong frees_elsewhere;
@@ -80,17 +75,22 @@ static void perfkit_track(void *address) {
     atomic_flag_clear_explicit(&table_lock, memory_order_release);
 }
 
-static void perfkit_untrack(void *address) {
+// Removes `address` from the table: 1 when it was there (a block the window's thread allocated
+// during the window), else 0.
+static int perfkit_untrack(void *address) {
+    int found = 0;
     while (atomic_flag_test_and_set_explicit(&table_lock, memory_order_acquire)) {}
     for (size_t slot = perfkit_slot(address), probes = 0; table[slot].address && probes < PERFKIT_SLOTS;
          slot = (slot + 1) % PERFKIT_SLOTS, probes++) {
         if (table[slot].address == address) {
             table[slot].address = PERFKIT_TOMBSTONE;
             live -= 1;
+            found = 1;
             break;
         }
     }
     atomic_flag_clear_explicit(&table_lock, memory_order_release);
+    return found;
 }
 
 static void perfkit_on_alloc(void *extra, int type, void *result, uintptr_t raw, uintptr_t args[3]) {
@@ -102,27 +102,20 @@ static void perfkit_on_alloc(void *extra, int type, void *result, uintptr_t raw,
     }
 }
 
+// A free of a block the window's thread allocated during the window, on any thread: counted when
+// it is made. The table says whose block it is: no mallctl inside a hook (a fresh clone's parallel
+// test run crashed inside jemalloc while a hook looked each freed block's arena up).
 static void perfkit_on_dalloc(void *extra, int type, void *address, uintptr_t args[3]) {
     (void)extra, (void)type, (void)args;
-    if (!address) return;
-    unsigned arena = 0;
-    size_t size = sizeof arena;
-    if (mallctlbymib(lookup_mib, lookup_depth, &arena, &size, &address, sizeof address) != 0 || arena != window_arena)
-        return;
+    if (!address || !perfkit_untrack(address)) return;
     atomic_fetch_add(&frees_in_arena, 1);
     if (!pthread_equal(pthread_self(), window_thread)) atomic_fetch_add(&frees_elsewhere, 1);
-    perfkit_untrack(address);
 }
 
 int perfkit_hooks_begin(unsigned arena) {
-    if (!mallctl || !mallctlnametomib || !mallctlbymib) return -1;
+    if (!mallctl) return -1;
     int closed = 0;
     if (!atomic_compare_exchange_strong(&window_open, &closed, 1)) return -1;
-    lookup_depth = 2;
-    if (mallctlnametomib("arenas.lookup", lookup_mib, &lookup_depth) != 0) {
-        atomic_store(&window_open, 0);
-        return -1;
-    }
     if (!table) {
         void *mapped = mmap(NULL, sizeof(struct perfkit_entry) * PERFKIT_SLOTS, PROT_READ | PROT_WRITE,
                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -138,7 +131,7 @@ int perfkit_hooks_begin(unsigned arena) {
     live = 0;
     overflowed = 0;
     window_thread = pthread_self();
-    window_arena = arena;
+    (void)arena;
     atomic_store(&frees_in_arena, 0);
     atomic_store(&mallocs_elsewhere, 0);
     atomic_store(&frees_elsewhere, 0);

@@ -1,8 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// package-benchmark's stored baseline, `.benchmarkBaselines/<Target>/<name>/results.json`, read as
-/// p90 limits: what a team that gated on `swift package benchmark baseline check` brings along.
+/// package-benchmark's stored baseline, `.benchmarkBaselines/<Target>/<name>/results.json`, read as p90
+/// limits.
+///
+/// What a team that gated on `swift package benchmark baseline check` brings along.
 ///
 /// Each benchmark's p90 is computed from the HDR histogram the file stores, as package-benchmark
 /// computes it (its percentile cache can be stale, so it is not read). Metrics with no PerfKit
@@ -60,9 +62,10 @@ extension PackageBenchmarkThresholds {
     }
 }
 
-/// The part of package-benchmark's `BenchmarkBaseline` that PerfKit reads. Its `results` is a
-/// dictionary keyed by a struct, which Foundation's JSON encoder writes as a flat array of
-/// alternating keys and values: `[{"target": …, "name": …}, [result, …], …]`.
+/// The part of package-benchmark's `BenchmarkBaseline` that PerfKit reads.
+///
+/// Its `results` is a dictionary keyed by a struct, which Foundation's JSON encoder writes as a flat array
+/// of alternating keys and values: `[{"target": …, "name": …}, [result, …], …]`.
 struct StoredBaseline: Decodable {
     struct BenchmarkName: Decodable {
         var target: String
@@ -117,8 +120,10 @@ struct StoredHistogram: Decodable {
     }
 
     /// The p90 as package-benchmark reads it (p10 of a metric that prefers larger values), by
-    /// hdrhistogram's `valueAtPercentile`: the highest value equivalent to the bucket where the
-    /// running count reaches the percentile, kept within the recorded minimum and maximum. Nil when empty.
+    /// hdrhistogram's `valueAtPercentile`.
+    ///
+    /// The highest value equivalent to the bucket where the running count reaches the percentile, kept
+    /// within the recorded minimum and maximum. Nil when empty.
     func p90(prefersLarger: Bool) -> UInt64? {
         guard totalCount > 0 else { return nil }
         let percentile = (prefersLarger ? 10.0 : 90.0).nextDown

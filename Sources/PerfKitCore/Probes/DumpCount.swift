@@ -24,11 +24,12 @@ package enum DumpCount {
         "std::pair<* swift::StableAddressConcurrentReadableHashMap<*>::getOrInsert<*"
     ]
 
-    /// The harness's own frames around a counted body, whose self cost a count leaves out: the
-    /// region's opening and closing client requests and the closures and subject witnesses that hand
+    /// The harness's own frames around a counted body, whose self cost a count leaves out.
+    ///
+    /// The region's opening and closing client requests and the closures and subject witnesses that hand
     /// the call to the body (glob patterns over callgrind's names, mangled Swift names). An empty
-    /// synchronous body counted 59 instructions a call in a release build, 55 of them here. What
-    /// these frames call (the body, the runtime) stays counted.
+    /// synchronous body counted 59 instructions a call in a release build, 55 of them here. What these
+    /// frames call (the body, the runtime) stays counted.
     package static let harnessFrames = [
         "perfkit_count_begin*", "perfkit_count_end*",
         "$s11PerfKitCore6RunnerV17takeCountedSample*",

@@ -1,9 +1,10 @@
 import Glibc
 import Synchronization
 
-/// Function names from an ELF file's own symbol table (`.symtab`): what `dladdr` cannot name in an
-/// executable, whose functions are not exported (a test bundle's Swift functions). Read with
-/// `mmap`, scanned per lookup, names cached; a stripped file names nothing.
+/// Function names from an ELF file's own symbol table (`.symtab`).
+///
+/// What `dladdr` cannot name in an executable, whose functions are not exported (a test bundle's Swift
+/// functions). Read with `mmap`, scanned per lookup, names cached; a stripped file names nothing.
 enum ElfSymbols {
     /// Names found so far, by library and offset. Shared by every thread that names a leak.
     private static let cache = Mutex<[String: String?]>([:])

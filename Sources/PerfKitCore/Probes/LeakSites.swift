@@ -1,14 +1,18 @@
 import CAllocationHooks
 import Glibc
 
-/// Where the allocations a call kept were made: the stacks jemalloc's hooks recorded for the
-/// blocks still live when an exact-count window closed (``ExactAllocationCounter/Window``), each
-/// named by its first frame outside the allocator, and those libdispatch keeps in its own cache.
+/// Where the allocations a call kept were made.
+///
+/// The stacks jemalloc's hooks recorded for the blocks still live when an exact-count window closed
+/// (``ExactAllocationCounter/Window``), each named by its first frame outside the allocator, and those
+/// libdispatch keeps in its own cache.
 public struct LeakSites: Sendable, Equatable {
     /// Kept blocks per allocating function (demangled), most first.
     public var sites: [(function: String, count: Int)]
-    /// Kept blocks that libdispatch allocated inside `dispatch_async` (its continuations, which a
-    /// queue's thread keeps in a cache of up to 1,024): the runtime's, not a leak of the body.
+    /// Kept blocks that libdispatch allocated inside `dispatch_async` (its continuations, which a queue's
+    /// thread keeps in a cache of up to 1,024).
+    ///
+    /// The runtime's, not a leak of the body.
     public var keptByDispatch: Int
 
     /// Equal when the same functions kept the same counts.
@@ -66,8 +70,10 @@ public struct LeakSites: Sendable, Equatable {
         return name.range(of: " -> ").map { String(name[..<$0.lowerBound]) } ?? name
     }
 
-    /// The function an address is in (its exported symbol, else the library's own symbol table),
-    /// and its library; nil when the address is in no loaded object.
+    /// The function an address is in (its exported symbol, else the library's own symbol table), and its
+    /// library.
+    ///
+    /// Nil when the address is in no loaded object.
     static func symbolize(_ address: UnsafeRawPointer) -> (symbol: String, library: String)? {
         var symbol: UnsafePointer<CChar>?
         var library: UnsafePointer<CChar>?

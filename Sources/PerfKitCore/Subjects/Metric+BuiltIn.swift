@@ -20,8 +20,9 @@ extension Metric {
         "bytesFreed", unit: .bytes, polarity: .neither, isDeterministic: true, scope: .thread)
     /// Exact number of allocation requests made by the measured body (its own pass).
     public static let mallocs = Metric("mallocs", unit: .count, isDeterministic: true, scope: .thread)
-    /// Allocations other threads made while an async body ran, its settle wait included: work it
-    /// handed to a Dispatch queue or a thread pool (its own pass, jemalloc's allocation hooks).
+    /// Allocations other threads made while an async body ran, its settle wait included.
+    ///
+    /// Work it handed to a Dispatch queue or a thread pool (its own pass, jemalloc's allocation hooks).
     /// Process-wide, so exact only where nothing else runs meanwhile (`perfkit run`, one test at a time).
     public static let otherThreadMallocs = Metric(
         "otherThreadMallocs", unit: .count, isDeterministic: true, scope: .process)

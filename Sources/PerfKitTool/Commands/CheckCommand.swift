@@ -2,9 +2,10 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// `perfkit check --thresholds DIR|results.json [--current RUNFILE]`: gates a run against
-/// package-benchmark's per-toolchain p90 threshold files, or the p90s of one of its stored
-/// baselines; prints the difference table, exits 1 when a limit is exceeded.
+/// `perfkit check --thresholds DIR|results.json [--current RUNFILE]`.
+///
+/// Gates a run against package-benchmark's per-toolchain p90 threshold files, or the p90s of one of its
+/// stored baselines; prints the difference table, exits 1 when a limit is exceeded.
 enum CheckCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "check")
