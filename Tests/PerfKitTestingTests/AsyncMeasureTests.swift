@@ -43,44 +43,54 @@ import Testing
         }
     }
 
-    /// Leaked descriptors are the process's (a descriptor table is not per thread), so they are
-    /// exact only where nothing else opens or closes one during the call: a measured process of this
-    /// bundle running one test at a time, as `perfkit run` runs tests. There, the cycle leaks no
-    /// descriptor and a body that opens `/dev/null` and never closes it leaks 1 a call. (Under a
-    /// parallel `swift test`, other suites' pipes read 6 or −1 here.)
-    @Test func leakedDescriptorsAreCountedPerCallInAQuietProcess() throws {
+    /// What needs a process to itself: leaked descriptors (a descriptor table is the process's) and
+    /// jemalloc's allocation hooks (installed only where tests run one at a time), checked in a
+    /// measured process of this bundle, as `perfkit run` runs tests. There:
+    /// - the cycle leaks no descriptor and 2 allocations a call, made by the node's initializer
+    ///   called from the leaking body (its leak sites);
+    /// - a body that opens `/dev/null` and never closes it leaks 1 descriptor a call;
+    /// - a Dispatch hand-off leaks nothing, whether the queue waits 1 ms or resumes the body at once
+    ///   (the continuation libdispatch keeps in its cache is told apart by its stack), and its other
+    ///   thread's allocations are counted.
+    /// (Under a parallel `swift test`, other suites' pipes read 6 or −1 descriptors here.)
+    @Test func whatNeedsAProcessToItselfIsCountedInOne() throws {
         guard !SimulatedCounter.isCounting, !PerformanceMode.current.isMeasuring else { return }
         let outcome = try TestBundleLauncher().measure(
             MeasuredProcessRequest(
                 bundle: CommandLine.arguments[0], directory: CountingRunTests.packageRoot,
-                filter: "ConcurrentFixtureTests/leaking", samples: 3))
-        func descriptors(_ name: String) -> [Double]? {
-            let measurement = outcome.tests.flatMap(\.measurements).first { $0.name == name }
-            return measurement.flatMap { Self.values($0, .leakedDescriptors) }
+                filter: "ConcurrentFixtureTests/(leaking|dispatchHandOff)", samples: 3))
+        func measurement(_ name: String) -> MeasurementResult? {
+            outcome.tests.flatMap(\.measurements).first { $0.name == name }
         }
-        #expect(descriptors("leaking-cycle") == [0, 0, 0])
-        #expect(descriptors("leaking-descriptor") == [1, 1, 1])
+        func values(_ name: String, _ metric: Metric) -> [Double]? {
+            measurement(name).flatMap { Self.values($0, metric) }
+        }
+        #expect(values("leaking-cycle", .leakedDescriptors) == [0, 0, 0])
+        #expect(values("leaking-descriptor", .leakedDescriptors) == [1, 1, 1])
+        guard Jemalloc.isLinked else { return }
+        #expect(values("leaking-cycle", .leakedAllocations) == [2, 2, 2])
+        #expect(
+            measurement("leaking-cycle")?.leakSites == [
+                LeakSite(
+                    function: "PerfKitTestingTests.CycleNode.__allocating_init() ← static "
+                        + "PerfKitTestingTests.ConcurrentFixtures.leakCycle() async", perCall: 2)
+            ])
+        for name in ["dispatch-hand-off", "dispatch-at-once"] {
+            #expect(values(name, .leakedAllocations) == [0, 0, 0], "\(name): \(measurement(name)?.unavailable ?? [])")
+            #expect(values(name, .otherThreadMallocs)?.count == 3, "\(name)")
+        }
     }
 
-    /// Work resumed from a Dispatch thread, whether the queue finished before the body suspended
-    /// (0 µs) or after (1 ms), leaks nothing: the frees that thread makes are counted when made
-    /// (jemalloc's hooks), and the continuation libdispatch keeps in the queue thread's cache (one a
-    /// call, up to 1,024) is told apart by the stack that allocated it. Without the Jemalloc trait
-    /// no allocation is counted, and the reason says so.
-    @Test func workOnAnotherThreadLeaksNothing() async throws {
+    /// Work resumed from a Dispatch thread under `swift test` (tests in parallel, so no allocation
+    /// hooks: ``ExactAllocationCounter/Window/hooksAllowed``): leaked allocations are named
+    /// unavailable, with the reason. Without the Jemalloc trait the reason says that instead.
+    @Test func workOnAnotherThreadIsNamed() async throws {
         let queue = DispatchQueue(label: "perfkit.test.handoff")
-        for wait: UInt32 in [1_000, 0] {
-            let result = try await Self.run { await ConcurrentFixtures.dispatchHandOff(queue, wait: wait) }
-            #expect(Self.values(result, .wallClock)?.count == 3)
-            guard Jemalloc.isLinked else {
-                let reason = try #require(result.unavailable.first { $0.metric == Metric.leakedAllocations.name })
-                #expect(reason.reason.contains("Jemalloc trait"), "\(reason.reason)")
-                continue
-            }
-            #expect(Self.values(result, .leakedAllocations) == [0, 0, 0], "wait \(wait) µs")
-            #expect(result.leakSites == nil)
-            #expect(Self.values(result, .otherThreadMallocs)?.count == 3)
-        }
+        let result = try await Self.run { await ConcurrentFixtures.dispatchHandOff(queue) }
+        #expect(Self.values(result, .wallClock)?.count == 3)
+        #expect(Self.values(result, .leakedAllocations) == nil)
+        let reason = try #require(result.unavailable.first { $0.metric == Metric.leakedAllocations.name })
+        #expect(reason.reason.contains(Jemalloc.isLinked ? "other threads" : "Jemalloc trait"), "\(reason.reason)")
     }
 
     /// A synchronous body's leaks come from the same exact-count pass (``Runner``).
@@ -99,14 +109,6 @@ import Testing
         let judgements = budget.judge([cycle], mode: PerformanceMode.current)
         #expect(judgements.map(\.outcome.status) == [.failed])
         #expect(judgements.first?.message.contains("2") == true)
-        // Where the two blocks were made: the node's initializer, called from the leaking body.
-        #expect(
-            cycle.leakSites == [
-                LeakSite(
-                    function: "PerfKitTestingTests.CycleNode.__allocating_init() ← static "
-                        + "PerfKitTestingTests.ConcurrentFixtures.leakCycle() async", perCall: 2)
-            ])
-        #expect(judgements.first?.message.contains("allocated at PerfKitTestingTests.CycleNode") == true)
     }
 }
 

@@ -109,6 +109,11 @@ final class CycleNode: @unchecked Sendable {
         try await measure("dispatch-hand-off", async: { await ConcurrentFixtures.dispatchHandOff(Self.queue) })
     }
 
+    /// A hand-off whose queue does not wait: it may resume the body before it suspends.
+    @Test(.performance(samples: 3)) func dispatchHandOffAtOnce() async throws {
+        try await measure("dispatch-at-once", async: { await ConcurrentFixtures.dispatchHandOff(Self.queue, wait: 0) })
+    }
+
     @Test(.performance(samples: 3)) func leakingCycle() async throws {
         try await measure("leaking-cycle", async: { await ConcurrentFixtures.leakCycle() })
     }

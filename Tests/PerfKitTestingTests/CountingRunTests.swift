@@ -460,7 +460,7 @@ struct LookedUp<T> { var value: T }
         try Self.withCountingSetup { setup in
             var runs: [[Double]] = []
             for _ in 0..<2 {
-                let tests = try Self.count("ConcurrentFixtureTests/dispatchHandOff", setup: setup)
+                let tests = try Self.count(#"ConcurrentFixtureTests/dispatchHandOff\(\)"#, setup: setup)
                 let series = try #require(tests.first?.measurements.first?.series.first { $0.metric == .instructions })
                 runs.append(series.values)
             }
