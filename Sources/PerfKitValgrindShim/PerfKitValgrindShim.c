@@ -153,70 +153,44 @@ typedef void (*perfkit_async_f)(void *, void *, void (*)(void *));
 typedef void (*perfkit_group_async)(void *, void *, void *);
 typedef void (*perfkit_group_async_f)(void *, void *, void *, void (*)(void *));
 
+// The queueing functions wrapped, each with its block form and its function form (what a carried
+// block is queued with).
+enum perfkit_queueing { perfkit_plain, perfkit_barrier, perfkit_group, perfkit_queueings };
+static const char *const perfkit_names[perfkit_queueings][2] = {
+    {"dispatch_async", "dispatch_async_f"},
+    {"dispatch_barrier_async", "dispatch_barrier_async_f"},
+    {"dispatch_group_async", "dispatch_group_async_f"},
+};
+static void *perfkit_real[perfkit_queueings][2];
+
 // Every symbol the wrappers forward to, looked up when the shim is loaded: looked up at a first
 // call, the dynamic linker's search (about 9,400 instructions) fell in the first counted sample.
-static perfkit_async real_async, real_barrier_async;
-static perfkit_async_f real_async_f, real_barrier_async_f;
-static perfkit_group_async real_group_async;
-static perfkit_group_async_f real_group_async_f;
-
 __attribute__((constructor)) static void perfkit_shim_resolve(void) {
-    real_async = (perfkit_async)dlsym(RTLD_NEXT, "dispatch_async");
-    real_async_f = (perfkit_async_f)dlsym(RTLD_NEXT, "dispatch_async_f");
-    real_barrier_async = (perfkit_async)dlsym(RTLD_NEXT, "dispatch_barrier_async");
-    real_barrier_async_f = (perfkit_async_f)dlsym(RTLD_NEXT, "dispatch_barrier_async_f");
-    real_group_async = (perfkit_group_async)dlsym(RTLD_NEXT, "dispatch_group_async");
-    real_group_async_f = (perfkit_group_async_f)dlsym(RTLD_NEXT, "dispatch_group_async_f");
+    for (int kind = 0; kind < perfkit_queueings; kind++)
+        for (int form = 0; form < 2; form++) perfkit_real[kind][form] = dlsym(RTLD_NEXT, perfkit_names[kind][form]);
     perfkit_find_blocks();
 }
 
-void dispatch_async(void *queue, void *block) {
-    perfkit_async real = real_async;
-    perfkit_async_f real_f = real_async_f;
-    if (!real) real = (perfkit_async)dlsym(RTLD_NEXT, "dispatch_async");
+// Queues `block` on `queue` (in `group` for dispatch_group_async) through libdispatch: as it is, or
+// carried into a counted region.
+static void perfkit_queue(enum perfkit_queueing kind, void *group, void *queue, void *block) {
+    if (!perfkit_real[kind][0]) perfkit_shim_resolve();
     struct perfkit_carried *carried = perfkit_carry(block);
-    if (!carried) {
-        in_dispatch = 1;
-        real(queue, block);
-        in_dispatch = 0;
-        return;
-    }
-    if (!real_f) real_f = (perfkit_async_f)dlsym(RTLD_NEXT, "dispatch_async_f");
     in_dispatch = 1;
-    real_f(queue, carried, perfkit_carried_run);
+    if (kind == perfkit_group) {
+        if (carried) ((perfkit_group_async_f)perfkit_real[kind][1])(group, queue, carried, perfkit_carried_run);
+        else ((perfkit_group_async)perfkit_real[kind][0])(group, queue, block);
+    } else {
+        if (carried) ((perfkit_async_f)perfkit_real[kind][1])(queue, carried, perfkit_carried_run);
+        else ((perfkit_async)perfkit_real[kind][0])(queue, block);
+    }
     in_dispatch = 0;
 }
 
-void dispatch_barrier_async(void *queue, void *block) {
-    perfkit_async real = real_barrier_async;
-    perfkit_async_f real_f = real_barrier_async_f;
-    if (!real) real = (perfkit_async)dlsym(RTLD_NEXT, "dispatch_barrier_async");
-    struct perfkit_carried *carried = perfkit_carry(block);
-    if (!carried) {
-        in_dispatch = 1;
-        real(queue, block);
-        in_dispatch = 0;
-        return;
-    }
-    if (!real_f) real_f = (perfkit_async_f)dlsym(RTLD_NEXT, "dispatch_barrier_async_f");
-    in_dispatch = 1;
-    real_f(queue, carried, perfkit_carried_run);
-    in_dispatch = 0;
-}
+void dispatch_async(void *queue, void *block) { perfkit_queue(perfkit_plain, NULL, queue, block); }
+
+void dispatch_barrier_async(void *queue, void *block) { perfkit_queue(perfkit_barrier, NULL, queue, block); }
 
 void dispatch_group_async(void *group, void *queue, void *block) {
-    perfkit_group_async real = real_group_async;
-    perfkit_group_async_f real_f = real_group_async_f;
-    if (!real) real = (perfkit_group_async)dlsym(RTLD_NEXT, "dispatch_group_async");
-    struct perfkit_carried *carried = perfkit_carry(block);
-    if (!carried) {
-        in_dispatch = 1;
-        real(group, queue, block);
-        in_dispatch = 0;
-        return;
-    }
-    if (!real_f) real_f = (perfkit_group_async_f)dlsym(RTLD_NEXT, "dispatch_group_async_f");
-    in_dispatch = 1;
-    real_f(group, queue, carried, perfkit_carried_run);
-    in_dispatch = 0;
+    perfkit_queue(perfkit_group, group, queue, block);
 }

@@ -13,8 +13,8 @@ int perfkit_hooks_begin(unsigned arena);
 unsigned long perfkit_hooks_frees(void);
 
 /// Stops counting (after a begin that returned 0) and writes what was counted: frees of the
-/// window's blocks (on any thread, and on other threads) and allocations on other threads.
-void perfkit_hooks_end(unsigned long *frees, unsigned long *other_frees, unsigned long *other_mallocs);
+/// window's blocks (on any thread) and allocations on other threads.
+void perfkit_hooks_end(unsigned long *frees, unsigned long *other_mallocs);
 /// Frames kept of the stack that made each tracked allocation.
 #define PERFKIT_HOOK_FRAMES 12
 

@@ -52,11 +52,7 @@ public struct CallgrindDump: Sendable, Equatable {
     }
 
     /// The functions counted as "the allocator": a call from outside this set into it is an allocation site.
-    public static let allocatorEntryPoints: Set<String> = [
-        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "swift_slowAlloc",
-        "swift_allocObject",
-        "swift_allocBox", "swift_allocEmptyBox",
-    ]
+    public static let allocatorEntryPoints = DumpCount.allocatorEntryPoints
 
     /// Name prefixes of the harness: PerfKit, PerfKitTesting, Swift Testing, and the concurrency
     /// runtime's frames that run a job (they enclose the body, so they repeat its change).

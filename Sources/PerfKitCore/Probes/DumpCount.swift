@@ -38,6 +38,13 @@ package enum DumpCount {
         "$s11PerfKitCore11AsyncRunnerV11countedPass*",
     ]
 
+    /// The allocator's and the Swift runtime's allocation entry points: a caller of one is where an
+    /// allocation was made (``CallgrindDump``'s allocation sites, ``LeakSites``).
+    package static let allocatorEntryPoints: Set<String> = [
+        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "swift_slowAlloc",
+        "swift_allocObject", "swift_allocBox", "swift_allocEmptyBox",
+    ]
+
     /// Whether `name` is one of ``harnessFrames``.
     package static func isHarness(_ name: String) -> Bool {
         harnessFrames.contains { fnmatch($0, name, 0) == 0 }

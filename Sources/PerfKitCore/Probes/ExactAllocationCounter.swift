@@ -22,14 +22,10 @@ public enum ExactAllocationCounter {
         public var mallocs: UInt64
         /// Frees of blocks in the measuring arena, on any thread.
         public var frees: UInt64
-        /// Allocations other threads made while the window was open (a fresh window's only.
+        /// Allocations other threads made while a fresh window was open; nil for a pooled one.
         ///
-        /// Nil otherwise). Process-wide: exact only where nothing else runs meanwhile.
+        /// Process-wide: exact only where nothing else runs meanwhile.
         public var otherThreadMallocs: UInt64? = nil
-        /// Frees other threads made of the window's blocks (a fresh window's only.
-        ///
-        /// Nil otherwise): more than 0 means part of the body's memory passed through another thread.
-        public var otherThreadFrees: UInt64? = nil
         /// Where the blocks still live at the window's end were allocated (a fresh window's only).
         public var kept: LeakSites? = nil
 
@@ -145,8 +141,8 @@ public enum ExactAllocationCounter {
         /// Reads the counts since ``open()`` and restores the thread's arena and cache.
         public consuming func close() -> Counts {
             #if Jemalloc
-            var hookCounts: (frees: UInt, otherFrees: UInt, otherMallocs: UInt) = (0, 0, 0)
-            if hooked { perfkit_hooks_end(&hookCounts.frees, &hookCounts.otherFrees, &hookCounts.otherMallocs) }
+            var hookCounts: (frees: UInt, otherMallocs: UInt) = (0, 0)
+            if hooked { perfkit_hooks_end(&hookCounts.frees, &hookCounts.otherMallocs) }
             let after = arena.read()
             // Named after the counters are read: naming allocates, on this thread, in this arena.
             let kept = hooked ? LeakSites.outstanding().map(LeakSites.init(stacks:)) : nil
@@ -160,7 +156,7 @@ public enum ExactAllocationCounter {
                 // A table that overflowed (more than 4,096 blocks live) did not see every free: the arena's.
                 frees: hooked && kept != nil ? UInt64(hookCounts.frees) : after.frees &- before.frees,
                 otherThreadMallocs: hooked ? UInt64(hookCounts.otherMallocs) : nil,
-                otherThreadFrees: hooked ? UInt64(hookCounts.otherFrees) : nil, kept: kept)
+                kept: kept)
             #else
             return Counts(mallocs: 0, frees: 0)
             #endif

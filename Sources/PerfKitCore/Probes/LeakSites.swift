@@ -21,10 +21,7 @@ public struct LeakSites: Sendable, Equatable {
     }
 
     /// Functions that only pass an allocation on: the site is the first frame past them.
-    static let allocators: Set<String> = [
-        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "_Block_copy",
-        "swift_slowAlloc", "swift_allocObject", "swift_allocBox", "swift_allocEmptyBox", "swift_task_alloc",
-    ]
+    static let allocators = DumpCount.allocatorEntryPoints.union(["_Block_copy", "swift_task_alloc"])
     /// libdispatch's entry points whose continuation allocation its cache keeps.
     static let dispatchEntries: Set<String> = [
         "dispatch_async", "dispatch_async_f", "dispatch_group_async", "dispatch_group_async_f",
