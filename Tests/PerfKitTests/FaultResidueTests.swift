@@ -43,28 +43,51 @@ import Testing
     }
 
     /// F10: a counting run's folder left by a killed run (its owner pid gone) is swept at the next
-    /// start; a live run's folder and one without an owner file are left.
+    /// start, in `/tmp` and in `TMPDIR`; a live run's folder and one without an owner file are left.
     @Test func foldersOfKilledCountingRunsAreSwept() throws {
         let dead = Process()
         dead.executableURL = URL(fileURLWithPath: "/bin/true")
         try dead.run()
         dead.waitUntilExit()
-        func folder(owner: Int32?) throws -> String {
-            let path = "/tmp/perfkit-counts-test-\(UUID().uuidString)"
+        let elsewhere = TemporaryFolder("perfkit-f10")
+        func folder(in parent: String, owner: Int32?) throws -> String {
+            let path = parent + "/" + (parent == "/tmp" ? "perfkit-counts-test-" : "pk-") + UUID().uuidString
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             if let owner {
-                try Data("\(owner)\n".utf8).write(to: URL(fileURLWithPath: path + "/" + CountingRun.ownerFile))
+                try Data("\(owner)\n".utf8).write(to: URL(fileURLWithPath: path + "/" + CountingFolder.ownerFile))
             }
             return path
         }
         let (killed, live, old) = (
-            try folder(owner: dead.processIdentifier), try folder(owner: getpid()), try folder(owner: nil)
+            try folder(in: "/tmp", owner: dead.processIdentifier), try folder(in: "/tmp", owner: getpid()),
+            try folder(in: "/tmp", owner: nil)
         )
+        let killedElsewhere = try folder(in: elsewhere.path, owner: dead.processIdentifier)
         defer { for path in [killed, live, old] { try? FileManager.default.removeItem(atPath: path) } }
-        CountingRun.sweepDeadRunFolders()
+        CountingFolder.sweepDead(environment: ["TMPDIR": elsewhere.path + "/"])
         #expect(!FileManager.default.fileExists(atPath: killed))
+        #expect(!FileManager.default.fileExists(atPath: killedElsewhere))
         #expect(FileManager.default.fileExists(atPath: live))
         #expect(FileManager.default.fileExists(atPath: old))
+    }
+
+    /// F10: a counting folder goes in `TMPDIR` when a unique name fits the fixed path length, in `/tmp`
+    /// with a note when it does not; its path has one length either way.
+    @Test func aCountingFolderHonoursTMPDIRAtOnePathLength() throws {
+        let short = "/tmp/k" + UUID().uuidString.prefix(6)
+        try FileManager.default.createDirectory(atPath: short, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: short) }
+        let (path, note) = CountingFolder.newPath(environment: ["TMPDIR": short])
+        #expect(path.hasPrefix(short + "/pk-"))
+        #expect(path.count == CountingFolder.pathLength)
+        #expect(note == nil)
+        let (plain, none) = CountingFolder.newPath(environment: [:])
+        #expect(plain.hasPrefix("/tmp/perfkit-counts-") && plain.count == CountingFolder.pathLength && none == nil)
+        let deep = short + "/" + String(repeating: "d", count: 40)
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        let (fallback, why) = CountingFolder.newPath(environment: ["TMPDIR": deep])
+        #expect(fallback.hasPrefix("/tmp/perfkit-counts-") && fallback.count == CountingFolder.pathLength)
+        #expect(why?.contains("too long") == true)
     }
 
     /// F1: an output whose folder takes no new file is refused before anything is built or measured;

@@ -20,6 +20,19 @@ import Testing
         return run
     }
 
+    /// F9: two number files whose values' difference overflows are named in the one-line refusal.
+    @Test func statsNamesTheFilesWhoseDifferenceOverflows() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data((0..<10).map { $0 % 2 == 0 ? "-1e308\n" : "1e308\n" }.joined().utf8)
+            .write(to: URL(fileURLWithPath: directory + "/many.txt"))
+        try Data("1e308\n-1e308\n".utf8).write(to: URL(fileURLWithPath: directory + "/two.txt"))
+        let result = try PerfkitProcess.run(["stats", "many.txt", "two.txt"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("perfkit: many.txt and two.txt: "), "\(result.stderr)")
+        #expect(result.stderr.contains("overflows") && !result.stderr.contains("nan"))
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stdout.isEmpty)
+    }
+
     @Test func aRunFileWithUnequalSeriesLengthsIsRefusedByEveryReader() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Written by hand: the writer is fine, the reader must catch it.

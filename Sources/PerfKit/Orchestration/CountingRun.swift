@@ -173,41 +173,19 @@ package enum CountingRun {
     /// What
     /// ``measure(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
     /// and ``start(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
-    /// prepare before the first
-    /// process:
-    /// the run's folder (registered for removal on interrupt), the countable bundle and the shim in it, the
+    /// prepare before the first process: the run's folder (registered for removal on interrupt), the countable bundle and the shim in it, the
     /// fixed environment, and one process per test and heap shift, the costliest first.
-    /// The file in a run's folder holding the pid of the run that made it.
-    package static let ownerFile = "owner.pid"
-
-    /// Removes `/tmp/perfkit-counts-*` folders of runs that were killed: owned by this user, with an
-    /// owner pid that no longer runs. Folders without the owner file (older runs) are left alone.
-    /// The folder stays in `/tmp`, not `TMPDIR`: its path's length is part of what a counted process
-    /// sees, so it is the same on every machine.
-    package static func sweepDeadRunFolders() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/tmp") else { return }
-        for name in names where name.hasPrefix("perfkit-counts-") {
-            let folder = "/tmp/" + name
-            var info = stat()
-            guard lstat(folder, &info) == 0, info.st_uid == getuid(),
-                let text = try? String(contentsOfFile: folder + "/" + ownerFile, encoding: .utf8),
-                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
-            else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(atPath: folder) }
-        }
-    }
-
     static func stage(
         bundle: String, directory: String, filter: String, samples: Int?, setup: Setup, extra: [String: String],
         jobs: Int, pads: [Int], loadingElsewhere: Bool, costs: [TestResult], progress: (String) -> Void
     ) throws -> (root: String, processes: [CountingProcess], width: Int, environment: [String: String]) {
-        // One fixed-length folder for everything the process is handed: /tmp/perfkit-counts-<UUID>.
-        sweepDeadRunFolders()
-        let root = "/tmp/perfkit-counts-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: root + "/dumps", withIntermediateDirectories: true)
+        // One folder of a fixed path length for everything the process is handed (CountingFolder).
+        let processEnvironment = ProcessInfo.processInfo.environment
+        CountingFolder.sweepDead(environment: processEnvironment)
+        let (root, note) = CountingFolder.newPath(environment: processEnvironment)
+        if let note { progress("perfkit run: " + note) }
+        try CountingFolder.make(root)
         ChildRegistry.created(folder: root)
-        // Whose folder this is: a run killed before its clean-up leaves it for the next run to sweep.
-        try? Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: root + "/" + ownerFile))
         do {
             let absoluteBundle =
                 bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle

@@ -21,7 +21,13 @@ enum StatsCommand {
         let isPaired = parsed.has(.paired)
         if isPaired && parsed.positionals.count != 2 { throw UsageError("--paired needs two files") }
         let files = try parsed.positionals.map { (path: $0, values: try NumberFile.read($0)) }
-        let report = try NumberFileReport(files: files, percentiles: extra, paired: isPaired)
+        let report: NumberFileReport
+        do {
+            report = try NumberFileReport(files: files, percentiles: extra, paired: isPaired)
+        } catch let error as StatisticsError where error == .overflow {
+            // Which files hold the values is the user's clue; the statistics know only the numbers.
+            throw FileError(files.map(\.path).joined(separator: " and "), error.description)
+        }
         try Output.write(report.render(format), to: nil)
         return 0
     }
