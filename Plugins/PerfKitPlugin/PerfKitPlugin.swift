@@ -1,10 +1,10 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package perfkit <verb> …`: runs the `perfkit` command-line tool on the package the
-/// command is given in. `perfkit` builds and runs that package's measured tests and writes
-/// `.perfkit/`, `Baselines/` and reports inside it, so the command needs
-/// `--allow-writing-to-package-directory`.
+/// `swift package perfkit <verb> …`: runs the `perfkit` command-line tool on the package the command is given in.
+///
+/// `perfkit` builds and runs that package's measured tests and writes `.perfkit/`, `Baselines/` and reports inside it,
+/// so the command needs `--allow-writing-to-package-directory`.
 @main
 struct PerfKitPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {

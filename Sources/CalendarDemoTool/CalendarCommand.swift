@@ -87,6 +87,8 @@ enum CalendarCommand {
         return 0
     }
 
+    /// Moves one event `--moves` times through an edit session over `--journal`.
+    ///
     /// Moves one event `--moves` times through an edit session over `--journal`, with a provider
     /// that accepts every move, printing each operation once its confirmation is durable. The
     /// journal's kill test reads these lines: every printed operation must survive a SIGKILL.

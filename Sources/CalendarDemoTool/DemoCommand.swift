@@ -3,9 +3,10 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// `calendar-demo demo`: measures the calendar renderer suite in release, measures each policy's process
-/// memory in fresh child processes in ABBA order, compares against `Baselines/main` and writes
-/// `Reports/calendar-renderer.md` with its CSV and SVG charts.
+/// `calendar-demo demo`.
+///
+/// Measures the calendar renderer suite in release, measures each policy's process memory in fresh child processes in
+/// ABBA order, compares against `Baselines/main` and writes `Reports/calendar-renderer.md` with its CSV and SVG charts.
 enum DemoCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "demo")

@@ -1,8 +1,9 @@
 import PerfKit
 import PerfKitCommandLine
 
-/// The verbs of `calendar-demo`, PerfKit's flagship example: the demo `make demo` runs, and the
-/// calendar workloads (fixtures, layout, and the demo's own child processes).
+/// The verbs of `calendar-demo`, PerfKit's flagship example.
+///
+/// The demo `make demo` runs, and the calendar workloads (fixtures, layout, and the demo's own child processes).
 extension VerbTable {
     /// Every `calendar-demo` verb.
     static let calendarDemo = VerbTable(
@@ -12,8 +13,8 @@ extension VerbTable {
             Verb(
                 name: "demo", run: DemoCommand.run, positionals: "",
                 summary:
-                    "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what make demo "
-                    + "runs).",
+                    "Measures the calendar renderer suite and writes Reports/calendar-renderer.md (what "
+                    + "make demo runs).",
                 options: [
                     .samples.help("samples per measured test"),
                     .processes.help("fresh processes (default 8)"),

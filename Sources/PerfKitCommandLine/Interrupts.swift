@@ -7,6 +7,8 @@ import Synchronization
 import Glibc
 #endif
 
+/// Ctrl-C and SIGTERM: children are stopped, temporary folders removed, and the tool exits 130 or 143.
+///
 /// Ctrl-C and SIGTERM: the signal is forwarded to every process group the tool started (builds,
 /// measured bundles, valgrind), `perfkit` waits for them, removes its temporary folders and exits
 /// 130 (SIGINT) or 143 (SIGTERM). Stored files are never half-written: every write is atomic.
@@ -17,8 +19,10 @@ package enum Interrupts {
     /// The signal being handled, or 0. Shared between the handler's queue and the main thread.
     private static let received = Atomic<Int32>(0)
 
-    /// Called before `perfkit` exits: when an interrupt is being handled, the main thread (which
-    /// may have seen its child end) leaves the exit to the handler, so the status is 130 or 143.
+    /// Called before `perfkit` exits.
+    ///
+    /// When an interrupt is being handled, the main thread (which may have seen its child end) leaves the exit to the
+    /// handler, so the status is 130 or 143.
     package static func deferToHandler() {
         guard received.load(ordering: .acquiring) != 0 else { return }
         while true { sleep(60) }

@@ -1,6 +1,8 @@
-/// An option (`--output FILE`, with a value) or a flag (`--force`, without), declared once as a
-/// constant and used by name nowhere else: the parser, `--help`, suggestions, README's table and
-/// every command's lookups (`parsed[.output]`) all go through the constant.
+/// An option (`--output FILE`, with a value) or a flag (`--force`, without), declared once as a constant and used by
+/// name nowhere else.
+///
+/// The parser, `--help`, suggestions, README's table and every command's lookups (`parsed[.output]`) all go through the
+/// constant.
 ///
 /// Two options are the same option when their names are; a verb may give one its own help text
 /// (``help(_:)``) or its own placeholder (``value(_:help:)``).

@@ -57,8 +57,9 @@ public struct ChangePointDetector: Sendable {
     /// A detector with the defaults.
     public init() {}
 
-    /// The histories with a change point at the newest commit recorded on their machine: what
-    /// `history show --fail-on change` fails on (an older change point was judged when it was new).
+    /// The histories with a change point at the newest commit recorded on their machine.
+    ///
+    /// What `history show --fail-on change` fails on (an older change point was judged when it was new).
     /// - Parameter histories: Every history of a store.
     /// - Returns: Those changed at their machine's newest commit.
     public static func changedAtNewestCommit(_ histories: [SeriesHistory]) -> [SeriesHistory] {

@@ -1,6 +1,8 @@
 import Foundation
 import PerfKit
 
+/// E-divisive means (Matteson and James, 2014, with α = 1), a change-point method for performance history.
+///
 /// E-divisive means (Matteson and James, 2014, with α = 1), the change-point method Apache Otava
 /// (formerly Hunter) and MongoDB use on performance history: a split maximising the energy
 /// distance between the values before and after it, kept only when a permutation test finds it
@@ -87,6 +89,8 @@ public struct EDivisive: Sendable {
         return best
     }
 
+    /// The scaled energy distance between two pieces of a series.
+    ///
     /// The scaled energy distance Q = mn/(m+n) · (2·mean|x−y| − mean|x−x′| − mean|y−y′|), from the
     /// sums of distances between and within the two pieces (m and n values): its one copy.
     static func scaledEnergy(m: Double, n: Double, between: Double, withinX: Double, withinY: Double) -> Double {

@@ -21,8 +21,9 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     /// The value: for a count, its median per call over the run's samples; for timing, the median
     /// of the per-process medians.
     public var value: Double
-    /// Timing: the 95% interval's lower end (Hodges–Lehmann over the process medians). A count: the
-    /// lowest per-process median (a counting run's processes differ only in a shifted heap).
+    /// Timing: the 95% interval's lower end (Hodges–Lehmann over the process medians).
+    ///
+    /// A count: the lowest per-process median (a counting run's processes differ only in a shifted heap).
     public var lower: Double
     /// The interval's upper end, or a count's highest per-process median.
     public var upper: Double
@@ -30,8 +31,10 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     public var processes: Int
     /// When it was recorded.
     public var recorded: Date
-    /// The test function and size when the series is a sized case of a parameterized test (its
-    /// growth is fitted across the commit's cases); nil otherwise and in stores before schema 2.
+    /// The test function and size when the series is a sized case of a parameterized test (its growth is fitted across
+    /// the commit's cases).
+    ///
+    /// Nil otherwise and in stores before schema 2.
     public var caseSize: CaseSize?
 
     /// A count's spread over its processes (``SampleSeries/processSpread`` when it was recorded).

@@ -1,6 +1,8 @@
 import Foundation
 import PerfKit
 
+/// A commit where a parameterized test's count grew differently from the commit recorded before it.
+///
 /// A commit of a branch's history where a parameterized test's count grew differently from the
 /// commit recorded before it on the same machine ("instructions grew as n, now n²").
 public struct HistoryGrowthChange: Sendable, Equatable {
@@ -19,10 +21,11 @@ public struct HistoryGrowthChange: Sendable, Equatable {
     }
 }
 
-/// Growth along a branch's history: each commit's sized cases fitted as ``Growth`` fits a run,
-/// and each commit's fits compared with the previous recorded commit's (counts only, as in
-/// ``GrowthChange/changes(baseline:current:)``: a change by one ratio at every size is an
-/// ordinary change point, not a growth change).
+/// Growth along a branch's history.
+///
+/// Each commit's sized cases fitted as ``Growth`` fits a run, and each commit's fits compared with the previous
+/// recorded commit's (counts only, as in ``GrowthChange/changes(baseline:current:)``: a change by one ratio at every
+/// size is an ordinary change point, not a growth change).
 public enum HistoryGrowth {
     /// The growth changes of a store's entries, machines kept apart.
     /// - Parameter entries: Entries in any order; those without a ``CaseSize`` are ignored.

@@ -1,8 +1,10 @@
 import Foundation
 import PerfKit
 
-/// The history read for people: per machine and series, the commits where it changed, as plain
-/// text (`perfkit history show`) or Markdown (a pull-request comment), kinds and measures named.
+/// The history read for people.
+///
+/// Per machine and series, the commits where it changed, as plain text (`perfkit history show`) or Markdown (a
+/// pull-request comment), kinds and measures named.
 public enum HistoryReport {
     /// One line describing a change point: commit, subject, before → after, step and its evidence.
     public static func line(_ change: ChangePoint, unit: MetricUnit) -> String {
@@ -106,8 +108,8 @@ public enum HistoryReport {
         }
         lines.append(
             "What this does not prove: a change point says when a series' level moved on this machine, not why; a "
-                + "count step is not a time step, and a timing step's commit is within the method's resolution, not "
-                + "certain."
+                + "count step is not a time step, and a timing step's commit is within the method's "
+                + "resolution, not certain."
         )
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,8 +1,10 @@
 import Foundation
 import PerfKit
 
-/// Where a branch's history is kept: an SQLite file (the default, no server) or a PostgreSQL
-/// database (one store for every CI runner). One schema and one set of statements serve both.
+/// Where a branch's history is kept: an SQLite file (the default, no server) or a PostgreSQL database (one store for
+/// every CI runner).
+///
+/// One schema and one set of statements serve both.
 ///
 /// Recording is one transaction: each recorded series' row of that commit and machine is replaced,
 /// so a record killed half-way leaves the old entries or the new ones, never a mixture; the shards
@@ -76,6 +78,8 @@ public final class HistoryStore {
         return Int(rows.first?.first?.integer ?? 0)
     }
 
+    /// Applies the migrations above the stored version, forward only, in one exclusive transaction.
+    ///
     /// Applies the migrations above the stored version, forward only, in one exclusive transaction
     /// (two first recorders at once: the second finds the work done).
     private func migrate(upTo target: Int = HistoryStore.currentSchemaVersion) throws(HistoryStoreError) {
@@ -123,6 +127,8 @@ public final class HistoryStore {
         try connection.execute("UPDATE perfkit_schema SET version = $1", [.integer(Int64(version))])
     }
 
+    /// Records entries, each replacing only the entry of its own machine, commit and series.
+    ///
     /// Records entries. Each replaces only the entry of its own (machine, commit, series), so the
     /// shards or suites of one commit recorded one after another add up, and recording a run again
     /// replaces its series, never duplicates them.

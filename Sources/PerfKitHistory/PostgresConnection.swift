@@ -10,9 +10,10 @@ final class PostgresConnection: SQLConnection {
     let location: String
     private let connection: OpaquePointer
 
-    /// How long a connection may take before it is given up (seconds), unless the connection
-    /// string sets its own `connect_timeout`: a server that accepts and never answers would
-    /// otherwise hang a CI job.
+    /// How long a connection may take before it is given up (seconds), unless the connection string sets its own
+    /// `connect_timeout`.
+    ///
+    /// A server that accepts and never answers would otherwise hang a CI job.
     static let defaultConnectTimeout = 10
 
     /// Connects.

@@ -46,6 +46,8 @@ public enum SQLValue: Sendable, Equatable {
 enum SQLDialect: Sendable {
     case sqlite, postgres
 
+    /// Starts a write transaction that excludes every other recorder until it ends.
+    ///
     /// Starts a write transaction that excludes every other recorder until it ends (SQLite takes
     /// the database's write lock at once; PostgreSQL takes a transaction-scoped advisory lock), so
     /// two recorders of one commit cannot interleave their delete and insert.
@@ -69,8 +71,10 @@ enum SQLDialect: Sendable {
     static let advisoryLock: Int64 = 0x504B_4849_5354
 }
 
-/// One open database connection. Not shared between tasks: each command opens its own, and each
-/// concurrent recorder is its own process (the database is what they share).
+/// One open database connection.
+///
+/// Not shared between tasks: each command opens its own, and each concurrent recorder is its own process (the database
+/// is what they share).
 protocol SQLConnection: AnyObject {
     /// The SQL dialect.
     var dialect: SQLDialect { get }

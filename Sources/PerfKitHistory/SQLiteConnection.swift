@@ -92,8 +92,9 @@ final class SQLiteConnection: SQLConnection {
         return handle
     }
 
-    /// Rolls back the transaction an interrupted record left in `path`'s journal, as the next
-    /// record would; refused in one line when this reader cannot write the store or its folder.
+    /// Rolls back the transaction an interrupted record left in `path`'s journal, as the next record would.
+    ///
+    /// Refused in one line when this reader cannot write the store or its folder.
     private static func rollBack(_ path: String, problem: String) throws(HistoryStoreError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let refusal = HistoryStoreError(
@@ -130,8 +131,9 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    /// Runs one statement on `database` (the store at `location`, named in errors) and returns its rows:
-    /// what the connection's ``execute(_:_:)`` does, callable before the connection exists (its open).
+    /// Runs one statement on `database` (the store at `location`, named in errors) and returns its rows.
+    ///
+    /// What the connection's ``execute(_:_:)`` does, callable before the connection exists (its open).
     private static func execute(_ sql: String, _ parameters: [SQLValue], on database: OpaquePointer, _ location: String)
         throws(HistoryStoreError) -> [[SQLValue]]
     {
@@ -189,9 +191,10 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    /// The connection's last error. A store whose pages or indexes disagree (SQLite's corrupt
-    /// code, or a uniqueness failure, which recording cannot cause: it deletes a
-    /// series' rows before writing them) is named damaged, with SQLite's words after.
+    /// The connection's last error.
+    ///
+    /// A store whose pages or indexes disagree (SQLite's corrupt code, or a uniqueness failure, which recording cannot
+    /// cause: it deletes a series' rows before writing them) is named damaged, with SQLite's words after.
     private static func failure(_ database: OpaquePointer, _ location: String) -> HistoryStoreError {
         let message = String(cString: sqlite3_errmsg(database))
         switch sqlite3_errcode(database) & 0xFF {

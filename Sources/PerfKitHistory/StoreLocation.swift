@@ -1,11 +1,11 @@
 import CLibpq
 import Foundation
 
-/// Where a history store is, parsed once from what the user gave (`--store`, `PERFKIT_HISTORY`):
-/// an SQLite file or a PostgreSQL connection, in every spelling libpq accepts (`postgres://` and
-/// `postgresql://` in any case, or a `key=value` connection string). Refused in one line: an empty
-/// location (an unset secret in CI), SQLite's in-memory and temporary databases (nothing would be
-/// kept), and a device or folder. ``display`` never holds a secret.
+/// Where a history store is, parsed once from what the user gave (`--store`, `PERFKIT_HISTORY`).
+///
+/// An SQLite file or a PostgreSQL connection, in every spelling libpq accepts (`postgres://` and `postgresql://` in any
+/// case, or a `key=value` connection string). Refused in one line: an empty location (an unset secret in CI), SQLite's
+/// in-memory and temporary databases (nothing would be kept), and a device or folder. ``display`` never holds a secret.
 public enum StoreLocation: Sendable, Equatable {
     /// An SQLite file.
     case sqlite(path: String)
@@ -71,8 +71,10 @@ public enum StoreLocation: Sendable, Equatable {
         }
     }
 
-    /// A connection as shown: rebuilt from what libpq parsed (`postgres://user@host:port/dbname`),
-    /// so no password, query parameter or stray part of the string can reach a message.
+    /// A connection as shown.
+    ///
+    /// Rebuilt from what libpq parsed (`postgres://user@host:port/dbname`), so no password, query parameter or stray
+    /// part of the string can reach a message.
     /// - Throws: ``HistoryStoreError`` when libpq cannot parse it; the string is then not shown at all.
     static func display(ofConnection text: String) throws(HistoryStoreError) -> String {
         var parseError: UnsafeMutablePointer<CChar>?
@@ -105,18 +107,20 @@ public enum StoreLocation: Sendable, Equatable {
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 
-    /// A libpq `key=value` connection string (`host=db dbname=perf password=…`): it starts with a
-    /// keyword and an `=`, and has no `/` before that `=`, so a file path is never read as one.
+    /// A libpq `key=value` connection string (`host=db dbname=perf password=…`).
+    ///
+    /// It starts with a keyword and an `=`, and has no `/` before that `=`, so a file path is never read as one.
     static func isKeywordConnection(_ text: String) -> Bool {
         guard let equals = text.firstIndex(of: "=") else { return false }
         let key = text[..<equals].trimmingCharacters(in: .whitespaces)
         return !key.isEmpty && key.allSatisfy { $0.isLetter || $0 == "_" } && !text[..<equals].contains("/")
     }
 
-    /// The connection without any secret: a URL's user information (everything before the last `@`)
-    /// keeps only the user name before its first `:` (`u:***@host`), or becomes `***` without one, and the value of
-    /// every `password` parameter, in a URL's query
-    /// or a `key=value` string, becomes `***`.
+    /// The connection without any secret.
+    ///
+    /// A URL's user information (everything before the last `@`) keeps only the user name before its first `:`
+    /// (`u:***@host`), or becomes `***` without one, and the value of every `password` parameter, in a URL's query or a
+    /// `key=value` string, becomes `***`.
     public static func redacted(_ text: String) -> String {
         if isKeywordConnection(text), !isPostgresURL(text) { return redactedKeywords(text) }
         guard let scheme = text.range(of: "://") else { return text }

@@ -1,8 +1,10 @@
 import Foundation
 import PerfKit
 
-/// An SVG trend of one series over the branch: one point per recorded commit (a timing point with
-/// its 95% interval), change points marked by a dashed line at the first commit of the new level.
+/// An SVG trend of one series over the branch.
+///
+/// One point per recorded commit (a timing point with its 95% interval), change points marked by a dashed line at the
+/// first commit of the new level.
 public enum TrendChart {
     /// Renders a series' history.
     /// - Parameter history: The series.

@@ -2,9 +2,11 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// Every verb of `perfkit` declared once: its positional arguments, options (with a value) and
-/// flags (without), each with help text. The parser, `perfkit VERB --help`, usage errors with
-/// suggestions and the README's command table (checked by a test) all come from this table.
+/// Every verb of `perfkit` declared once: its positional arguments, options (with a value) and flags (without), each
+/// with help text.
+///
+/// The parser, `perfkit VERB --help`, usage errors with suggestions and the README's command table (checked by a test)
+/// all come from this table.
 extension VerbTable {
     /// Every `perfkit` verb.
     package static let perfkit = VerbTable(
@@ -60,8 +62,8 @@ extension VerbTable {
             Verb(
                 name: "compare", run: CompareCommand.run, positionals: "BASELINE",
                 summary:
-                    "Compares a run (or a second baseline) against a stored baseline; prints the answer, writes "
-                    + "reports.",
+                    "Compares a run (or a second baseline) against a stored baseline; prints the "
+                    + "answer, writes reports.",
                 options: [
                     .current,
                     .with,

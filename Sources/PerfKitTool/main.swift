@@ -1,8 +1,9 @@
 import PerfKitCommandLine
 
-/// The `perfkit` command: parses the verb and its arguments, calls the library, sets the exit status:
-/// 0 fine, 1 a regression under `--fail-on regression`, 2 usage or bad input, 3 a build or a
-/// measured process failed.
+/// The `perfkit` command.
+///
+/// Parses the verb and its arguments, calls the library, sets the exit status: 0 fine, 1 a regression under `--fail-on
+/// regression`, 2 usage or bad input, 3 a build or a measured process failed.
 ToolMain.run(
     .perfkit,
     enter: { arguments in

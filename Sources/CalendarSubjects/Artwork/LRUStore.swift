@@ -1,6 +1,7 @@
-/// A dictionary that keeps its keys in least-recently-used order, as a doubly linked list
-/// threaded through the dictionary's entries: lookup, touch, insert and evicting the oldest
-/// are O(1) hash operations, however full the store is.
+/// A dictionary that keeps its keys in least-recently-used order, as a doubly linked list threaded through the
+/// dictionary's entries.
+///
+/// Lookup, touch, insert and evicting the oldest are O(1) hash operations, however full the store is.
 struct LRUStore<Key: Hashable, Value> {
     private struct Node {
         var value: Value

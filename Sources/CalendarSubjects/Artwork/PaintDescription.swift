@@ -1,6 +1,6 @@
 /// Everything drawing an event needs, and nothing else: no provider, store or pending write.
-/// It is the artwork cache's key, so a title edit, another width, appearance or text size
-/// needs a new image.
+///
+/// It is the artwork cache's key, so a title edit, another width, appearance or text size needs a new image.
 package struct PaintDescription: Sendable, Hashable {
     /// The interaction state an event view is painted in.
     package enum State: String, Sendable, Hashable, CaseIterable { case normal, selected, dragging, pending }

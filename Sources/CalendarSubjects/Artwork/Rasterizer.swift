@@ -1,7 +1,9 @@
 import Foundation
 
-/// A software rasterizer: pale tinted fill, a 2 pt edge bar in the calendar colour, title and
-/// time in a built-in 3×5 bitmap font, and state styling. Cost grows with the pixel area.
+/// A software rasterizer: pale tinted fill, a 2 pt edge bar in the calendar colour, title and time in a built-in 3×5
+/// bitmap font, and state styling.
+///
+/// Cost grows with the pixel area.
 package enum Rasterizer {
     /// Rasterizes a description into an RGBA bitmap.
     /// - Complexity: O(pixel area).

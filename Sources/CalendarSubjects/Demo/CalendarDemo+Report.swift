@@ -2,6 +2,8 @@ import Foundation
 import PerfKit
 
 extension CalendarDemo {
+    /// The demo's report, in sections that keep the kinds of measurement apart.
+    ///
     /// The demo's report: the comparison against the stored baseline, the policy comparison inside
     /// the run (reference against native, same binary), the retained-history section, the run
     /// order, the budgets and what the figures do not prove.
@@ -24,8 +26,8 @@ extension CalendarDemo {
                 + "on a device.",
             "No input-to-visible latency on a device: the edit and interaction budgets judge host-side work against "
                 + "the clocks, not touch-to-photon time.",
-            "One machine: \(run.environment.machine.summary); another CPU, allocator or OS changes every absolute "
-                + "number.",
+            "One machine: \(run.environment.machine.summary); another CPU, allocator or OS changes "
+                + "every absolute number.",
             "Fewer live views and fewer prepared bytes are exact counts; they do not by themselves prove a faster "
                 + "scroll. Time claims rest on the ABBA timing rows.",
             "Simulated instruction counts (valgrind) hold still between runs and machines of one toolchain, but miss "

@@ -20,6 +20,8 @@ extension CalendarDemo {
         package var report: MarkdownReport
     }
 
+    /// Runs the demo: the suites in release over fresh processes, memory in ABBA rounds, then the report.
+    ///
     /// Runs the demo: measures the package's benchmark suites in release over `processes` fresh
     /// processes, each policy's process memory in `memoryRounds` ABBA rounds of child processes,
     /// the 90-day retained history, then compares the run against the stored baseline (saving it
@@ -59,8 +61,8 @@ extension CalendarDemo {
             try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
         }
         progress(
-            "calendar-demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds in ABBA "
-                + "order…"
+            "calendar-demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds "
+                + "in ABBA order…"
         )
         run.tests.append(try measureMemory(rounds: memoryRounds, executable: executable, progress: progress))
         progress("calendar-demo: generating the 90-day retained history in fresh processes…")

@@ -1,9 +1,10 @@
 import Foundation
 import PerfKit
 
-/// The parts of the calendar demo measured outside test processes: resident memory per policy and
-/// the retained-history stress fixture, each in fresh child processes of the `perfkit` executable
-/// (`calendar-demo calendar memory`, `calendar-demo calendar history`).
+/// The parts of the calendar demo measured outside test processes.
+///
+/// Resident memory per policy and the retained-history stress fixture, each in fresh child processes of the `perfkit`
+/// executable (`calendar-demo calendar memory`, `calendar-demo calendar history`).
 package enum CalendarDemo {
     /// Resident memory of each policy, each sample in a fresh child process, alternated in ABBA order.
     /// - Parameters:
@@ -83,8 +84,10 @@ package enum CalendarDemo {
             """
     }
 
-    /// What `calendar-demo calendar history` prints: generates the retained history in this (fresh)
-    /// process and measures how long it took and how much resident memory it holds.
+    /// What `calendar-demo calendar history` prints.
+    ///
+    /// Generates the retained history in this (fresh) process and measures how long it took and how much resident
+    /// memory it holds.
     /// - Parameters:
     ///   - days: Days of history.
     ///   - seed: The generator's seed.
@@ -102,8 +105,10 @@ package enum CalendarDemo {
         ]
     }
 
-    /// What `calendar-demo calendar memory` prints: builds the stress workload (the retained history and
-    /// 200 scroll steps of a `days`-day scene under `policy`) in this (fresh) process and reads its memory.
+    /// What `calendar-demo calendar memory` prints.
+    ///
+    /// Builds the stress workload (the retained history and 200 scroll steps of a `days`-day scene under `policy`) in
+    /// this (fresh) process and reads its memory.
     /// - Parameters:
     ///   - policy: The viewport policy.
     ///   - days: Days of the scene and the history.

@@ -1,5 +1,7 @@
 import PerfKit
 
+/// The demo's table of the figures the calendar renderer's native policy is about.
+///
 /// The demo's table of the figures the calendar renderer's native policy is about (its section is
 /// titled "Headline"; the answer's headline itself is ``ReportHeadline``'s).
 package enum PolicyComparison {

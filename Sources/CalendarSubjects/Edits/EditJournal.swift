@@ -201,8 +201,8 @@ package final class EditJournal {
     private func rollBack() -> String {
         if ftruncate(descriptor, verifiedLength) == 0 { return "; the record was not written" }
         return
-            "; cutting the fragment back off failed too (\(String(cString: strerror(errno)))), reopen the journal to "
-            + "recover"
+            "; cutting the fragment back off failed too (\(String(cString: strerror(errno)))), reopen the "
+            + "journal to recover"
     }
 
     /// Reads a whole file from offset 0 through its descriptor.

@@ -10,6 +10,8 @@ extension EditSession {
         package mutating func submit(_ move: PendingMove) -> Bool { true }
     }
 
+    /// Moves one event `moves` times through a session over the journal at `path`.
+    ///
     /// Moves one event `moves` times through a session over the journal at `path`, with a provider
     /// that accepts every move, handing each operation to `durable` once its confirmation is on disk.
     /// - Parameters:

@@ -44,8 +44,9 @@ package struct EditSession {
     private var inFlight: [PendingMove] = []
     private var nextOperation: Int
 
-    /// Opens a session over events and the journal, replaying it: confirmed moves are applied;
-    /// unconfirmed ones become pending retries and are displayed at their accepted time.
+    /// Opens a session over events and the journal, replaying it.
+    ///
+    /// Confirmed moves are applied; unconfirmed ones become pending retries and are displayed at their accepted time.
     /// - Parameters:
     ///   - events: The events as loaded from the provider.
     ///   - journal: The open journal to replay and append to.

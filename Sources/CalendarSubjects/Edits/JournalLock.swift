@@ -6,9 +6,10 @@ import Synchronization
 import Glibc
 #endif
 
-/// The inter-process lock of an edit journal: an exclusive `flock` on a descriptor of its own,
-/// taken without waiting, so a second process opening the journal gets one line instead of
-/// writing over acknowledged records.
+/// The inter-process lock of an edit journal.
+///
+/// An exclusive `flock` on a descriptor of its own, taken without waiting, so a second process opening the journal gets
+/// one line instead of writing over acknowledged records.
 ///
 /// Inside one process the lock is shared and counted (a relaunch in a test opens the journal
 /// again before the old object is gone). A descriptor of its own, because closing a journal's

@@ -3,9 +3,10 @@ import PerfKit
 
 /// The events JSON format of `calendar-demo calendar`: `{"timeZone": ..., "events": [{"id", "calendar", "title",
 /// "start", "end", "allDay"}]}`.
-/// A time without an offset is local to the time zone; one with `Z` or an offset is absolute.
-/// A local time repeated by a daylight-saving change is the later instant; one skipped by a change
-/// is read with the offset before it, so it moves forward by the gap (RFC 5545 §3.3.5).
+///
+/// A time without an offset is local to the time zone; one with `Z` or an offset is absolute. A local time repeated by
+/// a daylight-saving change is the later instant; one skipped by a change is read with the offset before it, so it
+/// moves forward by the gap (RFC 5545 §3.3.5).
 package enum CalendarEventFile {
     struct Item: Codable {
         var id: String?
@@ -59,11 +60,12 @@ package enum CalendarEventFile {
         }
         let zone: TimeZone
 
-        /// `yyyy-MM-ddTHH:mm[:ss]` read by hand: Foundation's formatters cost about 0.2 ms a date
-        /// here (100,000 events took 37 s to parse). The wall time is turned into an instant with
-        /// the zone's offset, found in two steps so a time near a daylight-saving change uses the
-        /// offset in force at that instant. Anything else (out-of-range fields, offsets, `Z`) goes
-        /// to the formatters.
+        /// `yyyy-MM-ddTHH:mm[:ss]` read by hand: Foundation's formatters cost about 0.2 ms a date here (100,000 events
+        /// took 37 s to parse).
+        ///
+        /// The wall time is turned into an instant with the zone's offset, found in two steps so a time near a
+        /// daylight-saving change uses the offset in force at that instant. Anything else (out-of-range fields,
+        /// offsets, `Z`) goes to the formatters.
         func fastLocal(_ text: String) -> Date? {
             let b = Array(text.utf8)
             guard b.count == 16 || b.count == 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A,
@@ -166,8 +168,8 @@ package enum CalendarEventFile {
             guard start >= earliest, end <= latest else {
                 throw FileError(
                     path,
-                    "\(name): \(startText) … \(endText) lies outside the years 1900 to 2199 that calendar layout "
-                        + "accepts"
+                    "\(name): \(startText) … \(endText) lies outside the years 1900 to 2199 that "
+                        + "calendar layout accepts"
                 )
             }
             guard end >= start else { throw FileError(path, "\(name): end \(endText) is before start \(startText)") }

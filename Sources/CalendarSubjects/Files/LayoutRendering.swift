@@ -65,9 +65,10 @@ package enum LayoutRendering {
             events: chip.group.segments.map { events[$0.eventIndex].sourceID })
     }
 
-    /// Hairline rules, no cards or shadows; pale tinted fills with a 2 pt edge bar; collapsed hours
-    /// darker; one warm orange accent, reserved for today's label and the now line.
-    /// The layout as an SVG picture.
+    /// Hairline rules, no cards or shadows.
+    ///
+    /// Pale tinted fills with a 2 pt edge bar; collapsed hours darker; one warm orange accent, reserved for today's
+    /// label and the now line. The layout as an SVG picture.
     /// - Parameters:
     ///   - layout: The layout.
     ///   - events: The events it was made from.

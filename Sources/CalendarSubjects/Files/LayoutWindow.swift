@@ -1,8 +1,10 @@
 import Foundation
 import PerfKit
 
-/// The days a `calendar-demo calendar layout` lays out: from a first day (or the first event's day)
-/// for a number of days (or to the last event's end), at most ``maximumDays``.
+/// The days a `calendar-demo calendar layout` lays out.
+///
+/// From a first day (or the first event's day) for a number of days (or to the last event's end), at most
+/// ``maximumDays``.
 package enum LayoutWindow {
     /// The longest window: ten years of days.
     package static let maximumDays = 3_650

@@ -219,8 +219,9 @@ package struct CalendarLayout: Sendable {
         }
     }
 
-    /// Frames are snapped to half points (pixels at scale 2): lane edges shared by neighbours are
-    /// then exactly equal, so touching frames never overlap by a rounding error.
+    /// Frames are snapped to half points (pixels at scale 2).
+    ///
+    /// Lane edges shared by neighbours are then exactly equal, so touching frames never overlap by a rounding error.
     fileprivate static func snap(_ value: Double) -> Double { (value * 2).rounded() / 2 }
 
     /// Every placed segment, timed and all-day.

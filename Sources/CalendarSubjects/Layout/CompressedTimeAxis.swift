@@ -1,3 +1,5 @@
+/// A horizontal 24-hour axis on which empty hours collapse to a thin strip.
+///
 /// A horizontal 24-hour axis on which hours with no event anywhere in the loaded window
 /// collapse to a thin strip and busy hours share the rest of the width equally.
 ///

@@ -13,9 +13,10 @@ package enum DaySplitter {
         package var allDay: [[Segment]]
     }
 
-    /// Splits every event over the grid's days. Intervals are half-open: an event ending at
-    /// midnight has no segment on the next day; a zero-length event keeps one segment of
-    /// ``minimumMinutes``.
+    /// Splits every event over the grid's days.
+    ///
+    /// Intervals are half-open: an event ending at midnight has no segment on the next day; a zero-length event keeps
+    /// one segment of ``minimumMinutes``.
     /// - Complexity: O(n log d + s), n events, d days, s segments.
     package static func split(_ events: [CalendarEvent], grid: DayGrid) -> Result {
         var timed = [[Segment]](repeating: [], count: grid.days.count)

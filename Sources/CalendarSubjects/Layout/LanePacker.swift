@@ -89,9 +89,11 @@ package enum LanePacker {
         return Array(zip(sorted, placements))
     }
 
-    /// Limits packed segments to `maxLanes` lanes. In a cluster that needs more, the last lane is
-    /// kept for "+N" chips: segments in lanes from `maxLanes − 1` on are hidden and grouped into
-    /// chips of transitively overlapping segments; visible segments never expand into that lane.
+    /// Limits packed segments to `maxLanes` lanes.
+    ///
+    /// In a cluster that needs more, the last lane is kept for "+N" chips: segments in lanes from `maxLanes − 1` on are
+    /// hidden and grouped into chips of transitively overlapping segments; visible segments never expand into that
+    /// lane.
     /// - Parameters:
     ///   - packed: The result of ``pack(_:expand:)`` for one day.
     ///   - maxLanes: The most lanes a cluster may use, at least 2.

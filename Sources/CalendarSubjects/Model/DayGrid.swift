@@ -1,5 +1,7 @@
 import Foundation
 
+/// The days of a loaded window in one time zone, for turning instants into days and minutes cheaply.
+///
 /// The days of a loaded window in one time zone, with what is needed to turn an instant into a
 /// day and a wall-clock minute without calling `Calendar` per event.
 ///

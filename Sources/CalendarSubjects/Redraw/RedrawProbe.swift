@@ -42,6 +42,8 @@ package struct RedrawProbe {
         self.wrongDependency = wrongDependency
     }
 
+    /// Renders every view once, then applies `updates` clock updates, recomputing only invalidated views.
+    ///
     /// Renders every view once, then applies `updates` playback-clock updates at `interval`,
     /// recomputing exactly the views Observation invalidated after each.
     /// - Returns: Recomputations per view kind, and the unrelated ones.

@@ -1,7 +1,9 @@
 import PerfKit
 
-/// Preparing event artwork for what a policy needs: the reference viewport prepares artwork for
-/// every loaded event, the native viewport only for its visible rect plus overscan.
+/// Preparing event artwork for what a policy needs.
+///
+/// The reference viewport prepares artwork for every loaded event, the native viewport only for its visible rect plus
+/// overscan.
 ///
 /// - cold: a fresh cache, every image rasterized;
 /// - warm: the same set again, all hits;

@@ -33,6 +33,8 @@ package struct CalendarScene: Sendable {
     package let layout: CalendarLayout
     /// The viewport index built from the layout.
     package let index: ViewportIndex
+    /// A phone-sized viewport (390 × 844 pt) over the zoomed timeline.
+    ///
     /// A phone-sized viewport (390 × 844 pt) over the zoomed timeline (a 1,000 pt track), so part
     /// of each day is off screen horizontally as well as most days vertically.
     package let viewportSize: (width: Double, height: Double)

@@ -1,8 +1,10 @@
 import Foundation
 import PerfKit
 
-/// Random viewport queries over a scene: a 390 × 200 pt rect at a seeded random position inside
-/// the content, so a query over one day and one over ninety see the same amount of content.
+/// Random viewport queries over a scene.
+///
+/// A 390 × 200 pt rect at a seeded random position inside the content, so a query over one day and one over ninety see
+/// the same amount of content.
 package struct ViewportQuerySubject: MeasurableSubject {
     /// The scene queried.
     package let scene: CalendarScene
@@ -21,9 +23,10 @@ package struct ViewportQuerySubject: MeasurableSubject {
         var buffer: [Int] = []
         var rowsExamined = 0
     }
-    /// A fresh generator and a buffer with room for any query's result. Grown on demand, a warm
-    /// query allocated whenever its band met more views than any earlier one (once in 24 samples
-    /// at 30 loaded days, when the query was first measured over 1, 7, 30 and 90 days).
+    /// A fresh generator and a buffer with room for any query's result.
+    ///
+    /// Grown on demand, a warm query allocated whenever its band met more views than any earlier one (once in 24
+    /// samples at 30 loaded days, when the query was first measured over 1, 7, 30 and 90 days).
     package func makeState() -> State {
         var state = State(generator: SeededGenerator(seed: seed))
         state.buffer.reserveCapacity(scene.index.frameCount)

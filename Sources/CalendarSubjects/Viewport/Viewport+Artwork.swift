@@ -1,7 +1,9 @@
 import Synchronization
 
-/// Artwork results waiting for the viewport's thread, each tagged with the cell and the cell's
-/// generation at request time. Shared with preparation threads, hence the mutex.
+/// Artwork results waiting for the viewport's thread, each tagged with the cell and the cell's generation at request
+/// time.
+///
+/// Shared with preparation threads, hence the mutex.
 final class ArtworkInbox: Sendable {
     struct Delivery {
         var serial: Int
@@ -18,8 +20,10 @@ final class ArtworkInbox: Sendable {
 }
 
 extension Viewport {
-    /// Requests artwork for a cell through the cache. The result is posted to the viewport's inbox
-    /// and applied by ``applyArtworkDeliveries()`` on the viewport's thread.
+    /// Requests artwork for a cell through the cache.
+    ///
+    /// The result is posted to the viewport's inbox and applied by ``applyArtworkDeliveries()`` on the viewport's
+    /// thread.
     /// - Returns: The cache request, for cancelling.
     @discardableResult
     package func requestArtwork(for cell: EventCell, _ description: PaintDescription, cache: ArtworkCache)
@@ -31,9 +35,10 @@ extension Viewport {
         }
     }
 
-    /// Applies posted artwork results. A result whose cell has been rebound (or unbound) since the
-    /// request is rejected and its lease released: a late result never repaints a reused cell
-    /// with the wrong event.
+    /// Applies posted artwork results.
+    ///
+    /// A result whose cell has been rebound (or unbound) since the request is rejected and its lease released: a late
+    /// result never repaints a reused cell with the wrong event.
     /// - Returns: How many results were applied.
     @discardableResult
     package mutating func applyArtworkDeliveries() -> Int {

@@ -144,9 +144,11 @@ package struct Viewport {
         counters.liveViews -= 1
     }
 
-    /// Scrolls to show `visible`: diffs the visible set against the live one, recycles removed
-    /// views into their pools, keeps kept views in their cells, and binds inserted ones to pooled
-    /// cells (or new ones). The dragged piece's view is kept whatever the rect.
+    /// Scrolls to show `visible`.
+    ///
+    /// Diffs the visible set against the live one, recycles removed views into their pools, keeps kept views in their
+    /// cells, and binds inserted ones to pooled cells (or new ones). The dragged piece's view is kept whatever the
+    /// rect.
     /// - Returns: The cells bound in this step (they need artwork).
     /// - Complexity: O(log n + m + r) for m frames in the rect's band and r live views.
     @discardableResult

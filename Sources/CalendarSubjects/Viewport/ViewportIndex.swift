@@ -1,6 +1,7 @@
 import Foundation
 
 /// A descriptor of something the viewport can show: an id, a frame and a content closure.
+///
 /// Describing an event does not build its view; the closure runs only when a view is bound.
 package struct ViewDescriptor: Sendable {
     /// The piece's identity (a segment id: an overnight occurrence has one per day column).

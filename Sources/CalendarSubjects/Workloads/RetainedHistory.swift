@@ -1,9 +1,10 @@
 import Foundation
 import PerfKit
 
-/// A retained history of `days` days: daily loads of 2,000 emails, 100 calendar events,
-/// 1,000 notes and 10,000 podcast episodes, held in memory the way an app retains its history,
-/// so they weigh on process memory.
+/// A retained history of `days` days.
+///
+/// Daily loads of 2,000 emails, 100 calendar events, 1,000 notes and 10,000 podcast episodes, held in memory the way an
+/// app retains its history, so they weigh on process memory.
 package struct RetainedHistory: Sendable {
     /// A retained email of the history.
     package struct Email: Sendable { var id: Int; var subject: String; var sender: String; var preview: String }

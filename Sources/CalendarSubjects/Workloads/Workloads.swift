@@ -49,9 +49,10 @@ package enum Workloads {
         return events
     }
 
-    /// A varied fixture cycling through 30 daily patterns: dense overlaps, long, overnight and
-    /// all-day events, events clipped at the day edge, empty days, touching and zero-length events.
-    /// Use a time zone with daylight saving (for example `Europe/Berlin`) to include DST days.
+    /// A varied fixture cycling through 30 daily patterns.
+    ///
+    /// Dense overlaps, long, overnight and all-day events, events clipped at the day edge, empty days, touching and
+    /// zero-length events. Use a time zone with daylight saving (for example `Europe/Berlin`) to include DST days.
     package static func variedEvents(
         days: Int, seed: UInt64, timeZone: TimeZone = TimeZone(identifier: "Europe/Berlin")!
     ) -> [CalendarEvent] {

@@ -1,10 +1,11 @@
 import Foundation
 import PerfKitCore
 
-/// Baselines kept per toolchain, side by side: `perfkit baseline save NAME --per-toolchain` saves
-/// under `NAME.swift-6.3` (the run's Swift major and minor), and `compare NAME` uses the baseline of
-/// the current run's toolchain when there is one (`NAME.swift-6.3.1`, then `NAME.swift-6.3`, then
-/// `NAME.swift-6`), else `NAME` itself, whose toolchain the comparison then names if it differs.
+/// Baselines kept per toolchain, side by side.
+///
+/// `perfkit baseline save NAME --per-toolchain` saves under `NAME.swift-6.3` (the run's Swift major and minor), and
+/// `compare NAME` uses the baseline of the current run's toolchain when there is one (`NAME.swift-6.3.1`, then
+/// `NAME.swift-6.3`, then `NAME.swift-6`), else `NAME` itself, whose toolchain the comparison then names if it differs.
 extension BaselineStore {
     /// The name a baseline of `name` takes for the toolchain of `swiftVersion`.
     /// - Parameters:
@@ -16,8 +17,9 @@ extension BaselineStore {
         return "\(name).swift-\(names.dropLast().last ?? names[0])"  // MAJOR.MINOR
     }
 
-    /// The baseline to compare a run of `swiftVersion` against: `name`'s per-toolchain baseline
-    /// for that toolchain when one is stored, most specific first, else `name`.
+    /// The baseline to compare a run of `swiftVersion` against.
+    ///
+    /// `name`'s per-toolchain baseline for that toolchain when one is stored, most specific first, else `name`.
     /// - Parameters:
     ///   - name: The baseline asked for.
     ///   - swiftVersion: The run's `swift --version` line.

@@ -1,13 +1,15 @@
 import Foundation
 import PerfKitCore
 
-/// Named baselines stored under a folder (normally `Baselines/`): one folder per name, holding a
-/// manifest and one JSON file per suite, with a schema version read first and stable key order,
-/// so a change to one test makes a small diff.
+/// Named baselines stored under a folder (normally `Baselines/`).
+///
+/// One folder per name, holding a manifest and one JSON file per suite, with a schema version read first and stable key
+/// order, so a change to one test makes a small diff.
 public struct BaselineStore: Sendable {
-    /// The schema version this code writes: 2 since series carry process labels, 3 since they
-    /// carry calls per sample, 4 since they
-    /// may carry simulated counts with their profiles; 1 to 3 are still read.
+    /// The schema version this code writes.
+    ///
+    /// 2 since series carry process labels, 3 since they carry calls per sample, 4 since they may carry simulated
+    /// counts with their profiles; 1 to 3 are still read.
     public static let schemaVersion = 4
 
     /// When a save replaces stored results.
@@ -72,8 +74,10 @@ public struct BaselineStore: Sendable {
         }
     }
 
-    /// Checks a baseline name: 1 to 100 letters, digits, `.`, `_` or `-`, starting with a letter
-    /// or digit (a leading dot would collide with the store's hidden lock and staging files).
+    /// Checks a baseline name.
+    ///
+    /// 1 to 100 letters, digits, `.`, `_` or `-`, starting with a letter or digit (a leading dot would collide with the
+    /// store's hidden lock and staging files).
     /// - Throws: ``FileError`` naming the baseline and the rule.
     public static func validate(name: String) throws(FileError) {
         // Matched character by character over the whole string: a regular expression's `$` also
@@ -165,9 +169,11 @@ public struct BaselineStore: Sendable {
         public var previous: Baseline?
     }
 
-    /// Saves a run as baseline `name`, as ``save(_:as:policy:force:now:)``, and returns the baseline
-    /// it replaced, read under the same lock: a delete racing the save sees the baseline before or
-    /// after, and the save never fails for a baseline that vanished between a check and a read.
+    /// Saves a run as baseline `name`, as ``save(_:as:policy:force:now:)``, and returns the baseline it replaced, read
+    /// under the same lock.
+    ///
+    /// A delete racing the save sees the baseline before or after, and the save never fails for a baseline that
+    /// vanished between a check and a read.
     /// - Returns: The tests written and the previous baseline.
     /// - Throws: ``FileError``; debug-build results are refused unless `force`.
     public func saveReplacing(

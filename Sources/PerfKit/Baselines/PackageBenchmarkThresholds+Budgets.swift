@@ -1,7 +1,9 @@
 import PerfKitCore
 
-/// package-benchmark's limits written as PerfKit budgets: the traits to put on each benchmark's
-/// `@Test`, so a team moving over keeps its limits in the tests where PerfKit's budgets live.
+/// package-benchmark's limits written as PerfKit budgets.
+///
+/// The traits to put on each benchmark's `@Test`, so a team moving over keeps its limits in the tests where PerfKit's
+/// budgets live.
 extension PackageBenchmarkThresholds {
     /// One benchmark's limits as budget traits.
     public struct Budgets: Sendable, Equatable {
@@ -15,10 +17,11 @@ extension PackageBenchmarkThresholds {
         public var traits: [String]
     }
 
-    /// The limits of every benchmark as budget traits, in file order. A time limit becomes a p90
-    /// ceiling (`.budget(.wallClock, p90: .nanoseconds(N))`), as package-benchmark checks it; a
-    /// count or a size becomes a ceiling on every sample (`max:`), which a count's identical samples
-    /// make the same check.
+    /// The limits of every benchmark as budget traits, in file order.
+    ///
+    /// A time limit becomes a p90 ceiling (`.budget(.wallClock, p90: .nanoseconds(N))`), as package-benchmark checks
+    /// it; a count or a size becomes a ceiling on every sample (`max:`), which a count's identical samples make the
+    /// same check.
     public var budgets: [Budgets] {
         var result: [Budgets] = []
         for limit in limits {

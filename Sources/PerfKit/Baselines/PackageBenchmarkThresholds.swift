@@ -1,9 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// package-benchmark's static thresholds, as Swift server teams keep them per toolchain:
-/// `Thresholds/<toolchain>/<Target>.<Benchmark>.p90.json`, each file a JSON object of package-benchmark
-/// metric names to a p90 limit (`{"mallocCountTotal": 603}`), read and checked against a PerfKit run.
+/// package-benchmark's static thresholds, as Swift server teams keep them per toolchain.
+///
+/// `Thresholds/<toolchain>/<Target>.<Benchmark>.p90.json`, each file a JSON object of package-benchmark metric names to
+/// a p90 limit (`{"mallocCountTotal": 603}`), read and checked against a PerfKit run.
 ///
 /// A benchmark is matched to the measurement named `<Benchmark>` (preferring a test whose ID names
 /// `<Target>`); its figure is the p90 of the first arm's warm series (else its first phase).
@@ -30,6 +31,7 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
     public var unreadMetrics: [String] = []
 
     /// package-benchmark's metric names and the PerfKit metrics they map to (Documentation/Thresholds.md).
+    ///
     /// Time limits are read as nanoseconds, memory as bytes.
     public static let metricNames: [String: Metric] = [
         "mallocCountTotal": .mallocs, "instructions": .instructions, "retainCount": .retains,
@@ -104,8 +106,9 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
         }
     }
 
-    /// A Swift version's names from the most specific: "6.3.1" → `6.3.1`, `6.3`, `6`. What a
-    /// toolchain folder of threshold files and a per-toolchain baseline are looked up by.
+    /// A Swift version's names from the most specific: "6.3.1" → `6.3.1`, `6.3`, `6`.
+    ///
+    /// What a toolchain folder of threshold files and a per-toolchain baseline are looked up by.
     public static func versionCandidates(_ swiftVersion: String) -> [String] {
         let parts = versionNumber(swiftVersion).split(separator: ".")
         return (1...max(parts.count, 1)).reversed().map { parts.prefix($0).joined(separator: ".") }

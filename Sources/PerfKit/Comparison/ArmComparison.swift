@@ -1,8 +1,9 @@
 import PerfKitCore
 
-/// Arm-against-arm comparisons inside one run: for every measurement with two or more arms,
-/// each arm against the first one declared (the reference), on the same workload and binary,
-/// with the arms run in ABBA order.
+/// Arm-against-arm comparisons inside one run.
+///
+/// For every measurement with two or more arms, each arm against the first one declared (the reference), on the same
+/// workload and binary, with the arms run in ABBA order.
 public enum ArmComparison {
     /// The name of a compared row's arm, `second vs first`.
     public static func label(_ arm: String, against reference: String) -> String { "\(arm) vs \(reference)" }
@@ -61,6 +62,8 @@ public enum ArmComparison {
         }
     }
 
+    /// Marks a row not judged when one arm does almost no work in its phase.
+    ///
     /// Marks a row not judged when one arm does almost no work in its phase (the calendar's warm
     /// scroll: the reference arm 87.73 ns a call against the native arm's 112.1 µs, once reported
     /// "+127,249% regressed"). Such a ratio says which arm works in the phase, not how much faster

@@ -1,6 +1,8 @@
 import PerfKitCore
 
 extension Comparison {
+    /// The lines naming series not matched because one side kept a parameterized test as one series.
+    ///
     /// The lines that say which series could not be matched because one side kept a parameterized
     /// test as one series (a run file or baseline before schema 6, where the cases overwrote each
     /// other) and the other has a series per case.

@@ -2,14 +2,14 @@ import Foundation
 import PerfKitCore
 
 extension Comparison {
-    /// Compares paired series on one scale, the per-round log ratios: the Hodges–Lehmann estimate
-    /// of their centre with its exact signed-rank CI (back-transformed to a ratio), the Wilcoxon
-    /// signed-rank test against the noise band's edge, Benjamini–Hochberg across the decisions,
-    /// and the two gates. Thread CPU beside a wall clock is shown, not a separate decision; series
-    /// at the clock's resolution are not judged. Deterministic metrics whose samples are identical
-    /// on each side are compared exactly. Series that could not
-    /// be paired are listed as added (only in B), removed (only in A) or inconclusive (missing
-    /// from some rounds), never dropped.
+    /// Compares paired series on one scale, the per-round log ratios.
+    ///
+    /// The Hodges–Lehmann estimate of their centre with its exact signed-rank CI (back-transformed to a ratio), the
+    /// Wilcoxon signed-rank test against the noise band's edge, Benjamini–Hochberg across the decisions, and the two
+    /// gates. Thread CPU beside a wall clock is shown, not a separate decision; series at the clock's resolution are
+    /// not judged. Deterministic metrics whose samples are identical on each side are compared exactly. Series that
+    /// could not be paired are listed as added (only in B), removed (only in A) or inconclusive (missing from some
+    /// rounds), never dropped.
     /// - Parameters:
     ///   - paired: The session's series: one per test, measurement, arm, phase and metric.
     ///   - bands: Noise bands.
@@ -42,10 +42,11 @@ extension Comparison {
         currentEnvironment = environmentB
     }
 
-    /// The row of a series that could not be paired: added, removed, exact when it is a constant
-    /// count on each side, or inconclusive when it is missing from some rounds (a test that failed
-    /// in some processes, or an exact-pass count, taken in the first ABBA block only, that differs
-    /// between the processes that took it).
+    /// The row of a series that could not be paired.
+    ///
+    /// Added, removed, exact when it is a constant count on each side, or inconclusive when it is missing from some
+    /// rounds (a test that failed in some processes, or an exact-pass count, taken in the first ABBA block only, that
+    /// differs between the processes that took it).
     static func unpairedRow(_ series: UnpairedSeries, context: RowContext) throws -> ComparisonRow {
         var note =
             "not paired: in A in \(series.baseline.count) of \(series.rounds) rounds, in B in \(series.current.count)"

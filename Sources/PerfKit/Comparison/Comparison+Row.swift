@@ -41,12 +41,13 @@ extension Comparison {
         var currentCountsOnly = false
     }
 
-    /// Builds the row of one series, the one function every comparison path uses: added or
-    /// removed when a side is missing; exact when a deterministic metric is constant on each side;
-    /// not judged for the reasons ``notJudgedReason(_:row:otherMachine:supporting:calls:)`` names;
-    /// otherwise estimated from its replication units (per-process medians of stored runs, or the
-    /// ratios of paired rounds) and left for ``judgeStatistically(_:alpha:)``, which applies
-    /// Benjamini–Hochberg and the two gates across the comparison's decisions.
+    /// Builds the row of one series, the one function every comparison path uses.
+    ///
+    /// Added or removed when a side is missing; exact when a deterministic metric is constant on each side; not judged
+    /// for the reasons ``notJudgedReason(_:row:otherMachine:supporting:calls:)`` names; otherwise estimated from its
+    /// replication units (per-process medians of stored runs, or the ratios of paired rounds) and left for
+    /// ``judgeStatistically(_:alpha:)``, which applies Benjamini–Hochberg and the two gates across the comparison's
+    /// decisions.
     /// - Parameters:
     ///   - id: The series.
     ///   - metric: Its metric.
@@ -111,8 +112,10 @@ extension Comparison {
         return row
     }
 
-    /// Retains and releases come from a counting run: a process's first call may differ from later
-    /// ones (first uses), but every sample repeats run to run. Judged on the median per call, exactly.
+    /// Retains and releases come from a counting run: a process's first call may differ from later ones (first uses),
+    /// but every sample repeats run to run.
+    ///
+    /// Judged on the median per call, exactly.
     static func judgeCounted(_ row: inout ComparisonRow, baseline: [Double], current: [Double]) {
         let b = Quantile.percentile(sorted: baseline.sorted(), 50)
         let c = Quantile.percentile(sorted: current.sorted(), 50)
@@ -123,8 +126,10 @@ extension Comparison {
             + (row.verdict == .withinNoise ? " (medians equal, samples not)" : "")
     }
 
-    /// A row with a side missing: added, removed, or not measured in this run (no counts taken,
-    /// counts only, or a partial run's filter), never "removed" for what the run did not measure.
+    /// A row with a side missing.
+    ///
+    /// Added, removed, or not measured in this run (no counts taken, counts only, or a partial run's filter), never
+    /// "removed" for what the run did not measure.
     static func missingSide(_ row: inout ComparisonRow, baseline: [Double]?, context: RowContext) {
         if baseline == nil {
             row.verdict = .added
@@ -146,8 +151,9 @@ extension Comparison {
         }
     }
 
-    /// Estimates a row of two stored runs from their per-process medians. A timing row with one
-    /// process on either side is not judged (drift between processes is not estimable); other
+    /// Estimates a row of two stored runs from their per-process medians.
+    ///
+    /// A timing row with one process on either side is not judged (drift between processes is not estimable); other
     /// metrics of one-process runs fall back to samples.
     static func estimateProcesses(_ row: inout ComparisonRow, _ b: SampleSeries, _ c: SampleSeries) throws {
         let processes = min(b.processCount, c.processCount)
@@ -175,9 +181,10 @@ extension Comparison {
         try estimateIndependent(&row, x, y)
     }
 
-    /// Estimates a paired row on one scale, the per-round log ratios: the Hodges–Lehmann estimate
-    /// of their centre with its exact signed-rank CI at 1 − `alpha` (back-transformed to a ratio),
-    /// and the Wilcoxon signed-rank p against the band's edge on the estimate's side.
+    /// Estimates a paired row on one scale, the per-round log ratios.
+    ///
+    /// The Hodges–Lehmann estimate of their centre with its exact signed-rank CI at 1 − `alpha` (back-transformed to a
+    /// ratio), and the Wilcoxon signed-rank p against the band's edge on the estimate's side.
     static func estimateRounds(_ row: inout ComparisonRow, _ series: PairedSeries, alpha: Double) throws {
         row.replicatedOver = .rounds
         guard series.baseline.count >= 4 else {
@@ -233,9 +240,10 @@ extension Comparison {
         }
     }
 
-    /// The smallest relative change detected with 80% power: a change c is called when its CI,
-    /// about c ± h on the log scale, clears the band's edge; with h = z₁₋α/₂ · se the estimate must
-    /// exceed the edge by h + z₀.₈ · se, 80% of the time.
+    /// The smallest relative change detected with 80% power.
+    ///
+    /// A change c is called when its CI, about c ± h on the log scale, clears the band's edge; with h = z₁₋α/₂ · se the
+    /// estimate must exceed the edge by h + z₀.₈ · se, 80% of the time.
     /// - Parameters:
     ///   - halfWidth: Half the CI's width on the log scale.
     ///   - band: The noise band (relative).
@@ -246,27 +254,34 @@ extension Comparison {
         return Foundation.exp(Foundation.log(1 + band) + halfWidth + Normal.quantile(0.8) * standardError) - 1
     }
 
-    /// A one-sided p from a two-sided one: half of it when the estimate lies beyond the edge
-    /// being tested (the direction of the claim), else one minus that half.
+    /// A one-sided p from a two-sided one.
+    ///
+    /// Half of it when the estimate lies beyond the edge being tested (the direction of the claim), else one minus that
+    /// half.
     static func oneSided(_ twoSided: Double, beyondEdge: Bool) -> Double {
         beyondEdge ? twoSided / 2 : 1 - twoSided / 2
     }
 
-    /// The relative tolerance simulated counts are judged with unless a noise file sets one for
-    /// the metric: 0.05%. With the measured thread's heap pinned, two counting runs of one calendar
-    /// binary left 18 of 30 series identical in every sample; of the rest, those that
-    /// spend under 1% in the runtime's shared lookups moved at most 0.0004%, and those above it get
-    /// a heap-shifted second process that widens their tolerance (``countTolerance(base:spread:)``).
+    /// The relative tolerance simulated counts are judged with unless a noise file sets one for the metric: 0.05%.
+    ///
+    /// With the measured thread's heap pinned, two counting runs of one calendar binary left 18 of 30 series identical
+    /// in every sample; of the rest, those that spend under 1% in the runtime's shared lookups moved at most 0.0004%,
+    /// and those above it get a heap-shifted second process that widens their tolerance
+    /// (``countTolerance(base:spread:)``).
     public static let defaultCountTolerance = 0.0005
 
-    /// The smallest change of a simulated count per call that is judged, unless a noise file's
-    /// `absolute` sets one: 100 instructions. In the same two runs a series that stayed on one
-    /// process moved by at most 116 instructions per call, on a 32-million-instruction body (0.0004%,
-    /// inside the relative tolerance); a change must clear both this floor and ``defaultCountTolerance``.
+    /// The smallest change of a simulated count per call that is judged, unless a noise file's `absolute` sets one: 100
+    /// instructions.
+    ///
+    /// In the same two runs a series that stayed on one process moved by at most 116 instructions per call, on a
+    /// 32-million-instruction body (0.0004%, inside the relative tolerance); a change must clear both this floor and
+    /// ``defaultCountTolerance``.
     public static let defaultCountFloor = 100.0
 
-    /// Whether two simulated counts per call differ: beyond the relative tolerance and the floor
-    /// both (the rule every count verdict uses: comparisons, history change points, bisection).
+    /// Whether two simulated counts per call differ.
+    ///
+    /// Beyond the relative tolerance and the floor both (the rule every count verdict uses: comparisons, history change
+    /// points, bisection).
     /// - Parameters:
     ///   - before: The earlier median per call.
     ///   - after: The later one.
@@ -279,12 +294,13 @@ extension Comparison {
         return abs(after / before - 1) > tolerance && abs(after - before) > floor
     }
 
-    /// Judges a simulated count: unchanged when every sample is identical on both sides, else the
-    /// change of the median per call against the relative tolerance. Not judged when the toolchain,
-    /// valgrind or the build differ (the count then measures another binary or another simulator).
-    /// The relative tolerance a simulated count is judged with: `base`, or twice what the series
-    /// moved when the heap moved (``SampleSeries/processSpread``) when that is more. A separately
-    /// built binary moves the heap too, and identical code then counts differently.
+    /// Judges a simulated count.
+    ///
+    /// Unchanged when every sample is identical on both sides, else the change of the median per call against the
+    /// relative tolerance. Not judged when the toolchain, valgrind or the build differ (the count then measures another
+    /// binary or another simulator). The relative tolerance a simulated count is judged with: `base`, or twice what the
+    /// series moved when the heap moved (``SampleSeries/processSpread``) when that is more. A separately built binary
+    /// moves the heap too, and identical code then counts differently.
     /// - Parameters:
     ///   - base: The tolerance without address sensitivity (default ``defaultCountTolerance``).
     ///   - spread: The larger process spread of the two sides.
@@ -293,9 +309,11 @@ extension Comparison {
         max(base, 2 * spread)
     }
 
-    /// Judges a simulated count: across placements when both sides counted it at several and they
-    /// differ (``judgeCountsAcrossPlacements(_:_:_:context:)``), else against the count tolerance,
-    /// widened by what its processes moved (``judgeCounts(_:baseline:current:layoutSensitivity:unpinned:context:)``).
+    /// Judges a simulated count.
+    ///
+    /// Across placements when both sides counted it at several and they differ
+    /// (``judgeCountsAcrossPlacements(_:_:_:context:)``), else against the count tolerance, widened by what its
+    /// processes moved (``judgeCounts(_:baseline:current:layoutSensitivity:unpinned:context:)``).
     static func judgeSimulated(
         _ row: inout ComparisonRow, baseline: [Double], current: [Double], replication: Replication,
         context: RowContext
@@ -317,11 +335,15 @@ extension Comparison {
             context: context)
     }
 
+    /// The fewest processes per side from which a moving count is judged across placements.
+    ///
     /// The fewest processes per side from which a count that moved between them is judged across
     /// placements (``judgeCountsAcrossPlacements(_:_:_:context:)``) rather than against a widened
     /// tolerance: 3, the fewest per side ``estimateProcesses(_:_:_:)`` accepts.
     public static let minimumPlacements = 3
 
+    /// Judges a simulated count that follows code addresses as a timing series is judged.
+    ///
     /// Judges a simulated count that follows code addresses (its processes, the bundle's code at
     /// other placements, counted differently) as a timing series is judged from its processes: the
     /// per-process medians of each side, the Hodges–Lehmann shift with its CI and a one-sided

@@ -24,8 +24,9 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     /// Ratio of medians, current over baseline, with its 95% CI (nil when the baseline median is
     /// zero or negative, or the row is exact).
     public var change: Estimate?
-    /// Difference of medians, current − baseline, with its 95% CI: set instead of ``change`` when
-    /// the baseline median is zero or negative and a ratio is undefined.
+    /// Difference of medians, current − baseline, with its 95% CI.
+    ///
+    /// Set instead of ``change`` when the baseline median is zero or negative and a ratio is undefined.
     public var difference: Estimate? = nil
     /// Two-sided Mann–Whitney p-value, raw and Benjamini–Hochberg adjusted.
     public var pValue: Double?
@@ -37,13 +38,16 @@ public struct ComparisonRow: Sendable, Codable, Equatable {
     public var verdict: Verdict
     /// Plain explanation (for example "could resolve ±12%").
     public var note: String
-    /// The smallest one-sided p its test can reach with these sample sizes (1 / 2ⁿ for n pairs,
-    /// 1 / C(n + m, n) for two samples): the significance floor. Nil for rows without a test.
+    /// The smallest one-sided p its test can reach with these sample sizes (1 / 2ⁿ for n pairs, 1 / C(n + m, n) for two
+    /// samples): the significance floor.
+    ///
+    /// Nil for rows without a test.
     public var smallestP: Double? = nil
-    /// The smallest relative change (0.03 = 3%) the row could have called regressed or improved
-    /// with 80% power at its sample sizes, its noise and its band: the band plus the CI half-width
-    /// plus z₀.₈ standard errors. Set on statistical rows with a ratio (paired rounds, or
-    /// per-process medians of stored runs); nil elsewhere.
+    /// The smallest relative change (0.03 = 3%) the row could have called regressed or improved with 80% power at its
+    /// sample sizes, its noise and its band.
+    ///
+    /// The band plus the CI half-width plus z₀.₈ standard errors. Set on statistical rows with a ratio (paired rounds,
+    /// or per-process medians of stored runs); nil elsewhere.
     public var detectableChange: Double? = nil
     /// The confidence of ``change``'s interval when it is not 95% (a look of a sequential
     /// comparison judges at 1 − α / looks); nil for 95%.
@@ -69,8 +73,9 @@ public enum ReplicationUnit: String, Sendable, Codable, Equatable {
     case rounds
     /// Samples of one process (a stored run of one process, for metrics other than time).
     case samples
-    /// Per-process medians of a simulated count taken with the bundle's code at several
-    /// placements: a count that follows code addresses varies between placements as between builds.
+    /// Per-process medians of a simulated count taken with the bundle's code at several placements.
+    ///
+    /// A count that follows code addresses varies between placements as between builds.
     case placements
 }
 
@@ -80,8 +85,9 @@ extension Double {
 }
 
 extension ComparisonRow {
-    /// The row every comparison path starts from (stored runs, paired rounds, series that could
-    /// not be paired): the series, both sides' values summarised, its band; not yet judged.
+    /// The row every comparison path starts from (stored runs, paired rounds, series that could not be paired).
+    ///
+    /// The series, both sides' values summarised, its band; not yet judged.
     /// - Parameters:
     ///   - id: The series.
     ///   - metric: Its metric.
@@ -109,8 +115,9 @@ public struct Comparison: Sendable, Codable, Equatable {
     public var baselineEnvironment: Environment?
     /// Where the current (or B) side was measured.
     public var currentEnvironment: Environment?
-    /// The machine fields that differ between the two sides (empty when they match or are unknown);
-    /// timing and OS-memory rows are then not judged unless the comparison was told to allow it.
+    /// The machine fields that differ between the two sides (empty when they match or are unknown).
+    ///
+    /// Timing and OS-memory rows are then not judged unless the comparison was told to allow it.
     public var machineDifferences: [String] = []
 
     /// A comparison of ready-made rows.
@@ -131,8 +138,10 @@ public struct Comparison: Sendable, Codable, Equatable {
     /// Whether anything regressed.
     public var hasRegression: Bool { count(.regressed) > 0 }
 
-    /// "2 regressions, 1 improvement, 14 within noise". Reports use ``ReportHeadline``, the one
-    /// headline builder (kinds kept apart, reasons grouped); this older summary folds the kinds.
+    /// "2 regressions, 1 improvement, 14 within noise".
+    ///
+    /// Reports use ``ReportHeadline``, the one headline builder (kinds kept apart, reasons grouped); this older summary
+    /// folds the kinds.
     @available(*, deprecated, message: "use ReportHeadline, which keeps the kinds of measurement apart")
     public var headline: String {
         func plural(_ n: Int, _ word: String, _ words: String) -> String { "\(n) \(n == 1 ? word : words)" }
@@ -215,9 +224,10 @@ public struct Comparison: Sendable, Codable, Equatable {
     }
 
     /// Why a statistical row is shown but not judged, or nil when it is judged.
-    /// `calls` are the fewest calls a sample of each side was timed over: the resolution gates look
-    /// at a sample's duration (per-call median × calls) on each side and judge by the shorter, never
-    /// at the per-call figure (a batched 90 ns body is a 50 µs sample).
+    ///
+    /// `calls` are the fewest calls a sample of each side was timed over: the resolution gates look at a sample's
+    /// duration (per-call median × calls) on each side and judge by the shorter, never at the per-call figure (a
+    /// batched 90 ns body is a 50 µs sample).
     static func notJudgedReason(
         _ metric: Metric, row: ComparisonRow, otherMachine: [String], supporting: Bool,
         calls: (baseline: Int, current: Int) = (1, 1)
@@ -256,9 +266,10 @@ public struct Comparison: Sendable, Codable, Equatable {
         return nil
     }
 
-    /// Compares a deterministic metric exactly, given that every sample on each side is the same
-    /// value: equal values are unchanged; a change beyond the absolute threshold is a regression
-    /// or an improvement by polarity.
+    /// Compares a deterministic metric exactly, given that every sample on each side is the same value.
+    ///
+    /// Equal values are unchanged; a change beyond the absolute threshold is a regression or an improvement by
+    /// polarity.
     static func judgeExactly(_ row: inout ComparisonRow, baseline: Double, current: Double, threshold: Double) {
         let delta = current - baseline
         row.note =
@@ -273,6 +284,8 @@ public struct Comparison: Sendable, Codable, Equatable {
         }
     }
 
+    /// Adjusts the p-values of every row still to be decided with Benjamini–Hochberg, then decides them.
+    ///
     /// Adjusts the p-values of every row still to be decided (those with a p-value and no
     /// verdict reason yet: the comparison's decisions) with Benjamini–Hochberg, then applies the two gates.
     /// - Complexity: O(m log m) for m decisions.
@@ -294,9 +307,10 @@ public struct Comparison: Sendable, Codable, Equatable {
     }
 
     /// Applies the two gates to a row whose change, p (against the band's edge) and q are set.
-    /// An inconclusive row names the gate that failed, the significance floor first (its test
-    /// cannot reach p ≤ α / m with these sample sizes, so only many changes at once could pass
-    /// Benjamini–Hochberg), then the width of the CI against the band.
+    ///
+    /// An inconclusive row names the gate that failed, the significance floor first (its test cannot reach p ≤ α / m
+    /// with these sample sizes, so only many changes at once could pass Benjamini–Hochberg), then the width of the CI
+    /// against the band.
     static func applyTwoGates(_ row: inout ComparisonRow, alpha: Double, decisions: Int) {
         guard let change = row.change else {
             judgeDifference(&row, alpha: alpha)
@@ -352,8 +366,9 @@ public struct Comparison: Sendable, Codable, Equatable {
         }
     }
 
-    /// The gates for a row whose baseline median is zero or negative, where a ratio is undefined:
-    /// the difference of medians must be significant and its CI must exclude zero.
+    /// The gates for a row whose baseline median is zero or negative, where a ratio is undefined.
+    ///
+    /// The difference of medians must be significant and its CI must exclude zero.
     static func judgeDifference(_ row: inout ComparisonRow, alpha: Double) {
         guard let difference = row.difference else { return }
         let unit = row.metric.unit

@@ -3,12 +3,13 @@ import PerfKitCore
 
 /// Noise bands: defaults, or a calibrated file for this machine.
 public enum NoiseBandsFile {
-    /// Bands for paired ABBA comparisons without calibration: ±1%, the smallest change worth a
-    /// verdict between two revisions measured in one session. On the 2-core VM of README's
-    /// evidence a cheap subset reaches it within the default 400 rounds (A/A between two builds:
-    /// 0 of 40 repeats flagged, 75 of 80 series within noise; a 3% slowdown regressed in 40 of 40),
-    /// while a suite whose rounds take seconds mostly stays inconclusive within the time budget and
-    /// says what change it could have seen; `perfkit calibrate` stores measured bands per series.
+    /// Bands for paired ABBA comparisons without calibration: ±1%, the smallest change worth a verdict between two
+    /// revisions measured in one session.
+    ///
+    /// On the 2-core VM of README's evidence a cheap subset reaches it within the default 400 rounds (A/A between two
+    /// builds: 0 of 40 repeats flagged, 75 of 80 series within noise; a 3% slowdown regressed in 40 of 40), while a
+    /// suite whose rounds take seconds mostly stays inconclusive within the time budget and says what change it could
+    /// have seen; `perfkit calibrate` stores measured bands per series.
     public static let pairedDefault = NoiseBands(defaultRelative: 0.01)
 
     /// The calibrated bands of this machine (`.perfkit/noise/<fingerprint>.json`, written by `perfkit calibrate`), or

@@ -36,8 +36,10 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
     /// One entry per calibrated series.
     public var entries: [Entry]
 
-    /// The fewest A/A repeats from which a series' band is an empirical 95th percentile; with
-    /// fewer, the band comes from the stated model of ``init(comparisons:machine:rounds:date:floor:defaultBand:)``.
+    /// The fewest A/A repeats from which a series' band is an empirical 95th percentile.
+    ///
+    /// With fewer, the band comes from the stated model of
+    /// ``init(comparisons:machine:rounds:date:floor:defaultBand:)``.
     public static let empiricalRepeats = 20
 
     /// Calibrates from A/A comparisons between two builds of identical measured code.
@@ -92,8 +94,10 @@ public struct NoiseCalibration: Sendable, Codable, Equatable {
         self.entries = entries
     }
 
-    /// What `perfkit calibrate` prints: false alarms under the default band, then each wall-clock
-    /// series' band, resolvable change and false alarms, and the time it took.
+    /// What `perfkit calibrate` prints.
+    ///
+    /// False alarms under the default band, then each wall-clock series' band, resolvable change and false alarms, and
+    /// the time it took.
     /// - Parameters:
     ///   - calibration: The calibration.
     ///   - comparisons: Its A/A comparisons.

@@ -55,8 +55,9 @@ public struct PairedSeries: Sendable, Codable, Equatable {
     }
 
     /// Pairs rounds series by series: each process contributes the median of its samples.
-    /// A series missing from either side in any round is not paired; it is returned in
-    /// ``Pairing/unpaired`` so the comparison can list it as added, removed or incomplete.
+    ///
+    /// A series missing from either side in any round is not paired; it is returned in ``Pairing/unpaired`` so the
+    /// comparison can list it as added, removed or incomplete.
     /// - Complexity: O(R · S · n) for R rounds, S series, n samples per series.
     public static func pair(_ rounds: [Round]) throws -> Pairing {
         var medians: [SeriesID: (metric: Metric, baseline: [Double], current: [Double], currentRanSecond: [Bool])] = [:]
@@ -120,8 +121,10 @@ public struct Pairing: Sendable, Equatable {
     }
 }
 
-/// A series that could not be paired: it is missing from one side, or from some rounds
-/// (for example a test added in B, removed in B, or failing in some processes).
+/// A series that could not be paired.
+///
+/// It is missing from one side, or from some rounds (for example a test added in B, removed in B, or failing in some
+/// processes).
 public struct UnpairedSeries: Sendable, Codable, Equatable {
     /// The series' identity.
     public var id: SeriesID

@@ -26,19 +26,25 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
     /// The most rounds the plan runs.
     public var maximumRounds: Int { looks.last ?? 0 }
 
-    /// The first look of an adaptive plan. At 10 pairs the exact signed-rank CI exists down to a
-    /// level of 1 − 2/2¹⁰ = 99.8%, so every look of a plan with up to 20 looks at α = 0.05 has one.
+    /// The first look of an adaptive plan.
+    ///
+    /// At 10 pairs the exact signed-rank CI exists down to a level of 1 − 2/2¹⁰ = 99.8%, so every look of a plan with
+    /// up to 20 looks at α = 0.05 has one.
     public static let firstLook = 10
-    /// Most rounds of an adaptive comparison by default: looks at 10, 16, 24, 36, 54, 82, 124,
-    /// 186, 280 and 400 rounds, each at α / 10. The time budget, not this, ends a costly suite's
-    /// session; a cheap one (a filtered subset, processes of a fraction of a second) can run the
-    /// hundreds of rounds a change of a few percent needs when each process's speed varies by a few
-    /// percent (a 3% slowdown of a subset was decided at 10 to 280 rounds in README's evidence).
+    /// Most rounds of an adaptive comparison by default: looks at 10, 16, 24, 36, 54, 82, 124, 186, 280 and 400 rounds,
+    /// each at α / 10.
+    ///
+    /// The time budget, not this, ends a costly suite's session; a cheap one (a filtered subset, processes of a
+    /// fraction of a second) can run the hundreds of rounds a change of a few percent needs when each process's speed
+    /// varies by a few percent (a 3% slowdown of a subset was decided at 10 to 280 rounds in README's evidence).
     public static let defaultMaximumRounds = 400
-    /// Seconds of measuring an adaptive comparison gets by default: near five minutes, 16 to 20
-    /// rounds of the calendar suite with its tests' own samples on README's 2-core VM.
+    /// Seconds of measuring an adaptive comparison gets by default.
+    ///
+    /// Near five minutes, 16 to 20 rounds of the calendar suite with its tests' own samples on README's 2-core VM.
     public static let defaultTimeBudget = 300
 
+    /// An adaptive plan: looks at 10 rounds, then each about 1.5 times the last, up to `maximum`.
+    ///
     /// An adaptive plan: looks at 10 rounds, then each about 1.5 times the last (rounded up to an
     /// even number, so every look ends on a whole ABBA block), up to `maximumRounds`. When the
     /// maximum is less than 1.25 times the last look it replaces that look rather than adding one
@@ -86,6 +92,8 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
     /// - Returns: The floor.
     public static func signedRankFloor(pairs: Int) -> Double { pow(2, -Double(pairs)) }
 
+    /// The fewest rounds at which a change in one series alone can reach significance.
+    ///
     /// The fewest rounds at which a change in one series alone can reach significance among
     /// `decisions` decisions at this plan's per-look level (Benjamini–Hochberg then asks the
     /// smallest p to be at most α / m).

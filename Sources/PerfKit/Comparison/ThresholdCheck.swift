@@ -1,8 +1,9 @@
 import Foundation
 import PerfKitCore
 
-/// A run checked against package-benchmark's p90 thresholds (``PackageBenchmarkThresholds``): one
-/// row per limit, with the run's p90, the difference and whether it passed.
+/// A run checked against package-benchmark's p90 thresholds (``PackageBenchmarkThresholds``).
+///
+/// One row per limit, with the run's p90, the difference and whether it passed.
 public struct ThresholdCheck: Sendable {
     /// What became of one limit.
     public enum Status: String, Sendable, Equatable {

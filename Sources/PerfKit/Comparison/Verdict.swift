@@ -22,8 +22,10 @@ public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvert
     public static let added = Verdict(.added)
     /// Present only in the baseline.
     public static let removed = Verdict(.removed)
-    /// Shown but deliberately not judged; the row's note says why (another machine, one process
-    /// per side, at the clock's resolution, a supporting figure of another row's decision).
+    /// Shown but deliberately not judged.
+    ///
+    /// The row's note says why (another machine, one process per side, at the clock's resolution, a supporting figure
+    /// of another row's decision).
     public static let notJudged = Verdict(.notJudged)
 
     /// The stored identifier (`regressed`, `improved`, `withinNoise`, …).
@@ -84,6 +86,7 @@ public struct NoiseBands: Sendable, Codable, Equatable {
     public func band(for metric: Metric) -> Double { relative[metric.name] ?? defaultRelative }
 
     /// The band for one series: its calibrated band if there is one, else the metric's.
+    ///
     /// The one lookup every comparison (unpaired, paired, unpaired rows of a pairing) goes through.
     /// - Parameters:
     ///   - id: The series.
@@ -91,10 +94,10 @@ public struct NoiseBands: Sendable, Codable, Equatable {
     /// - Returns: The relative half-width.
     public func band(for id: SeriesID, metric: Metric) -> Double { perSeries[id.storageKey] ?? band(for: metric) }
 
-    /// The bands for comparing against a stored baseline: never narrower than the cross-run
-    /// default (±5%). Calibration measures A/A noise within one session; a stored baseline also
-    /// carries the machine's drift between sessions, which calibration cannot see, so a
-    /// calibrated band only ever widens the default here.
+    /// The bands for comparing against a stored baseline: never narrower than the cross-run default (±5%).
+    ///
+    /// Calibration measures A/A noise within one session; a stored baseline also carries the machine's drift between
+    /// sessions, which calibration cannot see, so a calibrated band only ever widens the default here.
     public var withCrossRunDefault: NoiseBands {
         let floor = NoiseBands().defaultRelative
         var copy = self

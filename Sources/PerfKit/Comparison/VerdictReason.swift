@@ -1,8 +1,9 @@
 import PerfKitCore
 
-/// Why a row is not judged, inconclusive, or judged the way it is: the typed cause beside the row's
-/// free-text note (as swift-testing keeps `Issue.Kind` beside its comments). Reports group and count
-/// rows by it, never by parsing the note, so rewording a note cannot regroup an answer.
+/// Why a row is not judged, inconclusive, or judged the way it is.
+///
+/// The typed cause beside the row's free-text note (as swift-testing keeps `Issue.Kind` beside its comments). Reports
+/// group and count rows by it, never by parsing the note, so rewording a note cannot regroup an answer.
 ///
 /// A struct wrapping a private enum so reasons can be added; stored as its identifier.
 public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, CustomStringConvertible {
@@ -30,8 +31,10 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
     public static let countsFromAnotherSetup = VerdictReason(.countsFromAnotherSetup)
     /// A metric with no better direction (for example bytes freed): shown, not judged.
     public static let noBetterDirection = VerdictReason(.noBetterDirection)
-    /// In an arm comparison, one arm does almost no work in the phase (a cache hit, an empty call)
-    /// while the other does: the ratio says which arm works there, not how much faster one is.
+    /// In an arm comparison, one arm does almost no work in the phase (a cache hit, an empty call) while the other
+    /// does.
+    ///
+    /// The ratio says which arm works there, not how much faster one is.
     public static let armIdle = VerdictReason(.armIdle)
     /// The confidence interval is wider than the noise band.
     public static let tooNoisy = VerdictReason(.tooNoisy)

@@ -1,8 +1,9 @@
 import Foundation
 import PerfKitCore
 
-/// Cost against size for every parameterized test whose cases have a size (``TestCase/size``):
-/// one ``GrowthFit`` per test function, measurement, arm, phase and metric.
+/// Cost against size for every parameterized test whose cases have a size (``TestCase/size``).
+///
+/// One ``GrowthFit`` per test function, measurement, arm, phase and metric.
 public struct Growth: Sendable, Equatable {
     /// What one fit is of: a series of a test function across its cases.
     public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -98,9 +99,10 @@ public struct GrowthChange: Sendable, Equatable {
     /// Whether it grows faster now (a regression).
     public var isFaster: Bool { (after.order ?? .cubic, after.exponent) > (before.order ?? .cubic, before.exponent) }
 
-    /// The changes of growth between `baseline` and `current`: a deterministic count whose named
-    /// order differs (or, unnamed, whose exponent moved by 0.5 or more), and whose change is not
-    /// one ratio at every size (that is an ordinary change, judged by the comparison).
+    /// The changes of growth between `baseline` and `current`.
+    ///
+    /// A deterministic count whose named order differs (or, unnamed, whose exponent moved by 0.5 or more), and whose
+    /// change is not one ratio at every size (that is an ordinary change, judged by the comparison).
     public static func changes(baseline: Growth, current: Growth) -> [GrowthChange] {
         var result: [GrowthChange] = []
         for (key, after) in current.fits where key.metric.isDeterministic {

@@ -1,8 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// How a cost grows with a size: the exponent on log–log axes and, when the points support one,
-/// the nearest plain name (constant, log n, n, n log n, n², n³).
+/// How a cost grows with a size.
+///
+/// The exponent on log–log axes and, when the points support one, the nearest plain name (constant, log n, n, n log n,
+/// n², n³).
 ///
 /// Each name is a model `cost = a + b·f(n)` with `a, b ≥ 0` (a fixed overhead plus the growing
 /// part; with four sizes or more also the order below it, so n² + 7n is n²), fitted by least
@@ -111,8 +113,10 @@ public struct GrowthFit: Sendable, Equatable, Codable {
         return sxx > 0 ? sxy / sxx : 0
     }
 
-    /// The model of an order: its columns. `a + b·f(n)`, and with four sizes or more also the
-    /// order below it, `a + c·g(n) + b·f(n)` (a quadratic with a linear part is still n²).
+    /// The model of an order: its columns.
+    ///
+    /// `a + b·f(n)`, and with four sizes or more also the order below it, `a + c·g(n) + b·f(n)` (a quadratic with a
+    /// linear part is still n²).
     static func columns(_ order: Order, sizes: Int) -> [(Double) -> Double] {
         let one: (Double) -> Double = { _ in 1 }
         guard order != .constant else { return [one] }
@@ -129,6 +133,8 @@ public struct GrowthFit: Sendable, Equatable, Codable {
         return [one, growing, lower]
     }
 
+    /// The largest relative residual of the order's model fitted with non-negative coefficients.
+    ///
     /// The largest relative residual of the order's model fitted with non-negative coefficients by
     /// least squares on relative error (every subset of the columns tried; the best feasible kept).
     package static func worstResidual(_ points: [Point], _ order: Order) -> Double {

@@ -22,9 +22,10 @@ package struct AbbaSession {
             self.environment = environment
         }
 
-        /// The two sides of a comparison of revisions `a` and `b`: both are resolved before anything
-        /// is created (a bad B leaves no worktree of A behind), then built in release with a pinned
-        /// code layout: B from A's build products in one worktree when B changes only compiled files
+        /// The two sides of a comparison of revisions `a` and `b`.
+        ///
+        /// Both are resolved before anything is created (a bad B leaves no worktree of A behind), then built in release
+        /// with a pinned code layout: B from A's build products in one worktree when B changes only compiled files
         /// (``SharedBuild``), else each in its own worktree (once when both are one folder).
         /// - Parameters:
         ///   - a: Revision A (the baseline side), or `.` for the working tree.
@@ -80,10 +81,14 @@ package struct AbbaSession {
     package var looks: [Look]
     /// Why the session stopped adding rounds.
     package var stopReason: String
-    /// The comparison, B against A: each series as judged at the look that decided it, the open
-    /// ones as at the last look. Its environments are left for the caller to fill in.
+    /// The comparison, B against A: each series as judged at the look that decided it, the open ones as at the last
+    /// look.
+    ///
+    /// Its environments are left for the caller to fill in.
     package var comparison: Comparison
 
+    /// Runs rounds look by look until every statistical series is decided or the plan or budget ends.
+    ///
     /// Runs rounds look by look until every statistical series is decided (CI inside the band, or
     /// outside it and significant), the plan's last look, or the time budget.
     /// - Parameters:
@@ -165,8 +170,10 @@ package struct AbbaSession {
             failedProcesses: failed, plan: plan, looks: looks, stopReason: stopReason, comparison: comparison)
     }
 
-    /// The comparison at a look: series decided at an earlier look keep that verdict, and each
-    /// series decided at this one is added to `decided` with the look named in its note.
+    /// The comparison at a look.
+    ///
+    /// Series decided at an earlier look keep that verdict, and each series decided at this one is added to `decided`
+    /// with the look named in its note.
     static func judge(
         _ pairing: Pairing, bands: NoiseBands, plan: SequentialPlan, look: Int, rounds: Int,
         decided: inout [SeriesID: ComparisonRow]
@@ -193,9 +200,10 @@ package struct AbbaSession {
     }
 
     /// The look planned at `planned` rounds when `done` rounds took `elapsed` seconds of `budget`.
-    /// A shorter last look moves a look, never adds one, and where it lands depends on the pace
-    /// of the rounds (A's time plus B's), not on the statistics judged at it: the Bonferroni bound
-    /// over the plan's looks holds. It must add enough rounds to matter (a quarter, and two).
+    ///
+    /// A shorter last look moves a look, never adds one, and where it lands depends on the pace of the rounds (A's time
+    /// plus B's), not on the statistics judged at it: the Bonferroni bound over the plan's looks holds. It must add
+    /// enough rounds to matter (a quarter, and two).
     static func look(planned: Int, done: Int, elapsed: Double, budget: Double) -> BudgetedLook {
         let perRound = elapsed / Double(done)
         guard elapsed + perRound * Double(planned - done) > budget else { return .asPlanned }
@@ -211,8 +219,9 @@ package struct AbbaSession {
                 + "\(Int(budget)) s at \(Format.trim(perRound)) s a round")
     }
 
-    /// One round: a fresh process of each side in the round's `order`, paired; each process's
-    /// tests relabelled with the round and its position; a failed measured test named.
+    /// One round: a fresh process of each side in the round's `order`, paired.
+    ///
+    /// Each process's tests relabelled with the round and its position; a failed measured test named.
     static func runRound(
         _ round: Int, order: [Int], sides: [Side], nextLook: Int, filter: String, samples: Int?,
         launcher: some MeasuredProcessLauncher, progress: (String) -> Void
@@ -246,11 +255,11 @@ package struct AbbaSession {
         )
     }
 
-    /// Rounds whose processes take the exact-count pass: the first ABBA block, so each revision's
-    /// counts come from two processes (constant across them, or the row says it varies). Exact
-    /// counts are the same in every process, and the pass, slow and cache-less, took about 40% of a
-    /// calendar-suite process at `--samples 3` (README); later rounds skip it and buy more
-    /// timing rounds with the time.
+    /// Rounds whose processes take the exact-count pass.
+    ///
+    /// The first ABBA block, so each revision's counts come from two processes (constant across them, or the row says
+    /// it varies). Exact counts are the same in every process, and the pass, slow and cache-less, took about 40% of a
+    /// calendar-suite process at `--samples 3` (README); later rounds skip it and buy more timing rounds with the time.
     package static let exactCountProcessRounds = 2
 
     /// Labels every sample with the process round and position instead of the in-process ones.
@@ -309,6 +318,8 @@ package struct AbbaSession {
             + "survive Benjamini–Hochberg across a suite)"
     }
 
+    /// A warning when the rounds that ran could not flag a change in one series alone.
+    ///
     /// A warning when the rounds that ran could not flag a change in one series alone among this
     /// comparison's decisions (the significance floor), naming the rounds that could and what
     /// stopped the session short of them; nil otherwise.
@@ -343,8 +354,10 @@ package struct AbbaSession {
             command: command)
     }
 
-    /// Warnings worth a line on the terminal: processes in which a test failed, then the wall-clock
-    /// diagnostics' warnings (order effect, drift), at most `limit` of each.
+    /// Warnings worth a line on the terminal.
+    ///
+    /// Processes in which a test failed, then the wall-clock diagnostics' warnings (order effect, drift), at most
+    /// `limit` of each.
     /// - Parameter limit: Lines of each kind.
     /// - Returns: The lines.
     package func warnings(limit: Int = 5) -> [String] {

@@ -1,9 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// Checks batched timing against an outside reference on this machine: a body of a few tens of
-/// nanoseconds measured through ``Runner`` against the same body timed in a long plain loop, and
-/// an injected change of about 3% to it compared in ABBA order.
+/// Checks batched timing against an outside reference on this machine.
+///
+/// A body of a few tens of nanoseconds measured through ``Runner`` against the same body timed in a long plain loop,
+/// and an injected change of about 3% to it compared in ABBA order.
 ///
 /// The body is a chain of dependent 64-bit xor-shift-multiply steps (the finaliser of SplitMix64),
 /// which the optimizer cannot fold or reassociate, so its cost is linear in its step count:

@@ -2,8 +2,9 @@ import Foundation
 import PerfKitCore
 
 extension Bisection {
-    /// Counts the bisected series at one commit after another in the bisect worktree: GOOD first
-    /// (its value is the reference), then each commit git checks out.
+    /// Counts the bisected series at one commit after another in the bisect worktree.
+    ///
+    /// GOOD first (its value is the reference), then each commit git checks out.
     struct StepCounter {
         let selector: String
         let samples: Int?
@@ -18,8 +19,10 @@ extension Bisection {
         /// GOOD's median and process spread.
         private var goodValue: Double = 0
         private var goodSpread: Double = 0
-        /// GOOD's samples of the series in its first process: a commit whose first process counts
-        /// the same is good with no further process (``CountingRun/pairedSummary``).
+        /// GOOD's samples of the series in its first process.
+        ///
+        /// A commit whose first process counts the same is good with no further process
+        /// (``CountingRun/pairedSummary``).
         private var goodFirst: [Double] = []
         /// Every counted step, GOOD first.
         private(set) var steps: [Step] = []
@@ -64,9 +67,10 @@ extension Bisection {
             ]
         }
 
-        /// Builds and counts `commit` (checked out by git bisect) and returns git bisect's verdict:
-        /// `bad` when it differs from GOOD, `good` when not, `skip` when it does not build or the
-        /// series is not there (the build's error is named on the progress line).
+        /// Builds and counts `commit` (checked out by git bisect) and returns git bisect's verdict.
+        ///
+        /// `bad` when it differs from GOOD, `good` when not, `skip` when it does not build or the series is not there
+        /// (the build's error is named on the progress line).
         mutating func judge(_ commit: String) throws -> String {
             let revision = try Revision.prepare(commit, worktree: Bisection.worktree, progress: progress)
             let built: String
@@ -100,9 +104,11 @@ extension Bisection {
             Step(commit: commit, value: value, changed: changed, tests: tests, identicalToGoodFirst: same)
         }
 
-        /// Counts the test at `commit`: its first process, then its check or trial and placements
-        /// (GOOD's always, a later commit's when its first process counted the series differently); `same` when it
-        /// had none because its first process counted as GOOD's did.
+        /// Counts the test at `commit`.
+        ///
+        /// Its first process, then its check or trial and placements (GOOD's always, a later commit's when its first
+        /// process counted the series differently); `same` when it had none because its first process counted as GOOD's
+        /// did.
         private func count(_ commit: String, bundle: String) throws -> (tests: [TestResult], same: Bool) {
             progress("perfkit bisect: counting \(SeriesID.shortTest(testID)) at \(commit.prefix(12))…")
             let started = try CountingRun.start(

@@ -1,9 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// `perfkit bisect GOOD BAD --series NAME`: the first commit at which a simulated count series
-/// changed, found by driving `git bisect` in a worktree of its own with a counting run of the one
-/// test at each step (the user's working tree and its bisect state are never touched).
+/// `perfkit bisect GOOD BAD --series NAME`.
+///
+/// The first commit at which a simulated count series changed, found by driving `git bisect` in a worktree of its own
+/// with a counting run of the one test at each step (the user's working tree and its bisect state are never touched).
 ///
 /// Counts do not drift with the machine's load, so each step is decided by one counting run: its median per
 /// call against GOOD's, beyond the count tolerance (``Comparison/countsDiffer(_:_:tolerance:floor:)``).
@@ -20,11 +21,15 @@ package struct Bisection: Sendable {
         package var changed: Bool
         /// The test's results (with the profile "where it went" reads).
         package var tests: [TestResult]
+        /// GOOD's step only: the median of the series' samples in its first process.
+        ///
         /// GOOD's step only: the median of the series' samples in its first process (nil for a later step, and when
         /// the series does not say which process took each sample).
         package var firstProcessValue: Double?
-        /// Whether the step was judged from its first process alone: it counted the series as GOOD's first process
-        /// did in every sample, so it had no further process and its ``value`` is over that process only.
+        /// Whether the step was judged from its first process alone.
+        ///
+        /// It counted the series as GOOD's first process did in every sample, so it had no further process and its
+        /// ``value`` is over that process only.
         package var identicalToGoodFirst = false
 
         /// A counted step.
@@ -40,8 +45,10 @@ package struct Bisection: Sendable {
             self.identicalToGoodFirst = identicalToGoodFirst
         }
 
-        /// The summary's line for the step; `good` is GOOD's step. A step judged from its first process says so, and
-        /// GOOD's line then gives its own first process's median too: the two values are over different processes.
+        /// The summary's line for the step; `good` is GOOD's step.
+        ///
+        /// A step judged from its first process says so, and GOOD's line then gives its own first process's median too:
+        /// the two values are over different processes.
         package func summaryLine(good: Step, unit: MetricUnit) -> String {
             var line = "counted \(commit.prefix(12)): \(Format.value(value, unit))"
             if changed { line += " (changed)" }
@@ -143,8 +150,9 @@ package struct Bisection: Sendable {
             culpritStep: culpritStep)
     }
 
-    /// The full hash of `commit`'s first parent, or nil for a root commit. (`git rev-parse
-    /// --end-of-options C^` without `--verify` printed the option back on a line of its own, so the
+    /// The full hash of `commit`'s first parent, or nil for a root commit.
+    ///
+    /// (`git rev-parse --end-of-options C^` without `--verify` printed the option back on a line of its own, so the
     /// culprit's counted parent was never found and "where it went" never shown.)
     package static func parentCommit(of commit: String, in directory: String? = nil) -> String? {
         try? Git.commit("\(commit)^", in: directory)
@@ -164,6 +172,8 @@ package struct Bisection: Sendable {
             + "(perfkit abba GOOD STEP); bisect the test's instructions series instead"
     }
 
+    /// Refuses, before anything is built, a bare test name that the last run counted in several series.
+    ///
     /// Refuses, before anything is built, a bare test name (`Suite/test()`) that the last run counted
     /// in more than one series (a parameterized test's cases, several measurements), naming them: on
     /// swift-argument-parser the refusal came only after GOOD's release build and counting run, 332 s.

@@ -4,6 +4,8 @@ import PerfKitCore
 /// What a failed `swift build` said: its first error, and whether it failed the way a stale build
 /// plan does.
 package enum BuildLog {
+    /// Whether the build failed because its plan named inputs that no longer exist.
+    ///
     /// Whether the build failed because its plan named inputs that no longer exist (SwiftPM's
     /// "because of missing inputs", or a compiler told to read a source file that is gone).
     package static func isStalePlan(_ build: ChildProcess.Finished) -> Bool {
@@ -34,6 +36,8 @@ package enum BuildLog {
         return line.trimmingCharacters(in: .whitespaces)
     }
 
+    /// Removes the cached build plan under `scratch`, keeping every compiled product.
+    ///
     /// Removes the cached build plan (the `.yaml` manifests and `description.json`) under `scratch`,
     /// keeping every compiled product, so the next build plans afresh and recompiles only what changed.
     package static func removePlan(scratch: String) {

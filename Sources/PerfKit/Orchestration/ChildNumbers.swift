@@ -1,6 +1,8 @@
 import Foundation
 import PerfKitCore
 
+/// A helper child process that prints one JSON object of numbers, run and decoded.
+///
 /// A helper child process that prints one JSON object of numbers (for example a fresh process
 /// measuring its own resident memory), run and decoded with one-line errors, never a crash.
 package enum ChildNumbers {

@@ -2,9 +2,10 @@ import Foundation
 import PerfKitCore
 import Synchronization
 
-/// One valgrind process of a counting run: one test (with the harness's heap shifted by `pad`,
-/// 0 outside tests), in a folder of its own (results, dumps, valgrind's log), so that
-/// several passes can run at once without sharing a file.
+/// One valgrind process of a counting run.
+///
+/// One test (with the harness's heap shifted by `pad`, 0 outside tests), in a folder of its own (results, dumps,
+/// valgrind's log), so that several passes can run at once without sharing a file.
 package struct CountingProcess: Sendable {
     /// The test's position in the run's sorted list.
     package var test: Int
@@ -14,23 +15,25 @@ package struct CountingProcess: Sendable {
     var pad: Int
     /// The pass's own folder.
     var folder: String
-    /// Where the bundle's code sits: 0 where the kernel loads it (its fixed base, ASLR off); 1 and
-    /// above through the dynamic loader (``loader``), which maps it where `mmap` places it, each
-    /// placement above 1 with valgrind's lowest client address moved (``lowestAddress(of:)``). Its
-    /// code, constants and key paths then sit at other addresses, as in another build. A count that
-    /// hashes them (the calendar's playback: an `AnyKeyPath`-keyed dictionary, 2,776,203
-    /// instructions at the kernel's base, 2,738,733 through the loader) moves; one that does not
-    /// stays identical.
+    /// Where the bundle's code sits.
+    ///
+    /// 0 where the kernel loads it (its fixed base, ASLR off); 1 and above through the dynamic loader (``loader``),
+    /// which maps it where `mmap` places it, each placement above 1 with valgrind's lowest client address moved
+    /// (``lowestAddress(of:)``). Its code, constants and key paths then sit at other addresses, as in another build. A
+    /// count that hashes them (the calendar's playback: an `AnyKeyPath`-keyed dictionary, 2,776,203 instructions at the
+    /// kernel's base, 2,738,733 through the loader) moves; one that does not stays identical.
     package var placement: Int
 
-    /// Whether the process is a placement trial: it ends after the first round of its first
-    /// measurement's first phase (``SimulatedCounter/isPlacementTrial``), whose dumps are compared
-    /// with the first process's first dumps to tell whether the test's counts follow code
+    /// Whether the process is a placement trial.
+    ///
+    /// It ends after the first round of its first measurement's first phase (``SimulatedCounter/isPlacementTrial``),
+    /// whose dumps are compared with the first process's first dumps to tell whether the test's counts follow code
     /// addresses; it is never joined to the test's results (``CountingRun/followUps(of:_:first:root:)``).
     var isTrial = false
 
-    /// Whether the test's further placements depend on this process's counts (a check or a placement
-    /// trial); a placement counted because of them asks for none.
+    /// Whether the test's further placements depend on this process's counts (a check or a placement trial).
+    ///
+    /// A placement counted because of them asks for none.
     package var decidesPlacements = false
 
     /// Whether the bundle is started through the dynamic loader (any placement but the kernel's).
@@ -46,16 +49,18 @@ package struct CountingProcess: Sendable {
         self.placement = placement
     }
 
-    /// valgrind's lowest client address for a placement above 1 (`--aspace-minaddr`): every
-    /// mapping the loader makes, the bundle's and its libraries' code among them, moves up by
-    /// (placement − 1) × 256 MiB from where placement 1 puts it; nil for placements 0 and 1
-    /// (valgrind's default).
+    /// valgrind's lowest client address for a placement above 1 (`--aspace-minaddr`).
+    ///
+    /// Every mapping the loader makes, the bundle's and its libraries' code among them, moves up by (placement − 1) ×
+    /// 256 MiB from where placement 1 puts it; nil for placements 0 and 1 (valgrind's default).
     package static func lowestAddress(of placement: Int) -> String? {
         placement < 2 ? nil : "0x" + String(UInt64(placement - 1) << 28, radix: 16)
     }
 
-    /// The dynamic loader a process that ``loadsElsewhere`` starts the bundle through, when this
-    /// machine has it (x86_64 or aarch64 glibc); without it the bundle loads where the kernel puts it.
+    /// The dynamic loader a process that ``loadsElsewhere`` starts the bundle through, when this machine has it (x86_64
+    /// or aarch64 glibc).
+    ///
+    /// Without it the bundle loads where the kernel puts it.
     package static let loader: String? = {
         let candidates =
             architecture == "aarch64" ? ["/lib/ld-linux-aarch64.so.1"] : ["/lib64/ld-linux-x86-64.so.2"]
@@ -95,25 +100,28 @@ package struct CountingProcess: Sendable {
             tests.lazy.flatMap(\.measurements).flatMap(\.series).compactMap(\.heapUnpinned).first
         }
 
-        /// Whether the test gets a heap-shifted second process (``CountingRun/shiftCheck(of:_:root:)``):
-        /// it spent over ``CountingRun/runtimeLookupThreshold`` in the runtime's shared lookups, or its
-        /// heap was not pinned.
+        /// Whether the test gets a heap-shifted second process (``CountingRun/shiftCheck(of:_:root:)``).
+        ///
+        /// It spent over ``CountingRun/runtimeLookupThreshold`` in the runtime's shared lookups, or its heap was not
+        /// pinned.
         var needsShiftCheck: Bool {
             runtimeLookupShare > CountingRun.runtimeLookupThreshold || heapUnpinned != nil
         }
     }
 
-    /// The pass folder's name, of one length for every test of a run below 100,000 tests: the
-    /// paths the process is handed (dump prefix, results) are then of one length in every pass.
+    /// The pass folder's name, of one length for every test of a run below 100,000 tests.
+    ///
+    /// The paths the process is handed (dump prefix, results) are then of one length in every pass.
     package static func folderName(_ test: Int, _ pad: Int) -> String {
         let digits = String(test)
         return "/pass-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "-\(pad)"
     }
 
-    /// Runs `passes`, `width` at a time, and returns their outcomes in the passes' order, then the
-    /// follow-ups' outcomes: a pass for which `followUp` names more processes (the placements a check
-    /// or trial asks for) has them run at once by the same worker. `followUp` is asked again after
-    /// each follow-up.
+    /// Runs `passes`, `width` at a time, and returns their outcomes in the passes' order, then the follow-ups'
+    /// outcomes.
+    ///
+    /// A pass for which `followUp` names more processes (the placements a check or trial asks for) has them run at once
+    /// by the same worker. `followUp` is asked again after each follow-up.
     /// - Returns: The outcomes of `passes`, and the follow-ups with their outcomes, in the order of
     ///   the passes that asked for them (neither depends on which process finished first).
     /// - Throws: The error of the earliest pass that failed (no later pass is started after a failure).
@@ -192,8 +200,8 @@ package struct CountingProcess: Sendable {
             throw OrchestrationError.countingFailed(
                 status: status,
                 detail: "\(id): still running after \(Format.trim(ChildProcess.processTimeLimit)) s under valgrind (a "
-                    + "deadlock, or a test too slow to count?): stopped; PERFKIT_PROCESS_TIME_LIMIT=SECONDS sets the "
-                    + "limit"
+                    + "deadlock, or a test too slow to count?): stopped; PERFKIT_PROCESS_TIME_LIMIT=SECONDS "
+                    + "sets the limit"
             )
         }
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -228,8 +236,10 @@ package struct CountingProcess: Sendable {
         return totals
     }
 
-    /// valgrind's last words: its log's last lines without the `==pid==` prefix (an internal error
-    /// or "Giving up" line first when there is one), else the test process's own standard error.
+    /// valgrind's last words.
+    ///
+    /// Its log's last lines without the `==pid==` prefix (an internal error or "Giving up" line first when there is
+    /// one), else the test process's own standard error.
     static func lastWords(valgrindLog text: String, errors: String, log: String) -> String {
         let lines = text.split(separator: "\n").map {
             String($0.drop { $0 == "=" || $0.isNumber }).trimmingCharacters(in: .whitespaces)

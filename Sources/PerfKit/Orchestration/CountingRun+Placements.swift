@@ -1,9 +1,13 @@
 import Foundation
 import PerfKitCore
 
-/// Counting a test at several placements of the bundle's code: replication where a count that
-/// follows code addresses varies (between builds, as between placements), not within one process.
+/// Counting a test at several placements of the bundle's code.
+///
+/// Replication where a count that follows code addresses varies (between builds, as between placements), not within one
+/// process.
 extension CountingRun {
+    /// How many processes count a test whose count moved beyond the tolerance with the bundle elsewhere.
+    ///
     /// How many processes count a test whose check or trial moved a count beyond the tolerance when
     /// the bundle loaded elsewhere (``movedBeyondTolerance(_:_:)``): the first, the check, and three
     /// more placements (``CountingProcess/lowestAddress(of:)``). Five per side let a comparison of
@@ -14,12 +18,12 @@ extension CountingRun {
     /// other placement (a range of two values) was one draw of where a build puts the code.
     package static let placementsPerMovingTest = 5
 
-    /// The processes to run after `process` (whose outcome is `outcome`; `first` is its test's first
-    /// process's). After the first: a check with the heap shifted and the bundle loaded elsewhere when
-    /// the test needs one (``shiftCheck(of:_:root:)``), else a trial of its first samples with the
-    /// bundle loaded elsewhere (``placementTrial(of:root:)``). After either, when it moved a count
-    /// beyond the tolerance, the test's remaining placements (the check's run stands as placement 1,
-    /// the trial's does not); after those, none.
+    /// The processes to run after `process` (whose outcome is `outcome`; `first` is its test's first process's).
+    ///
+    /// After the first: a check with the heap shifted and the bundle loaded elsewhere when the test needs one
+    /// (``shiftCheck(of:_:root:)``), else a trial of its first samples with the bundle loaded elsewhere
+    /// (``placementTrial(of:root:)``). After either, when it moved a count beyond the tolerance, the test's remaining
+    /// placements (the check's run stands as placement 1, the trial's does not); after those, none.
     package static func followUps(
         of process: CountingProcess, _ outcome: CountingProcess.Outcome, first: CountingProcess.Outcome, root: String
     ) -> [CountingProcess] {
@@ -42,11 +46,11 @@ extension CountingRun {
         }
     }
 
-    /// A placement trial of a test that gets no check: the first round of its first measurement's
-    /// first phase with the bundle loaded through the dynamic loader, the harness's heap as it was;
-    /// nil without a loader. A
-    /// count keyed by what sits in the bundle (a type's identity, a key path, a string literal's
-    /// address) moves there as it would in another build, whether or not the test uses the
+    /// A placement trial of a test that gets no check.
+    ///
+    /// The first round of its first measurement's first phase with the bundle loaded through the dynamic loader, the
+    /// harness's heap as it was; nil without a loader. A count keyed by what sits in the bundle (a type's identity, a
+    /// key path, a string literal's address) moves there as it would in another build, whether or not the test uses the
     /// runtime's shared lookups.
     static func placementTrial(of process: CountingProcess, root: String) -> CountingProcess? {
         guard CountingProcess.loader != nil else { return nil }
@@ -58,11 +62,12 @@ extension CountingRun {
     }
 
     /// Whether `other` counted beyond the default count tolerance and floor
-    /// (``Comparison/countsDiffer(_:_:tolerance:floor:)``) from `first`: a move that could change a
-    /// verdict. A placement trial's samples are compared with the first process's samples of the same
-    /// dump numbers (the first round, taken after the same history); a check's per-series medians with
-    /// the first process's. The first samples of three calendar tests moved by 94 to 2,013
-    /// instructions under a shifted heap, below it; the playback moved 1.35%.
+    /// (``Comparison/countsDiffer(_:_:tolerance:floor:)``) from `first`.
+    ///
+    /// A move that could change a verdict. A placement trial's samples are compared with the first process's samples of
+    /// the same dump numbers (the first round, taken after the same history); a check's per-series medians with the
+    /// first process's. The first samples of three calendar tests moved by 94 to 2,013 instructions under a shifted
+    /// heap, below it; the playback moved 1.35%.
     static func movedBeyondTolerance(_ first: CountingProcess.Outcome, _ other: CountingProcess.Outcome) -> Bool {
         if !other.trialCounts.isEmpty {
             let before = CountingProcess.dumpTotals(in: first.folder)

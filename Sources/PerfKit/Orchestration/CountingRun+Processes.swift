@@ -1,14 +1,17 @@
 import Foundation
 import PerfKitCore
 
-/// How a counting run starts its processes: the fixed environment, the countable copy of the bundle,
-/// the tests it lists, the order it runs them in, and the heap-shifted check that can follow a first process.
+/// How a counting run starts its processes.
+///
+/// The fixed environment, the countable copy of the bundle, the tests it lists, the order it runs them in, and the
+/// heap-shifted check that can follow a first process.
 extension CountingRun {
-    /// `processes` with the costliest tests first, as earlier results (`costs`) say: a test's cost is
-    /// what its samples counted (instructions) or, without counts, took (the wall clock), summed
-    /// over its series (a parameterized test's cases together); a test they do not name goes first, the rest keep their
-    /// order. On two cores a long test started last ends alone (the calendar suite's scroll, 26 s,
-    /// started after 53 s, ended the run at 79 s).
+    /// `processes` with the costliest tests first, as earlier results (`costs`) say.
+    ///
+    /// A test's cost is what its samples counted (instructions) or, without counts, took (the wall clock), summed over
+    /// its series (a parameterized test's cases together); a test they do not name goes first, the rest keep their
+    /// order. On two cores a long test started last ends alone (the calendar suite's scroll, 26 s, started after 53 s,
+    /// ended the run at 79 s).
     package static func longestFirst(_ processes: [CountingProcess], costs: [TestResult]) -> [CountingProcess] {
         guard !costs.isEmpty else { return processes }
         // Counted instructions when the results have them, else the wall clock: one unit for every test.
@@ -28,8 +31,9 @@ extension CountingRun {
         }.map(\.element)
     }
 
-    /// The progress line announcing the heap-shifted checks: why (the runtime's shared lookups, or
-    /// a heap that could not be pinned, with the reason the process gave).
+    /// The progress line announcing the heap-shifted checks.
+    ///
+    /// Why (the runtime's shared lookups, or a heap that could not be pinned, with the reason the process gave).
     static func checkLine(_ outcomes: [CountingProcess.Outcome], checks: Int, of tests: Int) -> String {
         let unpinned = outcomes.compactMap(\.heapUnpinned)
         let lookups = outcomes.filter { $0.needsShiftCheck && $0.heapUnpinned == nil }
@@ -71,13 +75,16 @@ extension CountingRun {
     /// The harness's heap shift of a second process (``shiftCheck(of:_:root:)``).
     package static let checkPad = 11
 
-    /// The share of a sample spent in the runtime's shared lookups from which a test gets a second,
-    /// heap-shifted process: 1%. In two counting runs of one calendar binary the series
-    /// above it moved (the journal append 7.9% there, the view switch 27%, the playback redraw 19%,
-    /// the varied layout 2.4%) and those below it repeated exactly or within 0.0004% (the artwork
-    /// cache, 0.15–0.21%; the history layouts, 0.29–0.81%, identical).
+    /// The share of a sample spent in the runtime's shared lookups from which a test gets a second, heap-shifted
+    /// process: 1%.
+    ///
+    /// In two counting runs of one calendar binary the series above it moved (the journal append 7.9% there, the view
+    /// switch 27%, the playback redraw 19%, the varied layout 2.4%) and those below it repeated exactly or within
+    /// 0.0004% (the artwork cache, 0.15–0.21%; the history layouts, 0.29–0.81%, identical).
     package static let runtimeLookupThreshold = 0.01
 
+    /// The second process of a test, with the harness's heap shifted and the bundle loaded elsewhere.
+    ///
     /// The second process, the harness's heap shifted by ``checkPad`` and the bundle loaded at another
     /// address (``CountingProcess/loadsElsewhere``), of a test whose first process
     /// spent more than ``runtimeLookupThreshold`` of a sample in the runtime's shared lookups, or
@@ -108,12 +115,13 @@ extension CountingRun {
         }
     }
 
-    /// Puts at `path` the bundle valgrind counts: a copy without debug sections (`objcopy
-    /// --strip-debug`; the symbol table stays, so dumps still name every function). valgrind 3.19's
-    /// DWARF reader gives up on some Swift bundles ("Possibly corrupted debuginfo file … Giving
-    /// up"), and counting needs function names, not line tables; the code is byte for byte the
-    /// bundle's, so counts are the same. Resource bundles beside it are linked beside the copy.
-    /// Without `objcopy` the bundle itself is linked, and the progress line says so.
+    /// Puts at `path` the bundle valgrind counts.
+    ///
+    /// A copy without debug sections (`objcopy --strip-debug`; the symbol table stays, so dumps still name every
+    /// function). valgrind 3.19's DWARF reader gives up on some Swift bundles ("Possibly corrupted debuginfo file …
+    /// Giving up"), and counting needs function names, not line tables; the code is byte for byte the bundle's, so
+    /// counts are the same. Resource bundles beside it are linked beside the copy. Without `objcopy` the bundle itself
+    /// is linked, and the progress line says so.
     static func countableCopy(of bundle: String, at path: String, progress: (String) -> Void) throws {
         let stripped = try? ChildProcess.runKeepingErrors(["objcopy", "--strip-debug", bundle, path])
         if stripped?.status != 0 {

@@ -1,9 +1,13 @@
 import Foundation
 import PerfKitCore
 
-/// What a counting run's processes leave: their results joined per test, their dumps renumbered into
-/// one folder, and each count series' profile read from those dumps.
+/// What a counting run's processes leave.
+///
+/// Their results joined per test, their dumps renumbered into one folder, and each count series' profile read from
+/// those dumps.
 extension CountingRun {
+    /// The processes' tests in the processes' order, whatever order they finished in.
+    ///
     /// The processes' tests in the processes' order, whatever order they finished in (dump numbers
     /// and results do not depend on the number of jobs), each test's processes joined, their dumps
     /// moved into `dumps` and renumbered; and the worst exit status.
@@ -46,8 +50,10 @@ extension CountingRun {
         }
     }
 
-    /// The processes of one test as one result: values labelled by process, the dump numbers of
-    /// every process, the first process's profile and budgets (`merging` would list each budget once per pass).
+    /// The processes of one test as one result.
+    ///
+    /// Values labelled by process, the dump numbers of every process, the first process's profile and budgets
+    /// (`merging` would list each budget once per pass).
     static func joined(_ passes: [[TestResult]]) -> [TestResult] {
         var merged = [TestResult].merging(processes: passes)
         for t in merged.indices {
@@ -58,6 +64,8 @@ extension CountingRun {
         return merged
     }
 
+    /// Adds `offset` to every dump number of `tests` and returns the highest number before the offset.
+    ///
     /// Adds `offset` to every dump number of `tests` (so one process's dumps join the run's folder
     /// under numbers of their own) and returns the highest number before the shift.
     static func offsetDumps(_ tests: inout [TestResult], by offset: Int) -> Int {
@@ -138,6 +146,8 @@ extension CountingRun {
 }
 
 extension [TestResult] {
+    /// These results with a counting run's simulated instruction series and count budgets added.
+    ///
     /// These (native) results with a counting run's simulated instruction series added to the
     /// matching measurements, and its count budgets replacing the "not judged, run with counts" ones.
     /// - Parameter counted: The counting run's results.

@@ -1,12 +1,13 @@
 import Foundation
 import PerfKitCore
 
-/// A counting run in two steps: each test's first process
-/// (``start(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``),
-/// then the checks, placement trials and placements of the tests a caller names
-/// (``finish(_:followingUp:progress:)``). A counting run of one side names every test; a command
-/// that counts two sides (`abba --counts`, `bisect --counts`) names only the tests whose first
-/// processes counted differently.
+/// A counting run in two steps.
+///
+/// Each test's first process
+/// (``start(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``), then
+/// the checks, placement trials and placements of the tests a caller names (``finish(_:followingUp:progress:)``). A
+/// counting run of one side names every test; a command that counts two sides (`abba --counts`, `bisect --counts`)
+/// names only the tests whose first processes counted differently.
 ///
 /// A test whose two sides counted the same instructions in every sample is unchanged exactly: the
 /// two binaries did the same work where the kernel loads them, and what the test would count at
@@ -33,8 +34,10 @@ extension CountingRun {
         package func discard() { CountingRun.cleanUp(root, keepingDumps: false) }
     }
 
-    /// Counts each test matching `filter` in its first process and stops there: the same processes,
-    /// environment and order as a counting run's first processes, with no check, trial or placement yet.
+    /// Counts each test matching `filter` in its first process and stops there.
+    ///
+    /// The same processes, environment and order as a counting run's first processes, with no check, trial or placement
+    /// yet.
     /// - Parameters: As
     ///   ``measure(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``.
     ///   The tests' follow-ups run in ``finish(_:followingUp:progress:)``, once every first process has ended.
@@ -61,9 +64,10 @@ extension CountingRun {
         }
     }
 
-    /// The test IDs (``TestResult/functionID``) that need their follow-ups on both sides: a count
-    /// series of one side the other lacks, a sample that differs by a single instruction, or a heap
-    /// that could not be pinned on either side (its setup promises a check for every test).
+    /// The test IDs (``TestResult/functionID``) that need their follow-ups on both sides.
+    ///
+    /// A count series of one side the other lacks, a sample that differs by a single instruction, or a heap that could
+    /// not be pinned on either side (its setup promises a check for every test).
     package static func testsToFollowUp(_ a: Started, _ b: Started) -> Set<String> {
         func counts(_ started: Started) -> [String: [SeriesID: [Double]]] {
             Dictionary(grouping: started.tests, by: \.functionID).mapValues { tests in
@@ -76,6 +80,8 @@ extension CountingRun {
         return differing.union(unpinned)
     }
 
+    /// Runs the follow-ups of the tests `ids` names and gathers every process's results.
+    ///
     /// Runs the follow-ups of the tests `ids` names (check or placement trial, then placements,
     /// ``followUps(of:_:first:root:)``) and gathers every process's results and dumps, as a
     /// counting run does; the folder is removed but for its dumps.

@@ -1,6 +1,8 @@
 import Foundation
 import PerfKitCore
 
+/// The counting run: each measured test again under valgrind's callgrind, in processes of its own.
+///
 /// The counting run: each measured test again under valgrind's callgrind, in ``processesPerTest``
 /// processes of its own, the test on a measured thread whose heap repeats (``PinnedHeap``), where
 /// each sample's simulated instruction count covers the measured body alone (``SimulatedCounter``).
@@ -31,9 +33,10 @@ package enum CountingRun {
         }
     }
 
-    /// Where the shim is built: a build folder of its own, so building it leaves the release build
-    /// of the tests as it was (a product build in the tests' folder changed their build plan, and
-    /// the next timing run rebuilt everything).
+    /// Where the shim is built.
+    ///
+    /// A build folder of its own, so building it leaves the release build of the tests as it was (a product build in
+    /// the tests' folder changed their build plan, and the next timing run rebuilt everything).
     package static let shimScratch = ".perfkit/shim-build"
 
     /// Checks valgrind and builds the sigsuspend shim (``Setup/shim``) in ``shimScratch``.
@@ -82,8 +85,9 @@ package enum CountingRun {
         return Setup(version: version, cpu: cpu, shim: shim, valgrind: valgrind)
     }
 
-    /// What a counting run's setup is, recorded in its run file's environment
-    /// (``Environment/countingSetup``): counts taken with another setup are not compared with these.
+    /// What a counting run's setup is, recorded in its run file's environment (``Environment/countingSetup``).
+    ///
+    /// Counts taken with another setup are not compared with these.
     package static let setupIdentifier =
         "callgrind Ir, one process per test, \(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, "
         + "the test on a measured thread over pinned jemalloc arenas (one per test case; other "
@@ -94,8 +98,10 @@ package enum CountingRun {
         + "off, "
         + "deterministic hashing, \(checkPlacement)"
 
-    /// The setup of a counting run whose measured thread's heap could not be pinned (built without
-    /// the Jemalloc trait, say): heap-shifted second processes for every test, no pinned arena.
+    /// The setup of a counting run whose measured thread's heap could not be pinned (built without the Jemalloc trait,
+    /// say).
+    ///
+    /// Heap-shifted second processes for every test, no pinned arena.
     package static let unpinnedSetupIdentifier =
         "callgrind Ir, one process per test and one with the heap shifted, "
         + "\(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, the heap not pinned, the runtime's "
@@ -104,15 +110,19 @@ package enum CountingRun {
         + "thrown error off, jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing, "
         + checkPlacement
 
-    /// Where a second (check) process puts the harness's heap and the bundle: both setups name it, and
-    /// without a dynamic loader to start the bundle through (``CountingProcess/loader``) it says so.
+    /// Where a second (check) process puts the harness's heap and the bundle.
+    ///
+    /// Both setups name it, and without a dynamic loader to start the bundle through (``CountingProcess/loader``) it
+    /// says so.
     static let checkPlacement =
         CountingProcess.loader == nil
         ? "checks with the heap shifted (no dynamic loader to load the bundle elsewhere)"
         : "checks with the bundle loaded at another address"
 
-    /// The setup `tests` were counted with: ``unpinnedSetupIdentifier`` when a series says its heap
-    /// was not pinned (``SampleSeries/heapUnpinned``), else ``setupIdentifier``.
+    /// The setup `tests` were counted with.
+    ///
+    /// ``unpinnedSetupIdentifier`` when a series says its heap was not pinned (``SampleSeries/heapUnpinned``), else
+    /// ``setupIdentifier``.
     package static func setupIdentifier(of tests: [TestResult]) -> String {
         let unpinned = tests.contains { test in
             test.measurements.contains { $0.series.contains { $0.heapUnpinned != nil } }
@@ -120,22 +130,26 @@ package enum CountingRun {
         return unpinned ? unpinnedSetupIdentifier : setupIdentifier
     }
 
-    /// The Swift runtime's hash-table probes a count leaves out (callgrind's `--toggle-collect`:
-    /// collection is off from a call's entry to its return): the finds of its generic metadata,
-    /// conformance and tuple caches. Their cost follows where the harness's entries sit in those
-    /// process-wide tables (keyed by metadata addresses the harness's threads allocated), not the
-    /// measured code: two counting runs of one calendar binary differed in 16 of 30
-    /// series, by up to 371 instructions a call in the layouts and 216,000 in the view switch's casts,
-    /// almost all in these finds; with them left out, 10 series differ, 9 of them by at most 0.013%
-    /// (Evidence.md, third session). What a lookup does besides probing (instantiating metadata,
-    /// scanning conformance records on a miss) stays counted. The generic metadata cache's
+    /// The Swift runtime's hash-table probes a count leaves out (callgrind's `--toggle-collect`: collection is off from
+    /// a call's entry to its return).
+    ///
+    /// The finds of its generic metadata, conformance and tuple caches. Their cost follows where the harness's entries
+    /// sit in those process-wide tables (keyed by metadata addresses the harness's threads allocated), not the measured
+    /// code: two counting runs of one calendar binary differed in 16 of 30 series, by up to 371 instructions a call in
+    /// the layouts and 216,000 in the view switch's casts, almost all in these finds; with them left out, 10 series
+    /// differ, 9 of them by at most 0.013% (Evidence.md, third session). What a lookup does besides probing
+    /// (instantiating metadata, scanning conformance records on a miss) stays counted. The generic metadata cache's
     /// `getOrInsert`, which calls one of these finds, is subtracted instead (``DumpCount``).
     package static let uncountedRuntimeProbes = ["*ConcurrentReadableHashMap*find<*"]
 
-    /// Counting processes run at once by default: one per core (valgrind runs a process's threads
-    /// one at a time, so each process keeps one core busy; counts do not depend on the load).
+    /// Counting processes run at once by default.
+    ///
+    /// One per core (valgrind runs a process's threads one at a time, so each process keeps one core busy; counts do
+    /// not depend on the load).
     package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
+    /// Runs each of the bundle's tests matching `filter` under callgrind, in processes of its own.
+    ///
     /// Runs each of the bundle's tests matching `filter` under callgrind, in ``processesPerTest``
     /// processes of its own (one per heap shift of `pads`), `jobs` processes at a time, and reads
     /// their counts.
@@ -170,6 +184,8 @@ package enum CountingRun {
         return try finish(started, followingUp: following, progress: progress)
     }
 
+    /// What a counting run prepares before its first process.
+    ///
     /// What
     /// ``measure(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
     /// and ``start(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
@@ -218,6 +234,8 @@ package enum CountingRun {
         }
     }
 
+    /// Removes the run's folder `root`, all but its gathered dumps when `keepingDumps`.
+    ///
     /// Removes the run's folder `root`, all but its gathered dumps when `keepingDumps` (the caller
     /// copies them beside the run file), and forgets it for the interrupt handler.
     static func cleanUp(_ root: String, keepingDumps: Bool) {
@@ -228,6 +246,8 @@ package enum CountingRun {
         if !keepingDumps { try? FileManager.default.removeItem(atPath: root) }
     }
 
+    /// The processes' results joined per test, their dumps gathered into `root/dumps`.
+    ///
     /// The processes' results joined per test, their dumps gathered into `root/dumps`
     /// (``gather(_:_:dumps:)``), with a progress line naming any series whose bodies start threads.
     /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no process measured a test.
@@ -251,10 +271,11 @@ package enum CountingRun {
         return (tests, dumps, worst)
     }
 
-    /// The heap shifts of the counting processes of a test: one process, the heap as it is. The
-    /// measured thread's heap repeats whatever the rest of the process allocated (``PinnedHeap``),
-    /// so shifting the harness's heap (``SimulatedCounter/padHeap(_:)``) no longer moves a count;
-    /// it was how three processes a test found address-sensitive series before.
+    /// The heap shifts of the counting processes of a test: one process, the heap as it is.
+    ///
+    /// The measured thread's heap repeats whatever the rest of the process allocated (``PinnedHeap``), so shifting the
+    /// harness's heap (``SimulatedCounter/padHeap(_:)``) no longer moves a count; it was how three processes a test
+    /// found address-sensitive series before.
     package static let heapPads = [0]
 
     /// Counting processes per test: one per heap shift.

@@ -1,8 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// What `perfkit doctor` reports: the machine, whether jemalloc really is the allocator, which
-/// probes work and what one read of each costs, and optionally a check of batched timing.
+/// What `perfkit doctor` reports.
+///
+/// The machine, whether jemalloc really is the allocator, which probes work and what one read of each costs, and
+/// optionally a check of batched timing.
 package enum DoctorReport {
     /// The report's lines (it measures probe costs and a summary of 1,000,000 values: about a second).
     /// - Returns: The lines, in order.

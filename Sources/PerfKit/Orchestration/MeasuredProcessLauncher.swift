@@ -44,9 +44,10 @@ package struct MeasuredProcessOutcome: Sendable, Equatable {
     }
 }
 
-/// Launches measured processes. ``TestBundleLauncher`` runs real test bundles; tests pass a fake
-/// that returns prepared results, so run ordering, pairing and failure handling are tested
-/// without building anything.
+/// Launches measured processes.
+///
+/// ``TestBundleLauncher`` runs real test bundles; tests pass a fake that returns prepared results, so run ordering,
+/// pairing and failure handling are tested without building anything.
 package protocol MeasuredProcessLauncher {
     /// Runs one fresh process and collects its results.
     /// - Parameter request: What to run.

@@ -1,17 +1,20 @@
 import Foundation
 import PerfKitCore
 
+/// A `perfkit run`: the measured tests of one build, in several fresh processes, merged into one run file.
+///
 /// A `perfkit run`: the measured tests of one build, in several fresh processes that split the
 /// rounds between them, merged into one run file with every value labelled by its process.
 package enum MeasuredRun {
     /// The default test-ID filter: measured tests live in suites whose names end in `Benchmarks`.
     package static let defaultFilter = "Benchmarks/"
 
-    /// Fresh processes per run by default. Each runs its share of the rounds (30 rounds: 4 a
-    /// process), so a stored comparison sees 8 per-process medians a side: Mann–Whitney can then
-    /// reach p = 0.0002, enough to survive Benjamini–Hochberg across a suite's decisions, and
-    /// drift between processes is inside the noise estimate. Measured cost on the calendar suite
-    /// is in README ("Baselines and comparison").
+    /// Fresh processes per run by default.
+    ///
+    /// Each runs its share of the rounds (30 rounds: 4 a process), so a stored comparison sees 8 per-process medians a
+    /// side: Mann–Whitney can then reach p = 0.0002, enough to survive Benjamini–Hochberg across a suite's decisions,
+    /// and drift between processes is inside the noise estimate. Measured cost on the calendar suite is in README
+    /// ("Baselines and comparison").
     package static let defaultProcesses = 8
 
     /// The environment of process `index` of `processes`: how the measured tests split their rounds
@@ -74,9 +77,9 @@ package enum MeasuredRun {
         package static let counts = Runs(timing: false, counts: true)
     }
 
-    /// Builds the package in the current directory in release and measures its tests matching
-    /// `filter`: in `processes` fresh processes
-    /// (``measure(bundle:directory:filter:samples:processes:launcher:progress:)``),
+    /// Builds the package in the current directory in release and measures its tests matching `filter`.
+    ///
+    /// In `processes` fresh processes (``measure(bundle:directory:filter:samples:processes:launcher:progress:)``),
     /// then, when asked, under callgrind for simulated counts (``CountingRun``).
     /// - Parameters:
     ///   - filter: Test filter.

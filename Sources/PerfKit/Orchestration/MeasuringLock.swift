@@ -5,8 +5,10 @@ import PerfKitCore
 import Glibc
 #endif
 
-/// One measurement at a time in a package: `perfkit run`, `abba`, `bisect` and `calibrate` hold an
-/// exclusive `flock` on `.perfkit/measuring.lock` while they build and measure.
+/// One measurement at a time in a package.
+///
+/// `perfkit run`, `abba`, `bisect` and `calibrate` hold an exclusive `flock` on `.perfkit/measuring.lock` while they
+/// build and measure.
 ///
 /// Two measurements at once on one machine each time the other's load, and both would "succeed".
 /// The second is refused at once, naming the first (its pid and command, which the holder writes
@@ -16,9 +18,9 @@ package enum MeasuringLock {
     /// The lock file, relative to the package root.
     package static let path = ".perfkit/measuring.lock"
 
-    /// Runs `body` holding the lock of the package in `directory`, released when it returns (or
-    /// when the process ends). A folder without `Package.swift` is not locked (nothing is made
-    /// there): the verb's own check refuses it.
+    /// Runs `body` holding the lock of the package in `directory`, released when it returns (or when the process ends).
+    ///
+    /// A folder without `Package.swift` is not locked (nothing is made there): the verb's own check refuses it.
     /// - Parameters:
     ///   - directory: The package root.
     ///   - command: The command holding it, as another run will be told.

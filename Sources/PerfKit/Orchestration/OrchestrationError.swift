@@ -1,8 +1,9 @@
 import PerfKitCore
 
-/// What can go wrong checking out, building and running revisions: one line each, and whether it
-/// is the user's input (a bad revision, a filter that matches nothing) or a child process that
-/// failed (a build, a measured process), which the command line reports with different exit codes.
+/// What can go wrong checking out, building and running revisions.
+///
+/// One line each, and whether it is the user's input (a bad revision, a filter that matches nothing) or a child process
+/// that failed (a build, a measured process), which the command line reports with different exit codes.
 package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Git cannot resolve the revision; `said` is git's own message.
     case unknownRevision(String, said: String)
@@ -68,8 +69,9 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
     }
 }
 
-/// A counting run failed after the timing run finished: the timing run was written to `written`
-/// (with no counts), and `cause` says why the counts are missing.
+/// A counting run failed after the timing run finished.
+///
+/// The timing run was written to `written` (with no counts), and `cause` says why the counts are missing.
 package struct CountingFailedAfterTiming: Error, Sendable, CustomStringConvertible {
     /// Where the finished timing run was written.
     package var written: String

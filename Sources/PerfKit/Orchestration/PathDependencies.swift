@@ -1,6 +1,8 @@
 import Foundation
 import PerfKitCore
 
+/// The relative path dependencies of a worktree's manifests, and which must be pinned.
+///
 /// The relative path dependencies (`.package(path: "…")`) of a worktree's manifests, and which of
 /// them must be pinned so that the worktree builds what its revision holds.
 ///
@@ -19,8 +21,9 @@ package struct PathDependencies: Sendable, Equatable {
         /// The absolute folder it was pinned to, or nil when it stays inside the repository.
         package var pinned: String?
 
-        /// The folder it names, relative to the repository's top ("." for the top): what a kept
-        /// dependency is shown as, since a nested manifest's `..` means another folder than the root's.
+        /// The folder it names, relative to the repository's top ("." for the top).
+        ///
+        /// What a kept dependency is shown as, since a nested manifest's `..` means another folder than the root's.
         package var folder: String {
             let top = URL(fileURLWithPath: "/repository")
             let manifestFolder = top.appendingPathComponent(manifest).deletingLastPathComponent()
@@ -47,8 +50,9 @@ package struct PathDependencies: Sendable, Equatable {
     /// The dependencies kept inside the repository (the revision's own copy).
     package var kept: [Dependency] { dependencies.filter { $0.pinned == nil } }
 
-    /// One progress line naming the dependencies rewritten in the worktree's manifests, or nil when
-    /// none was: a dependency kept as written (inside the repository, or a URL) is not named.
+    /// One progress line naming the dependencies rewritten in the worktree's manifests, or nil when none was.
+    ///
+    /// A dependency kept as written (inside the repository, or a URL) is not named.
     package func progressLine(worktree: String) -> String? {
         guard !pinned.isEmpty else { return nil }
         return "perfkit: \(worktree): path dependencies outside the repository, pinned to the working tree's folders: "
@@ -61,6 +65,8 @@ package struct PathDependencies: Sendable, Equatable {
         return names.filter { seen.insert($0).inserted }
     }
 
+    /// Pins the path dependencies that leave the repository in the worktree's manifests.
+    ///
     /// Reads every manifest git tracks in `worktree` and pins the dependencies that leave the
     /// repository, rewriting those manifests in the worktree (never the user's).
     /// - Parameters:
@@ -91,6 +97,8 @@ package struct PathDependencies: Sendable, Equatable {
         return PathDependencies(dependencies: found)
     }
 
+    /// `text` with each relative path dependency outside `repository` made absolute, and every one found.
+    ///
     /// `text` with each relative path dependency that resolves outside `repository` replaced by
     /// its absolute folder, and every relative path dependency found.
     /// - Parameters:

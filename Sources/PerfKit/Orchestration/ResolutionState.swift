@@ -1,12 +1,12 @@
 import Foundation
 import PerfKitCore
 
-/// What SwiftPM resolves a package's dependencies with that git does not carry into a worktree:
-/// the working tree's SwiftPM configuration (`.swiftpm/configuration`: mirrors, registries), and
-/// its `Package.resolved` when the revision does not track one (libraries often ignore it, as
-/// apple/swift-algorithms does). Without them a worktree's build resolved afresh: it fetched from
-/// the original URLs a mirror replaces (offline, the build failed) and could pick other versions
-/// of the dependencies than the working tree built with.
+/// What SwiftPM resolves a package's dependencies with that git does not carry into a worktree.
+///
+/// The working tree's SwiftPM configuration (`.swiftpm/configuration`: mirrors, registries), and its `Package.resolved`
+/// when the revision does not track one (libraries often ignore it, as apple/swift-algorithms does). Without them a
+/// worktree's build resolved afresh: it fetched from the original URLs a mirror replaces (offline, the build failed)
+/// and could pick other versions of the dependencies than the working tree built with.
 package enum ResolutionState {
     /// The configuration folder, relative to the package.
     static let configuration = ".swiftpm/configuration"

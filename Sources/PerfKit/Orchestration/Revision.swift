@@ -59,10 +59,11 @@ package struct Revision: Sendable, Equatable {
         return url.path
     }
 
-    /// Checks `revision` out into its own worktree under ``worktreeRoot`` (`.` is the working tree
-    /// itself). A path dependency inside the repository then resolves to the revision's own copy in
-    /// the worktree; one outside it is pinned to its absolute folder in the worktree's manifests
-    /// (``PathDependencies``), and the progress line names both.
+    /// Checks `revision` out into its own worktree under ``worktreeRoot`` (`.` is the working tree itself).
+    ///
+    /// A path dependency inside the repository then resolves to the revision's own copy in the worktree; one outside it
+    /// is pinned to its absolute folder in the worktree's manifests (``PathDependencies``), and the progress line names
+    /// both.
     /// - Parameters:
     ///   - revision: A git revision, or `.`.
     ///   - worktree: The worktree's folder name under ``worktreeRoot`` (default: the revision's
@@ -127,33 +128,37 @@ package struct Revision: Sendable, Equatable {
         return "perfkit: worktrees, builds and run files live in .perfkit/; add the line '.perfkit/' to .gitignore"
     }
 
-    /// Code-alignment flags for builds that are compared with each other: every function and every
-    /// block that is not a fall-through starts on a 64-byte boundary, so a change elsewhere in the
-    /// binary does not shift the alignment of unchanged code (which moved unchanged subjects by
-    /// up to ±5% between two builds on this machine).
+    /// Code-alignment flags for builds that are compared with each other.
+    ///
+    /// Every function and every block that is not a fall-through starts on a 64-byte boundary, so a change elsewhere in
+    /// the binary does not shift the alignment of unchanged code (which moved unchanged subjects by up to ±5% between
+    /// two builds on this machine).
     package static let pinnedLayoutFlags = ["-align-all-functions=6", "-align-all-nofallthru-blocks=6"].flatMap {
         ["-Xswiftc", "-Xllvm", "-Xswiftc", $0]
     }
 
-    /// The flag a release build of tests that `@testable import` a module needs: without it the
-    /// compiler refuses ("module … was not compiled for testing"), as in apple/swift-algorithms.
-    /// It keeps internal declarations visible to other modules, which can leave some code less
-    /// optimized than a plain release build; both sides of a comparison of one package get it alike.
+    /// The flag a release build of tests that `@testable import` a module needs.
+    ///
+    /// Without it the compiler refuses ("module … was not compiled for testing"), as in apple/swift-algorithms. It
+    /// keeps internal declarations visible to other modules, which can leave some code less optimized than a plain
+    /// release build; both sides of a comparison of one package get it alike.
     package static let testableFlags = ["-Xswiftc", "-enable-testing"]
 
+    /// Whether this revision's release build passes ``testableFlags``, as its environment records it.
+    ///
     /// Whether this revision's release build passes ``testableFlags`` (``usesTestableImport(in:)``),
     /// as its environment records it (``Environment/testableBuild``); nil for a plain build. A test
     /// target outside `Tests/` is found only by the build's error, and its runs record a plain build.
     package var testableBuild: Bool? { Self.usesTestableImport(in: directory) ? true : nil }
 
-    /// Added to the environment of every `swift build` PerfKit runs: SwiftPM's own hashing made
-    /// deterministic. SwiftPM 6.3 writes a package's enabled traits into its compile commands
-    /// (`-DJemalloc -DHistory`) in a `Set`'s order, which each process's random hash seed picks, so a
-    /// new build plan could reorder them, change every compile command of that package, and recompile
-    /// it and all that depends on it with nothing changed (swift-protobuf, two traits: 1,676.2 s when
-    /// two plans differed in nothing but their order).
-    /// SwiftPM 6.4 sorts them (swiftlang/swift-package-manager d2388ec93); with the seed fixed, 6.3
-    /// orders them alike in every plan too. Measured code never sees this variable.
+    /// Added to the environment of every `swift build` PerfKit runs: SwiftPM's own hashing made deterministic.
+    ///
+    /// SwiftPM 6.3 writes a package's enabled traits into its compile commands (`-DJemalloc -DHistory`) in a `Set`'s
+    /// order, which each process's random hash seed picks, so a new build plan could reorder them, change every compile
+    /// command of that package, and recompile it and all that depends on it with nothing changed (swift-protobuf, two
+    /// traits: 1,676.2 s when two plans differed in nothing but their order). SwiftPM 6.4 sorts them
+    /// (swiftlang/swift-package-manager d2388ec93); with the seed fixed, 6.3 orders them alike in every plan too.
+    /// Measured code never sees this variable.
     package static let buildEnvironment = ["SWIFT_DETERMINISTIC_HASHING": "1"]
 
     /// The progress line of a build with ``testableFlags``.
@@ -161,6 +166,8 @@ package struct Revision: Sendable, Equatable {
         "perfkit: the tests use @testable import, so the release build passes -enable-testing (internal declarations "
         + "stay visible to other modules)"
 
+    /// Whether a Swift file under `directory/Tests` has a line starting `@testable import`.
+    ///
     /// Whether a Swift file under `directory/Tests` has a line starting `@testable import` (a test target declared
     /// elsewhere is found by the build's own error instead, ``BuildLog/isNotTestable(_:)``).
     package static func usesTestableImport(in directory: String) -> Bool {
@@ -180,13 +187,16 @@ package struct Revision: Sendable, Equatable {
         return false
     }
 
-    /// The build folder of a release build: `.build`, or `PERFKIT_SCRATCH_PATH` under the plugin
-    /// (`swift package` holds `.build`'s lock while a plugin runs), or `.perfkit/build-pinned` for
-    /// the working tree's pinned-layout build.
+    /// The build folder of a release build.
+    ///
+    /// `.build`, or `PERFKIT_SCRATCH_PATH` under the plugin (`swift package` holds `.build`'s lock while a plugin
+    /// runs), or `.perfkit/build-pinned` for the working tree's pinned-layout build.
     package static func scratchPath(pinnedLayout: Bool = false) -> String {
         pinnedLayout ? ".perfkit/build-pinned" : ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? ".build"
     }
 
+    /// The product SwiftPM links a package's test targets into, `<package name>PackageTests`.
+    ///
     /// The product SwiftPM links a package's test targets into, `<package name>PackageTests`, the name
     /// read from the manifest (`swift package dump-package`, 0.6–2 s); nil when it cannot be read. Building
     /// that product builds what the tests need and nothing more, where `--build-tests` builds every
@@ -207,10 +217,12 @@ package struct Revision: Sendable, Equatable {
         return manifest.name + "PackageTests"
     }
 
-    /// Builds the package's tests in release: the test product alone (``testProduct(in:scratch:)``),
-    /// or every target with `--build-tests` when the manifest cannot be read or SwiftPM has no such
-    /// product. A build that fails the way a stale build plan fails (files the plan names are gone, as
-    /// after a checkout that deleted them) is retried once from a fresh plan, saying so in one line.
+    /// Builds the package's tests in release.
+    ///
+    /// The test product alone (``testProduct(in:scratch:)``), or every target with `--build-tests` when the manifest
+    /// cannot be read or SwiftPM has no such product. A build that fails the way a stale build plan fails (files the
+    /// plan names are gone, as after a checkout that deleted them) is retried once from a fresh plan, saying so in one
+    /// line.
     /// - Parameters:
     ///   - pinnedLayout: Whether to build with ``pinnedLayoutFlags``, for builds that are compared
     ///     with each other (`abba`, `calibrate`). The working tree then builds into

@@ -7,6 +7,8 @@ extension RunFile {
     package struct Merge: Sendable {
         /// The joined run file (every test of every shard, sorted by ID).
         package var run: RunFile
+        /// Per shard: the dump-number offset its series were renumbered by, and its highest dump number.
+        ///
         /// Per shard: the dump-number offset its series were renumbered by (its `callgrind.out.N` is
         /// the merge's `callgrind.out.(N + offset)`) and its highest dump number.
         package var dumpOffsets: [(offset: Int, highest: Int)]

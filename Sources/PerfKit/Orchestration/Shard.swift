@@ -1,9 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// One part of a suite too slow for one machine: `perfkit run --shard I/N` measures the tests
-/// whose position in the sorted list of matching test IDs is I − 1 modulo N, and
-/// `perfkit merge` joins the shards' run files into one.
+/// One part of a suite too slow for one machine.
+///
+/// `perfkit run --shard I/N` measures the tests whose position in the sorted list of matching test IDs is I − 1 modulo
+/// N, and `perfkit merge` joins the shards' run files into one.
 ///
 /// Round-robin over sorted IDs, not a hash: the N parts differ in size by at most one test, and
 /// every machine that lists the same tests picks the same part.

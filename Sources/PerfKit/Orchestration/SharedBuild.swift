@@ -1,10 +1,11 @@
 import Foundation
 import PerfKitCore
 
-/// Two revisions built one after the other in one worktree, B from A's build products: A is
-/// built, its test bundle is kept aside (``keep(bundle:commit:in:)``), B is checked out in the same
-/// worktree and built incrementally, so only what B changed is compiled again (an A/A of one
-/// commit compiles nothing). A's processes then run in a checkout of A of their own.
+/// Two revisions built one after the other in one worktree, B from A's build products.
+///
+/// A is built, its test bundle is kept aside (``keep(bundle:commit:in:)``), B is checked out in the same worktree and
+/// built incrementally, so only what B changed is compiled again (an A/A of one commit compiles nothing). A's processes
+/// then run in a checkout of A of their own.
 ///
 /// Used only when B's changes are to files that are compiled (``compiledSuffixes``): a fixture a
 /// test reads through `#filePath` at run time would otherwise be read from B's checkout by A's
@@ -20,8 +21,9 @@ package enum SharedBuild {
         ".swift", ".c", ".h", ".cpp", ".hpp", ".cc", ".m", ".modulemap", "Package.resolved",
     ]
 
-    /// Why `a` and `b` must build in worktrees of their own, or nil when B may build from A's
-    /// products: either is the working tree, or B changes a file that is not compiled (named).
+    /// Why `a` and `b` must build in worktrees of their own, or nil when B may build from A's products.
+    ///
+    /// Either is the working tree, or B changes a file that is not compiled (named).
     /// - Parameters:
     ///   - a: Revision A.
     ///   - b: Revision B.
@@ -38,6 +40,8 @@ package enum SharedBuild {
         return other.map { "\($0) changed and may be read at run time" }
     }
 
+    /// Copies `bundle` and what lies beside it to `keptRoot/<commit>/` and returns the copy's path.
+    ///
     /// Copies `bundle` (and the resource bundles and shared libraries beside it) to
     /// `keptRoot/<commit>/`, replacing an older copy, and returns the copy's path.
     /// - Throws: `CocoaError` when a file cannot be copied.

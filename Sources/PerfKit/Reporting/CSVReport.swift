@@ -51,9 +51,10 @@ public enum CSVReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Rows without a header, in ``summary(_:)``'s columns, for the metrics a side could not measure:
-    /// statistic `notMeasured`, value the reason (arm, phase, unit and kind empty), so a CSV reader
-    /// sees an absence and its cause rather than nothing.
+    /// Rows without a header, in ``summary(_:)``'s columns, for the metrics a side could not measure.
+    ///
+    /// Statistic `notMeasured`, value the reason (arm, phase, unit and kind empty), so a CSV reader sees an absence and
+    /// its cause rather than nothing.
     public static func notMeasuredRows(_ tests: [TestResult], side: String) -> [String] {
         tests.flatMap { test in
             test.measurements.flatMap { m in
@@ -65,6 +66,7 @@ public enum CSVReport {
     }
 
     /// Raw rows without a header: one per sample with its process, round, position and sample index.
+    ///
     /// The series were validated on load, so their label arrays have the values' length.
     public static func rawRows(_ tests: [TestResult], side: String) -> [String] {
         var lines: [String] = []

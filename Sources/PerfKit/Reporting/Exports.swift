@@ -3,9 +3,10 @@ import PerfKitCore
 
 /// Exports of run results in formats other tools read.
 public enum Exports {
-    /// github-action-benchmark's `customSmallerIsBetter` or `customBiggerIsBetter` JSON: an array of
-    /// `{name, unit, value, range, extra}`, one entry per series of that polarity; `value` is the
-    /// median, `range` the interquartile range, `extra` the sample count and phase.
+    /// github-action-benchmark's `customSmallerIsBetter` or `customBiggerIsBetter` JSON.
+    ///
+    /// An array of `{name, unit, value, range, extra}`, one entry per series of that polarity; `value` is the median,
+    /// `range` the interquartile range, `extra` the sample count and phase.
     /// - Parameters:
     ///   - tests: The results to export.
     ///   - polarity: Which tool format: smaller or bigger is better.
@@ -34,9 +35,11 @@ public enum Exports {
         return try StoredFile.encoder().encode(entries)
     }
 
-    /// The Bencher Metric Format: `{benchmark: {measure: {value, lower_value, upper_value}}}` with the
-    /// median as value and the 10th and 90th percentiles as bounds. Benchmarks are named
-    /// `test measurement [arm, phase]`; measures are the metric names in kebab case.
+    /// The Bencher Metric Format.
+    ///
+    /// `{benchmark: {measure: {value, lower_value, upper_value}}}` with the median as value and the 10th and 90th
+    /// percentiles as bounds. Benchmarks are named `test measurement [arm, phase]`; measures are the metric names in
+    /// kebab case.
     /// - Throws: ``StatisticsError`` for non-finite samples.
     public static func bencher(_ tests: [TestResult]) throws -> Data {
         struct Value: Encodable {

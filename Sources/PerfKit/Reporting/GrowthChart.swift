@@ -1,8 +1,9 @@
 import Foundation
 import PerfKitCore
 
-/// A small log–log chart of one metric's cost against size for one test function: one line per
-/// side (baseline grey, current blue), a point per size, the named growth in the legend.
+/// A small log–log chart of one metric's cost against size for one test function.
+///
+/// One line per side (baseline grey, current blue), a point per size, the named growth in the legend.
 public enum GrowthChart {
     /// Renders the chart.
     /// - Parameters:
@@ -75,9 +76,10 @@ public enum GrowthChart {
 
     private static func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
-    /// The cost axis's ticks between 10^`low` and 10^`high`: each decade over more than three
-    /// decades, else 1, 2 and 5 of each, or every digit when that leaves fewer than three (a chart
-    /// within one decade still has labels).
+    /// The cost axis's ticks between 10^`low` and 10^`high`.
+    ///
+    /// Each decade over more than three decades, else 1, 2 and 5 of each, or every digit when that leaves fewer than
+    /// three (a chart within one decade still has labels).
     package static func ticks(from low: Double, to high: Double) -> [Double] {
         let decades = Int(floor(low))...Int(ceil(high))
         let sets: [[Double]] = high - low > 3 ? [[1]] : [[1, 2, 5], Array(stride(from: 1.0, through: 9, by: 1))]

@@ -1,9 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// The report's "Cost as work grows" section: per parameterized test function, the growth of each
-/// metric (the named order, or the exponent), the cost per element at each size, the growth
-/// changes against the baseline, and a log–log chart per function.
+/// The report's "Cost as work grows" section.
+///
+/// Per parameterized test function, the growth of each metric (the named order, or the exponent), the cost per element
+/// at each size, the growth changes against the baseline, and a log–log chart per function.
 public struct GrowthReport: Sendable {
     /// The baseline's growth, when there is a baseline.
     public var baseline: Growth?

@@ -135,8 +135,8 @@ public struct MarkdownReport: Sendable {
     public static func caveat(for kind: MetricKind) -> String {
         switch kind {
         case .memory:
-            "Memory of this process on this machine; it does not show GPU memory or what a device's allocator would "
-                + "keep."
+            "Memory of this process on this machine; it does not show GPU memory or what a device's "
+                + "allocator would keep."
         case .referenceCounting:
             "Calls into the Swift runtime's retain and release entry points per call, counted under callgrind on the "
                 + "body's thread; they show where copies and captures changed, not what they cost in time."
@@ -145,8 +145,8 @@ public struct MarkdownReport: Sendable {
                 + "end (and an async body's settle wait); a cache that keeps what it made reads here too."
         case .correctness: "These counts show whether work happened, not how long it took."
         case .frameInput:
-            "Host-side time judged against UI deadlines; it is not GPU frame delivery or input-to-visible latency on a "
-                + "device."
+            "Host-side time judged against UI deadlines; it is not GPU frame delivery or input-to-visible latency "
+                + "on a device."
         default: "Host-side component cost on this machine; it is not frame delivery or input latency on a device."
         }
     }
@@ -275,9 +275,10 @@ public struct MarkdownReport: Sendable {
         return out
     }
 
-    /// One section per kind (simulated counts apart), each present even when nothing in it was
-    /// judged; inside, one table whose rows are the measured series and whose columns are the
-    /// phases, each cell the change (with its interval, or "exact") and the verdict.
+    /// One section per kind (simulated counts apart), each present even when nothing in it was judged.
+    ///
+    /// Inside, one table whose rows are the measured series and whose columns are the phases, each cell the change
+    /// (with its interval, or "exact") and the verdict.
     private func sections(_ comparison: Comparison, first: String, second: String, judgedOnly: Bool) -> [String] {
         let judged: Set<Verdict> = [.regressed, .improved, .withinNoise, .inconclusive]
         var out: [String] = []
@@ -330,6 +331,7 @@ public struct MarkdownReport: Sendable {
     }
 
     /// A phase cell: the change and the verdict first (what a reviewer scans), the medians under them.
+    ///
     /// A count's medians are plain numbers: the metric column names its unit.
     private func cell(_ row: ComparisonRow) -> String {
         let u = row.metric.unit
@@ -381,8 +383,10 @@ public struct MarkdownReport: Sendable {
     /// `Suite/test()` without its module prefix.
     public static func shortName(_ id: String) -> String { SeriesID.shortTest(id) }
 
-    /// A ratio as a signed percentage change, for example `+3.2%`; under 1%, two significant digits
-    /// (`+0.063%`: a count's 0.05% tolerance is passed by changes that one decimal shows as `+0.1%`).
+    /// A ratio as a signed percentage change, for example `+3.2%`.
+    ///
+    /// Under 1%, two significant digits (`+0.063%`: a count's 0.05% tolerance is passed by changes that one decimal
+    /// shows as `+0.1%`).
     public static func percent(_ ratio: Double) -> String {
         guard ratio.isFinite else { return "undefined" }
         let value = (ratio - 1) * 100

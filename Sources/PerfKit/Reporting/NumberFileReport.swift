@@ -1,9 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// What `perfkit stats` reports for number files: a ministat-style summary per file and, for two
-/// files, their comparison (independent samples, or paired line by line), in text, Markdown, CSV
-/// or JSON.
+/// What `perfkit stats` reports for number files.
+///
+/// A ministat-style summary per file and, for two files, their comparison (independent samples, or paired line by
+/// line), in text, Markdown, CSV or JSON.
 public struct NumberFileReport: Encodable {
     /// One file's summary.
     public struct FileSummary: Encodable {

@@ -1,11 +1,12 @@
 import Foundation
 import PerfKitCore
 
-/// The answer a reviewer reads first, for reports and standard output alike, one line per kind of
-/// measurement: how many series regressed, improved, stayed within noise, were unchanged, were
-/// inconclusive or were not judged, with the reasons (typed, ``VerdictReason``), never adding
-/// rows of different kinds together. Then every regressed or improved series on its own line,
-/// grouped by kind, and for inconclusive rows the smallest change they could have called.
+/// The answer a reviewer reads first, for reports and standard output alike, one line per kind of measurement.
+///
+/// How many series regressed, improved, stayed within noise, were unchanged, were inconclusive or were not judged, with
+/// the reasons (typed, ``VerdictReason``), never adding rows of different kinds together. Then every regressed or
+/// improved series on its own line, grouped by kind, and for inconclusive rows the smallest change they could have
+/// called.
 public struct ReportHeadline: Sendable {
     /// The Markdown lines (also readable as plain text).
     public var lines: [String]
@@ -13,8 +14,10 @@ public struct ReportHeadline: Sendable {
     /// The lines for a terminal: blank lines dropped, bold marks removed.
     public var plainLines: [String] { lines.filter { !$0.isEmpty }.map { $0.replacingOccurrences(of: "**", with: "") } }
 
-    /// One group of an answer: a kind of measurement, with simulated counts apart from the rest of
-    /// component cost (they are judged by another rule and hold still where time does not).
+    /// One group of an answer.
+    ///
+    /// A kind of measurement, with simulated counts apart from the rest of component cost (they are judged by another
+    /// rule and hold still where time does not).
     public struct Group: Hashable, Sendable, Comparable {
         /// The metric kind.
         public var kind: MetricKind

@@ -1,9 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// Writes the files of a report: the PR-sized Markdown with its full companion and one SVG chart
-/// per phase beside it, the CSV summary with a raw CSV beside it, and JSON. Every file is written
-/// atomically; nothing is printed.
+/// Writes the files of a report.
+///
+/// The PR-sized Markdown with its full companion and one SVG chart per phase beside it, the CSV summary with a raw CSV
+/// beside it, and JSON. Every file is written atomically; nothing is printed.
 public struct ReportWriter: Sendable {
     /// Where each file goes; nil leaves a format out.
     public var markdown: String?
@@ -113,10 +114,12 @@ public struct ReportWriter: Sendable {
         return written
     }
 
-    /// Removes the charts of the report at `base` (its path without `.md`) that an earlier write left
-    /// and this one did not make: a kind with no judged row this time, fewer parameterized functions.
-    /// A chart beside a report is then always the report's own (the calendar demo's counts chart
-    /// showed an earlier run's +2.2% beside a report whose counts were all not judged).
+    /// Removes the charts of the report at `base` (its path without `.md`) that an earlier write left and this one did
+    /// not make.
+    ///
+    /// A kind with no judged row this time, fewer parameterized functions. A chart beside a report is then always the
+    /// report's own (the calendar demo's counts chart showed an earlier run's +2.2% beside a report whose counts were
+    /// all not judged).
     /// - Throws: ``FileError`` naming a chart that cannot be removed.
     static func removeStaleCharts(of base: URL, keeping written: [String]) throws(FileError) {
         let folder = base.deletingLastPathComponent()
@@ -187,8 +190,9 @@ public struct ComparisonDocument: Sendable, Codable, Equatable {
 }
 
 extension MarkdownReport {
-    /// A command line as a person would type it into a POSIX shell, for a report's "Produced by"
-    /// line: words with characters the shell treats specially are single-quoted, so it can be pasted back.
+    /// A command line as a person would type it into a POSIX shell, for a report's "Produced by" line.
+    ///
+    /// Words with characters the shell treats specially are single-quoted, so it can be pasted back.
     /// - Parameter words: The command and its arguments.
     /// - Returns: One line.
     public static func commandLine(_ words: [String]) -> String {

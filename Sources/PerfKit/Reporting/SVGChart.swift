@@ -1,6 +1,8 @@
 import Foundation
 import PerfKitCore
 
+/// An SVG chart of the change of each judged series of one comparison and kind.
+///
 /// An SVG chart of the change of each judged series of one comparison and kind, with its 95% CI
 /// and noise band (the count tolerance for simulated counts); each row names its phase.
 ///

@@ -1,9 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// "Where it went" for every simulated count series that changed: the functions whose inclusive
-/// instructions per call changed most, and the functions whose direct calls into the allocator
-/// changed (call sites that started or stopped allocating), from the profiles both sides stored.
+/// "Where it went" for every simulated count series that changed.
+///
+/// The functions whose inclusive instructions per call changed most, and the functions whose direct calls into the
+/// allocator changed (call sites that started or stopped allocating), from the profiles both sides stored.
 public struct WhereItWent: Sendable {
     /// One changed series.
     public struct Entry: Sendable {
@@ -42,10 +43,11 @@ public struct WhereItWent: Sendable {
         }
     }
 
-    /// Nested frames carry the same inclusive change (the runtime's job, the test's closure and the
-    /// function it calls all gain the same 81,450 instructions): of changes within 0.1% of each
-    /// other and of one sign, only the innermost (the smallest inclusive figure) is kept, so the
-    /// list names the code that changed rather than what encloses it.
+    /// Nested frames carry the same inclusive change (the runtime's job, the test's closure and the function it calls
+    /// all gain the same 81,450 instructions).
+    ///
+    /// Of changes within 0.1% of each other and of one sign, only the innermost (the smallest inclusive figure) is
+    /// kept, so the list names the code that changed rather than what encloses it.
     /// - Parameters:
     ///   - changes: Inclusive changes, largest first.
     ///   - limit: How many to keep.

@@ -1,8 +1,9 @@
 import Foundation
 import PerfKitCore
 
-/// One callgrind output file, read for the figures "where it went" needs: per function, its
-/// inclusive instructions and its direct calls into the allocator.
+/// One callgrind output file, read for the figures "where it went" needs.
+///
+/// Per function, its inclusive instructions and its direct calls into the allocator.
 ///
 /// The format is callgrind's (valgrind's `docs/cl-format.html`): `fn=` starts a function's block;
 /// cost lines are `position Ir …`; a `calls=N target` line says the next cost line is the
@@ -14,6 +15,8 @@ import PerfKitCore
 /// levels, merged copies) are not added either (a hash trie's `_HashNode.prepareDefaultedValueUpdate`
 /// read +3.0 million instructions in a body that gained 656,053).
 public struct CallgrindDump: Sendable, Equatable {
+    /// The dump's count: its `totals:` figure less the runtime's cache table work.
+    ///
     /// The dump's count: its `totals:` figure (`Ir`) less the runtime's cache table work
     /// (``DumpCount/instructions(ofText:)``), which its call graph (``calls``, ``selfCost``) still holds.
     public var totals: UInt64
@@ -24,8 +27,10 @@ public struct CallgrindDump: Sendable, Equatable {
     /// The inclusive instructions of each function's calls, per callee: `calls[caller][callee]`.
     public var calls: [String: [String: UInt64]] = [:]
 
-    /// Inclusive instructions per (mangled) function: its own lines and its calls to other
-    /// functions (a call to one of its own recursion levels, `name'2`, is its own work again).
+    /// Inclusive instructions per (mangled) function.
+    ///
+    /// Its own lines and its calls to other functions (a call to one of its own recursion levels, `name'2`, is its own
+    /// work again).
     public var inclusive: [String: UInt64] {
         var result = selfCost
         for (caller, callees) in calls {
@@ -54,18 +59,21 @@ public struct CallgrindDump: Sendable, Equatable {
     /// The functions counted as "the allocator": a call from outside this set into it is an allocation site.
     public static let allocatorEntryPoints = DumpCount.allocatorEntryPoints
 
-    /// Name prefixes of the harness: PerfKit, PerfKitTesting, Swift Testing, and the concurrency
-    /// runtime's frames that run a job (they enclose the body, so they repeat its change).
+    /// Name prefixes of the harness.
+    ///
+    /// PerfKit, PerfKitTesting, Swift Testing, and the concurrency runtime's frames that run a job (they enclose the
+    /// body, so they repeat its change).
     static let harnessPrefixes = [
         "$s7PerfKit", "$s11PerfKitCore", "$s14PerfKitTesting", "$s7Testing", "swift_task_switch", "__swift_run_job",
         "swift_job_run",
         "swift::runJobInEstablishedExecutorContext",
     ]
 
-    /// Name fragments of the Swift runtime's shared lookups: type metadata and conformance caches,
-    /// dynamic casts, metadata by mangled name, and key paths (hashed by their type's identity). Their
-    /// tables also hold what the harness put there, at addresses the pinned heap does not fix, so
-    /// a body that uses them can count a little differently run to run.
+    /// Name fragments of the Swift runtime's shared lookups.
+    ///
+    /// Type metadata and conformance caches, dynamic casts, metadata by mangled name, and key paths (hashed by their
+    /// type's identity). Their tables also hold what the harness put there, at addresses the pinned heap does not fix,
+    /// so a body that uses them can count a little differently run to run.
     public static let runtimeLookupFragments = [
         "swift_conformsToProtocol", "swift_getGenericMetadata", "swift_dynamicCast", "swift_getTypeByMangledName",
         "__swift_instantiateConcreteTypeFromMangledName", "swift_getWitnessTable", "ConcurrentReadableHashMap",
@@ -132,8 +140,10 @@ public struct CallgrindDump: Sendable, Equatable {
         totals = DumpCount.instructions(ofText: text) ?? 0
     }
 
-    /// Builds the profile of a series from its dumps: every dump's figures summed, divided by the
-    /// number of dumps, the largest ``CountProfile/limit`` kept, names demangled by `demangle`.
+    /// Builds the profile of a series from its dumps.
+    ///
+    /// Every dump's figures summed, divided by the number of dumps, the largest ``CountProfile/limit`` kept, names
+    /// demangled by `demangle`.
     /// - Parameters:
     ///   - dumps: The series' dumps.
     ///   - demangle: Maps mangled names to readable ones (names it does not know stay as they are).

@@ -1,9 +1,10 @@
 import PerfKitCore
 
 extension Environment {
-    /// The fields that make simulated counts incomparable and differ between the two: toolchain,
-    /// valgrind version, build configuration, allocator, counting setup (``countingSetup``; a run
-    /// that did not record it counts as another setup). The machine itself does not matter.
+    /// The fields that make simulated counts incomparable and differ between the two.
+    ///
+    /// Toolchain, valgrind version, build configuration, allocator, counting setup (``countingSetup``; a run that did
+    /// not record it counts as another setup). The machine itself does not matter.
     /// - Parameter other: The other side's environment.
     /// - Returns: The names of the fields that differ; empty when counts are comparable.
     public func countingDifferences(from other: Environment) -> [String] {
@@ -18,8 +19,9 @@ extension Environment {
         return fields
     }
 
-    /// The fields that make timing and OS-memory figures of two environments incomparable, named
-    /// for a report: CPU model, core count, memory, OS, kernel, toolchain, allocator, build configuration.
+    /// The fields that make timing and OS-memory figures of two environments incomparable, named for a report.
+    ///
+    /// CPU model, core count, memory, OS, kernel, toolchain, allocator, build configuration.
     /// - Parameter other: The other side's environment.
     /// - Returns: The names of the fields that differ, in that order; empty when the machines match.
     public func machineDifferences(from other: Environment) -> [String] {

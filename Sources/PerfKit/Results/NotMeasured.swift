@@ -1,7 +1,9 @@
 import PerfKitCore
 
-/// The metrics a run could not measure, with their reasons: one line per measurement and reason,
-/// the metrics that share a reason together. Said on screen (``RunSummary``) and in every report.
+/// The metrics a run could not measure, with their reasons: one line per measurement and reason, the metrics that share
+/// a reason together.
+///
+/// Said on screen (``RunSummary``) and in every report.
 public enum NotMeasured {
     /// `Test/id() measurement: metricA, metricB: reason` lines, in test order.
     public static func lines(of tests: [TestResult]) -> [String] {

@@ -1,10 +1,11 @@
 import Foundation
 import PerfKitCore
 
-/// The table that ends `perfkit run`: one row per test, measurement, arm and phase, with the
-/// figures that decide (instructions and retains per call when counted; the wall median, mallocs
-/// and leaks per call otherwise) and the budgets' status; then every metric that could not be
-/// measured, with its reason, so nothing is unavailable in silence.
+/// The table that ends `perfkit run`.
+///
+/// One row per test, measurement, arm and phase, with the figures that decide (instructions and retains per call when
+/// counted; the wall median, mallocs and leaks per call otherwise) and the budgets' status; then every metric that
+/// could not be measured, with its reason, so nothing is unavailable in silence.
 public enum RunSummary {
     /// The columns, in order: the metric each shows the median per call of.
     static let columns: [(title: String, metric: Metric)] = [

@@ -5,17 +5,19 @@ extension SampleSeries {
     /// How many processes the values came from (1 when unlabelled).
     public var processCount: Int { Set(processes ?? [0]).count }
 
-    /// How far the per-process medians spread: the highest over the lowest, minus one (0 for one
-    /// process). For a counting run, whose processes differ only in a shifted heap, it says how
-    /// much the series follows heap addresses.
+    /// How far the per-process medians spread: the highest over the lowest, minus one (0 for one process).
+    ///
+    /// For a counting run, whose processes differ only in a shifted heap, it says how much the series follows heap
+    /// addresses.
     public var processSpread: Double {
         let medians = processMedians()
         guard medians.count > 1, let low = medians.min(), let high = medians.max(), low > 0 else { return 0 }
         return high / low - 1
     }
 
-    /// The median of each process's values, in process order: the unit a comparison of two
-    /// stored runs tests, so that drift between processes is inside its noise estimate.
+    /// The median of each process's values, in process order.
+    ///
+    /// The unit a comparison of two stored runs tests, so that drift between processes is inside its noise estimate.
     /// - Complexity: O(n log n).
     public func processMedians() -> [Double] {
         guard let processes else { return values.isEmpty ? [] : [(try? Quantile.median(values)) ?? .nan] }
@@ -26,6 +28,8 @@ extension SampleSeries {
 }
 
 extension Array where Element == TestResult {
+    /// Merges the results of the same tests measured in several fresh processes into one set.
+    ///
     /// Merges the results of the same tests measured in several fresh processes into one set,
     /// labelling every value with its process (0, 1, …, in the order given).
     /// - Parameter processes: Each process's results.

@@ -1,6 +1,8 @@
 import Foundation
 import PerfKitCore
 
+/// The one-sample Hodges–Lehmann estimate and its distribution-free confidence interval.
+///
 /// The one-sample Hodges–Lehmann estimate and its distribution-free confidence interval, the
 /// estimate and interval that go with the Wilcoxon signed-rank test (Hollander and Wolfe,
 /// *Nonparametric Statistical Methods*, §3.3): both use the Walsh averages (xᵢ + xⱼ) / 2, i ≤ j.
@@ -14,11 +16,12 @@ public enum HodgesLehmann {
         WalshAverages(x).median
     }
 
-    /// The estimate with its exact signed-rank confidence interval: the k-th smallest and k-th
-    /// largest Walsh averages, where k − 1 is the largest signed-rank statistic whose lower-tail
-    /// probability is at most (1 − confidence) / 2. Exact (from the null distribution of W⁺) for
-    /// n ≤ 50, the normal approximation above. Under symmetry its coverage is at least
-    /// `confidence` whatever the distribution, with no bootstrap.
+    /// The estimate with its exact signed-rank confidence interval.
+    ///
+    /// The k-th smallest and k-th largest Walsh averages, where k − 1 is the largest signed-rank statistic whose
+    /// lower-tail probability is at most (1 − confidence) / 2. Exact (from the null distribution of W⁺) for n ≤ 50, the
+    /// normal approximation above. Under symmetry its coverage is at least `confidence` whatever the distribution, with
+    /// no bootstrap.
     /// - Parameters:
     ///   - x: Finite values, at least two.
     ///   - confidence: For example 0.95.
@@ -83,6 +86,8 @@ enum SignedRank {
 }
 
 extension HodgesLehmann {
+    /// The two-sample Hodges–Lehmann shift with its distribution-free interval (Moses).
+    ///
     /// The two-sample Hodges–Lehmann shift, median of all differences yⱼ − xᵢ, with the
     /// distribution-free interval that goes with the Mann–Whitney test (Moses): the k-th smallest
     /// and k-th largest differences, where k − 1 is the largest U with P(U ≤ k − 1) ≤ (1 − confidence) / 2.

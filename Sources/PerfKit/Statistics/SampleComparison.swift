@@ -1,9 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// The decision of `perfkit stats A B`: two independent samples compared by the ratio of their
-/// medians (or, when the first median is zero or negative, the difference of the medians) with a
-/// 95% bootstrap CI and a two-sided Mann–Whitney test.
+/// The decision of `perfkit stats A B`.
+///
+/// Two independent samples compared by the ratio of their medians (or, when the first median is zero or negative, the
+/// difference of the medians) with a 95% bootstrap CI and a two-sided Mann–Whitney test.
 public struct SampleComparison: Sendable, Codable, Equatable {
     /// What was estimated: `ratioOfMedians` (second over first) or `differenceOfMedians` (second − first).
     public var statistic: String
@@ -39,8 +40,8 @@ public struct SampleComparison: Sendable, Codable, Equatable {
         guard estimate.value.isFinite, estimate.lower.isFinite, estimate.upper.isFinite else { throw .overflow }
         if let size = estimate.bootstrapSubsample {
             notes.append(
-                "the CI was bootstrapped from seeded subsamples of \(size) values per side (wider than a full "
-                    + "bootstrap)"
+                "the CI was bootstrapped from seeded subsamples of \(size) values per side (wider than "
+                    + "a full bootstrap)"
             )
         }
         note = notes.isEmpty ? nil : notes.joined(separator: "; ")
@@ -56,9 +57,11 @@ public struct SampleComparison: Sendable, Codable, Equatable {
     }
 }
 
-/// The decision of `perfkit stats A B --paired`: two samples paired by position (for example
-/// the rounds of an ABBA session), compared on one scale, the log ratios B[i] / A[i]: Wilcoxon
-/// signed-rank test and Hodges–Lehmann estimate with its exact signed-rank 95% CI, reported as a ratio.
+/// The decision of `perfkit stats A B --paired`.
+///
+/// Two samples paired by position (for example the rounds of an ABBA session), compared on one scale, the log ratios
+/// B[i] / A[i]: Wilcoxon signed-rank test and Hodges–Lehmann estimate with its exact signed-rank 95% CI, reported as a
+/// ratio.
 public struct PairedSampleComparison: Sendable, Codable, Equatable {
     /// The Hodges–Lehmann ratio (exp of the centre of the log ratios) with its 95% CI.
     public var ratio: Estimate

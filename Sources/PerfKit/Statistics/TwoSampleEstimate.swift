@@ -8,6 +8,8 @@ public struct Estimate: Sendable, Codable, Equatable {
     public var lower: Double
     /// Upper bound of the confidence interval.
     public var upper: Double
+    /// The size of the seeded subsample each side was bootstrapped from, when a side was larger.
+    ///
     /// When a side held more than ``TwoSampleEstimate/maximumBootstrapSize`` values, the size of
     /// the seeded subsample each side was bootstrapped from (the interval is then wider than a
     /// full bootstrap's, never narrower); nil for a full bootstrap.
@@ -46,9 +48,10 @@ public struct Estimate: Sendable, Codable, Equatable {
 public enum TwoSampleEstimate {
     /// Default number of bootstrap resamples.
     public static let defaultResamples = 2_000
-    /// Largest side bootstrapped in full; larger sides are bootstrapped from a seeded subsample of
-    /// this size, so the cost stays near B · 2 · 10,000 whatever the input (10M + 2.5M values
-    /// took minutes before).
+    /// Largest side bootstrapped in full.
+    ///
+    /// Larger sides are bootstrapped from a seeded subsample of this size, so the cost stays near B · 2 · 10,000
+    /// whatever the input (10M + 2.5M values took minutes before).
     public static let maximumBootstrapSize = 10_000
 
     /// A seeded subsample of `values` of at most ``maximumBootstrapSize``, drawn without replacement.
@@ -107,6 +110,8 @@ public enum TwoSampleEstimate {
         ) { $1 - $0 }
     }
 
+    /// The percentile bootstrap of `combine` over the medians of resamples of the two sides.
+    ///
     /// The percentile bootstrap of `combine(median of a resample of baseline, median of a
     /// resample of current)`, each side capped at ``maximumBootstrapSize`` values.
     static func bootstrapMedians(

@@ -1,7 +1,8 @@
 import PerfKitCore
 
-/// The Walsh averages (xᵢ + xⱼ) / 2, i ≤ j, of a sample, held implicitly: the n(n + 1)/2 values
-/// are never stored, and any order statistic is found exactly.
+/// The Walsh averages (xᵢ + xⱼ) / 2, i ≤ j, of a sample, held implicitly.
+///
+/// The n(n + 1)/2 values are never stored, and any order statistic is found exactly.
 ///
 /// The k-th smallest average is the smallest double t with at least k averages ≤ t. For one t
 /// the count takes one pass of two pointers over the sorted sample (the averages of row i are

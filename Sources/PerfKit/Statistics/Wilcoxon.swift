@@ -1,5 +1,7 @@
 import PerfKitCore
 
+/// The Wilcoxon signed-rank test for paired samples, matching SciPy's current `wilcoxon` defaults.
+///
 /// The Wilcoxon signed-rank test for paired samples, matching SciPy's current `wilcoxon`
 /// defaults (SciPy 1.17: `zero_method="wilcox"`, `correction=False`, `method="auto"`, two-sided).
 public struct Wilcoxon: Sendable, Codable, Equatable {
@@ -82,6 +84,8 @@ public struct Wilcoxon: Sendable, Codable, Equatable {
         }
     }
 
+    /// Two-sided p of W⁺ over every sign assignment of the ranked differences.
+    ///
     /// Two-sided p of W⁺ over every sign assignment of the ranked differences (zeros, which
     /// SciPy flips too, do not change W⁺, so they do not change the proportions).
     static func permutationP(ranks: [Double], observed: Double) -> Double {

@@ -2,8 +2,10 @@ import Foundation
 import PerfKitCore
 import Synchronization
 
-/// Runs child processes: short queries whose output is read (git, `swift --version`) and long jobs
-/// whose output is shown on standard error (release builds, measured test bundles).
+/// Runs child processes.
+///
+/// Short queries whose output is read (git, `swift --version`) and long jobs whose output is shown on standard error
+/// (release builds, measured test bundles).
 ///
 /// `package` so that the command line and the environment reader share one helper.
 package enum ChildProcess {
@@ -76,6 +78,8 @@ package enum ChildProcess {
         return (finished.status, finished.output)
     }
 
+    /// Runs a child, keeping the tail of its standard error and how it ended.
+    ///
     /// ``run(_:in:environment:output:showErrors:replacingEnvironment:)``, keeping the tail of the
     /// child's standard error (passed on too when `showErrors`) and how it ended.
     /// - Parameter keepErrors: Whether to read standard error through a pipe to keep its tail
@@ -141,6 +145,8 @@ package enum ChildProcess {
         return finished
     }
 
+    /// A process running `arguments` through `/usr/bin/env` in `directory`.
+    ///
     /// A process running `arguments` through `/usr/bin/env` in `directory`, with `environment`
     /// added to this process's (or alone, when `replacingEnvironment`).
     static func configured(
@@ -158,6 +164,8 @@ package enum ChildProcess {
         return process
     }
 
+    /// Reads `reader` to its end, keeping its last ``errorTail`` bytes in `tail`.
+    ///
     /// Reads `reader` to its end, keeping its last ``errorTail`` bytes in `tail` (a `Mutex`: the
     /// reading thread writes it, the caller reads it after the child ends), passing each chunk on
     /// to this process's standard error when `showing`.
@@ -172,8 +180,9 @@ package enum ChildProcess {
     }
 
     /// Reads `reader` to its end, a chunk at a time, retrying a read a signal interrupted.
-    /// Foundation's `availableData` stops the process on `EINTR` ("Interrupted system call": a
-    /// SIGCHLD handler of the process, while a counting test ran several children at once).
+    ///
+    /// Foundation's `availableData` stops the process on `EINTR` ("Interrupted system call": a SIGCHLD handler of the
+    /// process, while a counting test ran several children at once).
     static func readChunks(of reader: FileHandle, _ each: (Data) -> Void) {
         let descriptor = reader.fileDescriptor
         var buffer = [UInt8](repeating: 0, count: 65_536)

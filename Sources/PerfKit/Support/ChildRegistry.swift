@@ -6,6 +6,8 @@ import Synchronization
 import Glibc
 #endif
 
+/// The child processes and temporary folders of this process that are alive right now.
+///
 /// The child processes and temporary folders of this process that are alive right now, so an
 /// interrupt can end them all and leave nothing behind (``ChildRegistry/terminateAll(signal:)``).
 ///
@@ -42,6 +44,8 @@ package enum ChildRegistry {
     /// Forgets a temporary folder its owner removed (or kept on purpose).
     package static func removed(folder: String) { _ = state.withLock { $0.folders.remove(folder) } }
 
+    /// Forwards `signal` to every child's process group, waits, and removes the registered folders.
+    ///
     /// Forwards `signal` to every child's process group, waits up to `grace` seconds for each
     /// group to empty (then kills what is left), and removes the registered temporary folders.
     /// - Parameters:

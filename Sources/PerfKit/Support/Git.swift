@@ -1,8 +1,10 @@
 import Foundation
 import PerfKitCore
 
-/// git, run as a child process: every failure is a ``GitError`` that quotes git's own words, and
-/// every revision reaches git after `--end-of-options` (or verified first), never as an option.
+/// git, run as a child process.
+///
+/// Every failure is a ``GitError`` that quotes git's own words, and every revision reaches git after `--end-of-options`
+/// (or verified first), never as an option.
 package enum Git {
     /// Runs `git ARGUMENTS` (in `directory`) with messages in English (`LC_ALL=C`), so that what
     /// PerfKit quotes and reads is the same on every machine.

@@ -1,5 +1,7 @@
 import Foundation
 
+/// The environment variables through which `perfkit` tells a measured test process what to do.
+///
 /// The environment variables through which `perfkit` tells a measured test process what to do,
 /// named once for the side that sets them (``TestBundleLauncher``, ``MeasuredRun``,
 /// ``AbbaSession``) and the side that reads them (`PerformanceMode` in PerfKitTesting).
@@ -22,7 +24,9 @@ package enum MeasuredProcessEnvironment {
     package static let exactCounts = "PERFKIT_EXACT_COUNTS"
     /// The value of ``exactCounts`` that skips the exact-count pass.
     package static let exactCountsElsewhere = "elsewhere"
-    /// Set to `1` in a counting run's placement trial: the process ends after the first round of its
-    /// first measurement's first phase (``SimulatedCounter/isPlacementTrial``).
+    /// Set to `1` in a counting run's placement trial.
+    ///
+    /// The process ends after the first round of its first measurement's first phase
+    /// (``SimulatedCounter/isPlacementTrial``).
     package static let placementTrial = "PERFKIT_PLACEMENT_TRIAL"
 }

@@ -1,6 +1,7 @@
-/// Where a simulated count series' instructions went: per function, the instructions executed in
-/// it and everything it called (inclusive), and the calls it made into the allocator, averaged
-/// over the series' samples. Read from the series' callgrind dumps at the end of a counting run
+/// Where a simulated count series' instructions went.
+///
+/// Per function, the instructions executed in it and everything it called (inclusive), and the calls it made into the
+/// allocator, averaged over the series' samples. Read from the series' callgrind dumps at the end of a counting run
 /// (``CallgrindDump``), so a comparison can say which functions changed.
 public struct CountProfile: Sendable, Codable, Equatable {
     /// One function's figure, per call of the measured body.

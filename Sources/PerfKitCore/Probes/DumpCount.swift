@@ -1,9 +1,10 @@
 import Foundation
 
-/// A sample's count from its callgrind dump: the dump's `totals:` less the calls into the Swift
-/// runtime's metadata-cache table work (``uncountedCalls``). The one reading of a sample's count:
-/// the test process reads it after each region, the orchestrator for its placement trials and
-/// profiles (``CallgrindDump``).
+/// A sample's count from its callgrind dump: the dump's `totals:` less the calls into the Swift runtime's
+/// metadata-cache table work (``uncountedCalls``).
+///
+/// The one reading of a sample's count: the test process reads it after each region, the orchestrator for its placement
+/// trials and profiles (``CallgrindDump``).
 ///
 /// Why subtracted, not switched off: callgrind's `--toggle-collect` flips collection at a
 /// function's entry and exit, so a toggled function called inside another one turns collection
@@ -11,6 +12,8 @@ import Foundation
 /// (``CountingRun/uncountedRuntimeProbes``), so toggling it too would count that find again.
 /// Subtracting a call's inclusive cost, as the dump records it, has no such nesting.
 package enum DumpCount {
+    /// Functions whose calls a count leaves out, as callgrind names them.
+    ///
     /// Functions whose calls (from a function that is not one of them) a count leaves out, as
     /// callgrind names them (glob patterns, `*` any run of characters): the generic metadata cache's
     /// `getOrInsert`, which probes the process-wide table, inserts the entry when it is new and grows
@@ -38,8 +41,9 @@ package enum DumpCount {
         "$s11PerfKitCore11AsyncRunnerV11countedPass*",
     ]
 
-    /// The allocator's and the Swift runtime's allocation entry points: a caller of one is where an
-    /// allocation was made (``CallgrindDump``'s allocation sites, ``LeakSites``).
+    /// The allocator's and the Swift runtime's allocation entry points.
+    ///
+    /// A caller of one is where an allocation was made (``CallgrindDump``'s allocation sites, ``LeakSites``).
     package static let allocatorEntryPoints: Set<String> = [
         "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "swift_slowAlloc",
         "swift_allocObject", "swift_allocBox", "swift_allocEmptyBox",
@@ -65,8 +69,10 @@ package enum DumpCount {
         package var releases: UInt64
     }
 
-    /// The Swift runtime's retain entry points: strong, unowned, unknown-object and bridge-object,
-    /// atomic and not, one object or `_n` at once (one call each, whatever `n`).
+    /// The Swift runtime's retain entry points.
+    ///
+    /// Strong, unowned, unknown-object and bridge-object, atomic and not, one object or `_n` at once (one call each,
+    /// whatever `n`).
     package static let retainFunctions: Set<String> = [
         "swift_retain", "swift_retain_n", "swift_nonatomic_retain", "swift_nonatomic_retain_n",
         "swift_unownedRetain", "swift_unownedRetain_n", "swift_nonatomic_unownedRetain",
@@ -83,14 +89,18 @@ package enum DumpCount {
         "swift_bridgeObjectRelease_n", "swift_nonatomic_bridgeObjectRelease",
     ]
 
-    /// The count of a dump's text: `totals:` (else `summary:`), less the inclusive cost of every
-    /// call from a counted function into an uncounted one; nil when the text has no total.
+    /// The count of a dump's text.
+    ///
+    /// `totals:` (else `summary:`), less the inclusive cost of every call from a counted function into an uncounted
+    /// one; nil when the text has no total.
     /// - Complexity: O(n) in the text's length, one pass.
     package static func instructions(ofText text: String) -> UInt64? { reading(ofText: text)?.instructions }
 
-    /// The dump's ``Reading``: its count, and the calls into the runtime's retain and release entry
-    /// points from functions that are not themselves such entry points (one runtime entry point
-    /// calling another is the same operation); nil when the text has no total.
+    /// The dump's ``Reading``.
+    ///
+    /// Its count, and the calls into the runtime's retain and release entry points from functions that are not
+    /// themselves such entry points (one runtime entry point calling another is the same operation); nil when the text
+    /// has no total.
     /// - Complexity: O(n) in the text's length, one pass.
     package static func reading(ofText text: String) -> Reading? {
         var total: UInt64?, summary: UInt64?
@@ -132,8 +142,9 @@ package enum DumpCount {
         return Reading(instructions: counted - min(counted, subtracted), retains: retains, releases: releases)
     }
 
-    /// A cost line's `Ir` (its position first: a number, or `+N`, `-N`, `*` relative to the last);
-    /// nil when the line is not a cost line, `.some(nil)` when it names no cost.
+    /// A cost line's `Ir` (its position first: a number, or `+N`, `-N`, `*` relative to the last).
+    ///
+    /// Nil when the line is not a cost line, `.some(nil)` when it names no cost.
     private static func costLine(_ line: Substring) -> UInt64?? {
         guard let first = line.first, first.isNumber || first == "+" || first == "-" || first == "*" else { return nil }
         let fields = line.split(separator: " ")

@@ -61,8 +61,10 @@ public enum ExactAllocationCounter {
         }
     }
 
-    /// An open count on one thread: opened and closed on that same thread, with only the counted
-    /// work between (an async body that runs every job on one thread, ``AsyncRunner``).
+    /// An open count on one thread.
+    ///
+    /// Opened and closed on that same thread, with only the counted work between (an async body that runs every job on
+    /// one thread, ``AsyncRunner``).
     public struct Window: ~Copyable {
         #if Jemalloc
         fileprivate let arena: Arena
@@ -181,11 +183,15 @@ private final class Arena: @unchecked Sendable {
 
     static func release(_ arena: Arena) { pool.withLock { $0.append(arena) } }
 
-    /// How many arenas made for one window alone (``ExactAllocationCounter/Window/open(fresh:)``)
-    /// this process has left behind; shared by every counting thread, so behind a mutex.
+    /// How many arenas made for one window alone (``ExactAllocationCounter/Window/open(fresh:)``) this process has left
+    /// behind.
+    ///
+    /// Shared by every counting thread, so behind a mutex.
     static let freshMade = Mutex(0)
-    /// The most of them a process makes: jemalloc allows 4,095 arenas in all, and each keeps its
-    /// metadata until the process ends. Past it, windows count in pooled arenas again.
+    /// The most of them a process makes: jemalloc allows 4,095 arenas in all, and each keeps its metadata until the
+    /// process ends.
+    ///
+    /// Past it, windows count in pooled arenas again.
     static let freshLimit = 1_024
 
     /// A new arena for one window, or nil past ``freshLimit`` (or when jemalloc refuses one).

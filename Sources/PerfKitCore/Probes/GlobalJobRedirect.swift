@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 
+/// Sends the global pool's jobs to the thread async bodies run on while a measured async body runs.
+///
 /// Sends every job the Swift concurrency runtime would give its global pool to the thread async
 /// bodies run on (``MeasuredThread/asyncBodies``), while a measured async body runs in a process
 /// of `perfkit run` (tests one at a time).
@@ -17,8 +19,9 @@ package enum GlobalJobRedirect {
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
     /// The runtime's hook variable, found at run time (nil when this runtime has none).
-    /// `nonisolated(unsafe)`: a pointer set once; the hook it points to is written only by
-    /// ``begin()`` and ``end()``, which a measured body's thread calls one at a time.
+    ///
+    /// `nonisolated(unsafe)`: a pointer set once; the hook it points to is written only by ``begin()`` and ``end()``,
+    /// which a measured body's thread calls one at a time.
     nonisolated(unsafe) private static let slot: UnsafeMutablePointer<Hook?>? = dlsym(
         UnsafeMutableRawPointer(bitPattern: 0), "swift_task_enqueueGlobal_hook"
     ).map { $0.assumingMemoryBound(to: Hook?.self) }

@@ -3,12 +3,12 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// A thread of a counting process that runs handed-over work one piece at a time: the measured
-/// thread (``pinned``: bound to the pinned arena from its start, ``PinnedHeap``), which is also the
-/// task executor measured tests run on, and a plain helper (``helper``) for harness work the
-/// measured thread must not allocate for. Neither allocates to hand work over: a call's closure
-/// lives on the caller's stack, jobs in a ring allocated once, so each thread frees only what it
-/// allocated.
+/// A thread of a counting process that runs handed-over work one piece at a time.
+///
+/// The measured thread (``pinned``: bound to the pinned arena from its start, ``PinnedHeap``), which is also the task
+/// executor measured tests run on, and a plain helper (``helper``) for harness work the measured thread must not
+/// allocate for. Neither allocates to hand work over: a call's closure lives on the caller's stack, jobs in a ring
+/// allocated once, so each thread frees only what it allocated.
 final class MeasuredThread: TaskExecutor, @unchecked Sendable {
     // @unchecked: every field is set once in `init`, or is behind `state` (a Mutex, because callers
     // on any thread and the thread itself take and give work), or is a semaphore.
@@ -17,9 +17,10 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
     static var pinned: MeasuredThread? { threads?.pinned }
     /// The helper thread (made with the measured one).
     static var helper: MeasuredThread? { threads?.helper }
-    /// Both threads, made together and in this order: made apart, whichever was asked for first was
-    /// made first, its stack and thread identity differed between runs, and so did the counts of a
-    /// body keyed by key paths (in 1 of 6 processes).
+    /// Both threads, made together and in this order.
+    ///
+    /// Made apart, whichever was asked for first was made first, its stack and thread identity differed between runs,
+    /// and so did the counts of a body keyed by key paths (in 1 of 6 processes).
     private static let threads: (pinned: MeasuredThread, helper: MeasuredThread)? = {
         guard PinnedHeap.status == 0, let pinned = MeasuredThread(pinned: true),
             let helper = MeasuredThread(pinned: false)
@@ -27,9 +28,10 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
         return (pinned, helper)
     }()
 
-    /// The thread async bodies run on (``AsyncRunner``): the measured thread in a counting process
-    /// with a pinned heap, else a plain thread of PerfKit's made on first use; nil when no thread
-    /// could be started.
+    /// The thread async bodies run on (``AsyncRunner``).
+    ///
+    /// The measured thread in a counting process with a pinned heap, else a plain thread of PerfKit's made on first
+    /// use; nil when no thread could be started.
     static let asyncBodies: MeasuredThread? = pinned ?? MeasuredThread(pinned: false)
 
     /// Jobs the ring holds at most; a job enqueued beyond it runs on Dispatch's pool instead.
@@ -112,8 +114,10 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the thread and waits for it; at once when called on the thread, or while the
-    /// thread runs a job (a test blocked waiting for the caller: handing over would deadlock).
+    /// Runs `body` on the thread and waits for it.
+    ///
+    /// At once when called on the thread, or while the thread runs a job (a test blocked waiting for the caller:
+    /// handing over would deadlock).
     func run<R>(_ body: () throws -> R) throws -> R {
         if isCurrent || state.withLock({ $0.runningJob }) { return try body() }
         calls.wait()

@@ -2,16 +2,16 @@ import CPinnedHeap
 import Dispatch
 import Foundation
 
-/// The heap a counting run's measured work repeats on: a jemalloc arena whose memory comes, in
-/// order, from one range at a fixed address (`CPinnedHeap`), used by one thread that does the
-/// measured work and nothing else (``run(_:)``): every subject's set-up, warm-up, eviction and
-/// counted body of the process, in the test's order. That thread's heap, its thread cache and
-/// jemalloc's per-thread event counters then evolve the same way in every run and every build of
-/// the same measured code, whatever the harness allocated (result files, dump texts whose sizes
-/// follow process IDs): code that follows addresses (hash tables seeded by storage addresses,
-/// `ObjectIdentifier` keys, orders taken from pointers) counts the same. The type metadata the test
-/// instantiates repeat as well, each test case starts on an arena of its own (``startTestCase()``),
-/// and the thread's stack has a fixed address.
+/// The heap a counting run's measured work repeats on.
+///
+/// A jemalloc arena whose memory comes, in order, from one range at a fixed address (`CPinnedHeap`), used by one thread
+/// that does the measured work and nothing else (``run(_:)``): every subject's set-up, warm-up, eviction and counted
+/// body of the process, in the test's order. That thread's heap, its thread cache and jemalloc's per-thread event
+/// counters then evolve the same way in every run and every build of the same measured code, whatever the harness
+/// allocated (result files, dump texts whose sizes follow process IDs): code that follows addresses (hash tables seeded
+/// by storage addresses, `ObjectIdentifier` keys, orders taken from pointers) counts the same. The type metadata the
+/// test instantiates repeat as well, each test case starts on an arena of its own (``startTestCase()``), and the
+/// thread's stack has a fixed address.
 ///
 /// Every other thread of a counting process runs with jemalloc's thread cache off
 /// (``CountingRun``'s `MALLOC_CONF`), so when the harness frees a block the measured thread
@@ -44,18 +44,20 @@ package enum PinnedHeap {
         }
     }
 
-    /// Runs `body` on the measured thread and waits for it: at once when this is the measured
-    /// thread, or when the heap is not pinned. What `body` returns was allocated there; it is
-    /// handed back as it is.
+    /// Runs `body` on the measured thread and waits for it: at once when this is the measured thread, or when the heap
+    /// is not pinned.
+    ///
+    /// What `body` returns was allocated there; it is handed back as it is.
     /// - Throws: What `body` throws.
     package static func run<R>(_ body: () throws -> R) throws -> R {
         guard let thread = MeasuredThread.pinned else { return try body() }
         return try thread.run(body)
     }
 
-    /// Runs harness work (reading a dump, whose size follows process IDs and paths) off the
-    /// measured thread, so its allocations never enter the pinned heap: on a helper thread when
-    /// this is the measured thread, else here.
+    /// Runs harness work (reading a dump, whose size follows process IDs and paths) off the measured thread, so its
+    /// allocations never enter the pinned heap.
+    ///
+    /// On a helper thread when this is the measured thread, else here.
     package static func outside<R>(_ body: () throws -> R) throws -> R {
         guard let thread = MeasuredThread.pinned, thread.isCurrent, let helper = MeasuredThread.helper else {
             return try body()
@@ -63,23 +65,24 @@ package enum PinnedHeap {
         return try helper.run(body)
     }
 
-    /// Starts a test case on the measured thread, when called there (else nothing): the case gets
-    /// an arena of its own from the next slot of the pinned range, so what the harness's threads free
-    /// of the previous case, whenever they get to it, goes back to that case's arena and never moves
-    /// where this one allocates (a parameterized test's second case's first sample moved 0.07%
-    /// without it); then the Swift runtime's metadata allocator continues on a page the case mallocs,
-    /// so the type metadata it instantiates next (key paths' classes, whose addresses `AnyKeyPath`'s
-    /// hash takes, the generic types of its set-up) sit at the same addresses in every run, wherever
-    /// the harness's threads left the allocator. Called as the test's function starts, with the
-    /// harness's thread waiting for it: called when the measured thread started, the harness's
-    /// metadata of that moment fell in the page at varying offsets, and a body keyed by key paths
-    /// moved up to 3.8% between processes.
+    /// Starts a test case on the measured thread, when called there (else nothing).
+    ///
+    /// The case gets an arena of its own from the next slot of the pinned range, so what the harness's threads free of
+    /// the previous case, whenever they get to it, goes back to that case's arena and never moves where this one
+    /// allocates (a parameterized test's second case's first sample moved 0.07% without it); then the Swift runtime's
+    /// metadata allocator continues on a page the case mallocs, so the type metadata it instantiates next (key paths'
+    /// classes, whose addresses `AnyKeyPath`'s hash takes, the generic types of its set-up) sit at the same addresses
+    /// in every run, wherever the harness's threads left the allocator. Called as the test's function starts, with the
+    /// harness's thread waiting for it: called when the measured thread started, the harness's metadata of that moment
+    /// fell in the page at varying offsets, and a body keyed by key paths moved up to 3.8% between processes.
     package static func startTestCase() {
         guard let thread = MeasuredThread.pinned, thread.isCurrent else { return }
         _ = perfkit_pinned_heap_fresh_arena()
         _ = perfkit_pinned_heap_fresh_metadata_page()
     }
 
+    /// The executor a measured test runs on in a counting process with a pinned heap.
+    ///
     /// The executor a measured test runs on in a counting process with a pinned heap (the measured
     /// thread), so the test's own set-up, before and between its `measure` calls, is on the pinned
     /// heap too; nil elsewhere.

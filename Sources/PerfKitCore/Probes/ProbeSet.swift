@@ -9,8 +9,9 @@ public struct ProbeSet: ~Copyable {
     public let metrics: Set<Metric>
     private let allocationCounter: ThreadAllocationCounter?
     private let instructionCounter: InstructionCounter?
-    /// Whether a sample reads `getrusage` (about 0.5 µs, twice) and the thread CPU clock (0.4 µs,
-    /// twice): only when one of their metrics is wanted, so a fast body's samples are not mostly reads.
+    /// Whether a sample reads `getrusage` (about 0.5 µs, twice) and the thread CPU clock (0.4 µs, twice).
+    ///
+    /// Only when one of their metrics is wanted, so a fast body's samples are not mostly reads.
     private let readsUsage: Bool
     private let readsThreadCPU: Bool
 
@@ -48,8 +49,10 @@ public struct ProbeSet: ~Copyable {
         }
     }
 
-    /// Runs `body` once and reads the timed-pass probes around it: the monotonic clock innermost,
-    /// then the allocation and instruction counters, then thread CPU time, then `getrusage`.
+    /// Runs `body` once and reads the timed-pass probes around it.
+    ///
+    /// The monotonic clock innermost, then the allocation and instruction counters, then thread CPU time, then
+    /// `getrusage`.
     /// - Parameters:
     ///   - body: The measured region; it runs on the calling thread.
     ///   - reads: Where the clocks and `getrusage` come from; ``SystemReads`` unless a test passes a fake.

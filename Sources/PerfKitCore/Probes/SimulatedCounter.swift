@@ -23,12 +23,13 @@ import Synchronization
 /// on a thread of its own counts 134,717–137,896 instructions (thread creation varies); before the
 /// shim carried collection into new threads it counted 6,245 (the thread's work was missed).
 public enum SimulatedCounter {
-    /// Samples per arm and phase in a counting run, unless forced: two, the process's first (which
-    /// pays the runtime's first use of each type) and one after it, one ABBA block for two arms.
-    /// Counts repeat between runs and builds, so a third sample shows nothing new, and each costs
-    /// about 50 times its native time: the reference arms of the calendar suite's cold artwork and
-    /// scroll count 640 million instructions a sample, and with three samples (four, for whole ABBA
-    /// blocks) they alone took 86 and 48 of the counting run's 112 s (Evidence.md, fifth session).
+    /// Samples per arm and phase in a counting run, unless forced.
+    ///
+    /// Two, the process's first (which pays the runtime's first use of each type) and one after it, one ABBA block for
+    /// two arms. Counts repeat between runs and builds, so a third sample shows nothing new, and each costs about 50
+    /// times its native time: the reference arms of the calendar suite's cold artwork and scroll count 640 million
+    /// instructions a sample, and with three samples (four, for whole ABBA blocks) they alone took 86 and 48 of the
+    /// counting run's 112 s (Evidence.md, fifth session).
     public static let samplesPerArmAndPhase = 2
 
     /// The environment variable with the dump prefix callgrind was started with.
@@ -44,6 +45,8 @@ public enum SimulatedCounter {
     /// The environment variable that shifts the heap before anything is measured (``padHeap(_:)``).
     public static let heapPadVariable = "PERFKIT_HEAP_PAD"
 
+    /// Allocates and keeps `n` blocks of every small size class, moving the harness's later objects to other addresses.
+    ///
     /// Allocates, and keeps for the process's life, `n` blocks of every small size class, so every
     /// later object of the harness's heap sits at another address, and instantiates `n` types, so
     /// the harness's later type metadata does too. The measured thread's heap and metadata do not
@@ -71,26 +74,29 @@ public enum SimulatedCounter {
         return "simulated: counted only in a counting run (perfkit run --counts)"
     }
 
-    /// Whether this counting process is a placement trial (``MeasuredProcessEnvironment/placementTrial``):
-    /// it counts the first round of its first measurement's first phase, then ends
-    /// (``endPlacementTrial()``); the orchestrator reads those samples from their dumps. Read with
-    /// `getenv` at each call, never through `ProcessInfo`: the runner asks mid-test, on the measured
-    /// thread, and building `ProcessInfo`'s environment there allocated on the pinned heap and moved
-    /// 20 of the calendar's 30 count series (the artwork's native warm arm +0.13%).
+    /// Whether this counting process is a placement trial (``MeasuredProcessEnvironment/placementTrial``).
+    ///
+    /// It counts the first round of its first measurement's first phase, then ends (``endPlacementTrial()``); the
+    /// orchestrator reads those samples from their dumps. Read with `getenv` at each call, never through `ProcessInfo`:
+    /// the runner asks mid-test, on the measured thread, and building `ProcessInfo`'s environment there allocated on
+    /// the pinned heap and moved 20 of the calendar's 30 count series (the artwork's native warm arm +0.13%).
     public static var isPlacementTrial: Bool {
         guard isCounting, let value = getenv(MeasuredProcessEnvironment.placementTrial) else { return false }
         return value[0] == 0x31 && value[1] == 0  // "1"
     }
 
-    /// Ends a placement trial's process at once, with status 0: its dumps (one per sample, written
-    /// as each sample ended) are all it is for, and nothing after them may run with a history that
-    /// differs from a full process's (a shorter first phase would change every later sample).
+    /// Ends a placement trial's process at once, with status 0.
+    ///
+    /// Its dumps (one per sample, written as each sample ended) are all it is for, and nothing after them may run with
+    /// a history that differs from a full process's (a shorter first phase would change every later sample).
     public static func endPlacementTrial() -> Never {
         _exit(0)
     }
 
-    /// The number of the last dump, process-wide: callgrind numbers dumps per process, and tests
-    /// of one process may measure from several threads, so the counter is shared under a lock.
+    /// The number of the last dump, process-wide.
+    ///
+    /// Callgrind numbers dumps per process, and tests of one process may measure from several threads, so the counter
+    /// is shared under a lock.
     private static let dumps = Mutex(0)
 
     /// Runs `body` with collection on and returns its dump's reading and number.
@@ -136,6 +142,8 @@ public enum SimulatedCounter {
         return (output!, reading, dump, threads)
     }
 
+    /// Runs an async `body` with collection on, on the executor that runs counted async work.
+    ///
     /// Runs an async `body` with collection on, on the executor that runs counted async work
     /// (``AsyncBodyExecutor``), with every job the Swift concurrency runtime would give its global
     /// pool sent there too (``GlobalJobRedirect``): child tasks, unstructured tasks and default

@@ -1,5 +1,6 @@
-/// How a budget fared. A struct wrapping a private enum so statuses can be added; stored in files
-/// as its identifier (`passed`, `failed`, `notJudged`, `targetMissed`).
+/// How a budget fared. A struct wrapping a private enum so statuses can be added.
+///
+/// Stored in files as its identifier (`passed`, `failed`, `notJudged`, `targetMissed`).
 public struct BudgetStatus: Hashable, Sendable, StoredIdentifier, CustomStringConvertible {
     private enum Value: String, CaseIterable { case passed, failed, notJudged, targetMissed }
     private let value: Value

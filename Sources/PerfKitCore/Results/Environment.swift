@@ -22,13 +22,18 @@ public struct Environment: Sendable, Codable, Equatable {
     public var allocator: String
     /// For a run with simulated counts: valgrind's version (`valgrind-3.19.0`); nil otherwise.
     public var valgrind: String? = nil
-    /// For a run with simulated counts: what valgrind reports of the CPU ("Arch and hwcaps"). glibc
-    /// picks string routines by CPU features, so counts of one binary can differ between CPUs.
+    /// For a run with simulated counts.
+    ///
+    /// What valgrind reports of the CPU ("Arch and hwcaps"). glibc picks string routines by CPU features, so counts of
+    /// one binary can differ between CPUs.
     public var valgrindCPU: String? = nil
-    /// For a run with simulated counts: how the counting processes were set up (processes per
-    /// test, heap shifts, allocator settings); nil in runs from before it was recorded. Counts
-    /// taken with another setup are not compared.
+    /// For a run with simulated counts.
+    ///
+    /// How the counting processes were set up (processes per test, heap shifts, allocator settings); nil in runs from
+    /// before it was recorded. Counts taken with another setup are not compared.
     public var countingSetup: String? = nil
+    /// Whether the release build passed `-enable-testing`.
+    ///
     /// Whether the release build passed `-enable-testing` (the tests `@testable import` a module),
     /// which keeps internal declarations visible and can change how the measured code is optimised;
     /// nil for a plain release build. Part of the build configuration: runs that differ in it are

@@ -1,5 +1,6 @@
-/// Every raw sample of one metric for one arm in one phase, with the labels that let order
-/// effects be analysed later: the round, the position within the round and the sample's index.
+/// Every raw sample of one metric for one arm in one phase, with the labels that let order effects be analysed later.
+///
+/// The round, the position within the round and the sample's index.
 public struct SampleSeries: Sendable, Codable, Equatable {
     /// The metric the values are samples of.
     public var metric: Metric
@@ -18,23 +19,30 @@ public struct SampleSeries: Sendable, Codable, Equatable {
     /// The fresh process each value came from (`perfkit run --processes N` runs the tests in N
     /// processes); nil for a series measured in one process.
     public var processes: [Int]? = nil
-    /// Calls of the body each value was timed over (the runner batches fast warm bodies so a
-    /// sample lasts at least ``Batching/targetSampleNanoseconds``); nil when every value is one
-    /// call. Values are always per call: additive metrics of a batched sample are divided by it.
+    /// Calls of the body each value was timed over (the runner batches fast warm bodies so a sample lasts at least
+    /// ``Batching/targetSampleNanoseconds``).
+    ///
+    /// Nil when every value is one call. Values are always per call: additive metrics of a batched sample are divided
+    /// by it.
     public var callsPerSample: [Int]? = nil
-    /// For simulated counts: the number N of each value's callgrind dump (`callgrind.out.N` in the
-    /// folder beside the run file), so "where it went" can be read per series; nil otherwise.
+    /// For simulated counts.
+    ///
+    /// The number N of each value's callgrind dump (`callgrind.out.N` in the folder beside the run file), so "where it
+    /// went" can be read per series; nil otherwise.
     public var callgrindDumps: [Int]? = nil
     /// For simulated counts: where the series' instructions went, per function (from its dumps).
     public var profile: CountProfile? = nil
-    /// For simulated counts: the threads the body started while each value was counted (their
-    /// instructions are in the value); nil when no value's body started one. Such a body is
-    /// counted in an order valgrind's scheduler picks, which can vary between runs.
+    /// For simulated counts.
+    ///
+    /// The threads the body started while each value was counted (their instructions are in the value); nil when no
+    /// value's body started one. Such a body is counted in an order valgrind's scheduler picks, which can vary between
+    /// runs.
     public var threadsStarted: [Int]? = nil
-    /// For simulated counts: why the counting process could not pin the measured thread's heap
-    /// (``PinnedHeap``: jemalloc not the allocator, the fixed range not reserved or run out); nil
-    /// when it was pinned. Such a series' addresses move between runs, as before the pinned heap,
-    /// and the counting run shifts its heap in a second process to measure how far it moves.
+    /// For simulated counts.
+    ///
+    /// Why the counting process could not pin the measured thread's heap (``PinnedHeap``: jemalloc not the allocator,
+    /// the fixed range not reserved or run out); nil when it was pinned. Such a series' addresses move between runs, as
+    /// before the pinned heap, and the counting run shifts its heap in a second process to measure how far it moves.
     public var heapUnpinned: String? = nil
 
     /// Creates an empty series.
@@ -83,8 +91,9 @@ public struct SampleSeries: Sendable, Codable, Equatable {
         case sampleIndices = "iterations"
     }
 
-    /// The fewest calls any value was timed over (1 when not batched): what a resolution gate
-    /// multiplies a per-call median by to get the shortest sample's duration.
+    /// The fewest calls any value was timed over (1 when not batched).
+    ///
+    /// What a resolution gate multiplies a per-call median by to get the shortest sample's duration.
     public var minimumCallsPerSample: Int { callsPerSample?.min() ?? 1 }
 }
 

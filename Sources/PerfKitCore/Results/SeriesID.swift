@@ -58,8 +58,9 @@ public struct SeriesID: Hashable, Comparable, Sendable, Codable, CustomStringCon
         )
     }
 
-    /// `Suite/test() measurement [arm, phase] metric`, the test without its module: the name
-    /// `perfkit history show` prints and `perfkit bisect --series` takes.
+    /// `Suite/test() measurement [arm, phase] metric`, the test without its module.
+    ///
+    /// The name `perfkit history show` prints and `perfkit bisect --series` takes.
     public var shortDescription: String { "\(shortTest) \(measurement) [\(arm), \(phase)] \(metric)" }
 
     /// `Module.Suite/test() measurement [arm, phase] metric`.

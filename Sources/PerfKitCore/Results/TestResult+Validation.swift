@@ -4,8 +4,10 @@ extension MetricUnit {
 }
 
 extension SampleSeries {
-    /// The first problem of this series: no values, label arrays of another length than the
-    /// values, a value that is not finite, or a unit this version does not know.
+    /// The first problem of this series.
+    ///
+    /// No values, label arrays of another length than the values, a value that is not finite, or a unit this version
+    /// does not know.
     package func validationProblem() -> String? {
         guard MetricUnit.known.contains(metric.unit) else { return "unknown unit '\(metric.unit.symbol)'" }
         guard !values.isEmpty else { return "empty sample" }

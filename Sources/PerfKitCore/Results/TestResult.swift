@@ -2,8 +2,10 @@ import Foundation
 
 /// One measured test: its identity, measurements and the outcome of its budgets.
 public struct TestResult: Sendable, Codable, Equatable {
-    /// A stable identifier, `Suite/test()`; for one case of a parameterized test, the function's
-    /// ID and its arguments as Swift Testing describes them, `Suite/sort(n:) n = 100`.
+    /// A stable identifier, `Suite/test()`.
+    ///
+    /// For one case of a parameterized test, the function's ID and its arguments as Swift Testing describes them,
+    /// `Suite/sort(n:) n = 100`.
     public var id: String
     /// For one case of a parameterized test: the function and the case's arguments; nil otherwise.
     public var testCase: TestCase? = nil
@@ -62,8 +64,9 @@ public struct BudgetOutcome: Sendable, Codable, Equatable {
     }
 }
 
-/// One case of a parameterized test (`@Test(arguments: …)`): the test function and the case's
-/// arguments, typed, so that cases are told apart without parsing their names.
+/// One case of a parameterized test (`@Test(arguments: …)`).
+///
+/// The test function and the case's arguments, typed, so that cases are told apart without parsing their names.
 public struct TestCase: Sendable, Codable, Equatable, Hashable {
     /// One argument of the case.
     public struct Argument: Sendable, Codable, Equatable, Hashable {

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Lets one async measurement at a time onto the thread async bodies share (``AsyncRunner``):
-/// under `swift test`, tests run in parallel, and two bodies interleaved on one thread would count
-/// each other's jobs. Waiters are let in in the order they came.
+/// Lets one async measurement at a time onto the thread async bodies share (``AsyncRunner``).
+///
+/// Under `swift test`, tests run in parallel, and two bodies interleaved on one thread would count each other's jobs.
+/// Waiters are let in in the order they came.
 final class AsyncGate: Sendable {
     // A Mutex: tasks on any thread enter and leave.
     private let state = Mutex<(busy: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))

@@ -1,5 +1,7 @@
 import Foundation
 
+/// Measures an async body on a thread of PerfKit's own, with the work the body starts.
+///
 /// Measures an async body on a thread of PerfKit's own (``MeasuredThread/asyncBodies``), where the
 /// body, its child tasks, the default actors it calls and (in `perfkit run`, one test at a time)
 /// the tasks it starts all run, one job at a time.
@@ -16,8 +18,9 @@ import Foundation
 public struct AsyncRunner: Sendable {
     /// The configuration in use.
     public var configuration: RunConfiguration
-    /// Whether the runtime's global jobs join the body's thread while it runs (``GlobalJobRedirect``):
-    /// only where tests run one at a time, or another test's jobs would join it.
+    /// Whether the runtime's global jobs join the body's thread while it runs (``GlobalJobRedirect``).
+    ///
+    /// Only where tests run one at a time, or another test's jobs would join it.
     public var redirectsGlobalJobs: Bool
 
     /// The longest the settle wait after an exact-count call waits for the body's thread to run
@@ -30,8 +33,10 @@ public struct AsyncRunner: Sendable {
         self.redirectsGlobalJobs = redirectsGlobalJobs
     }
 
-    /// Measures `body`: timed samples (wall clock, process CPU), then the exact-count pass (mallocs,
-    /// frees, leaked allocations and descriptors); in a counting run, instructions and reference counting.
+    /// Measures `body`: timed samples (wall clock, process CPU), then the exact-count pass (mallocs, frees, leaked
+    /// allocations and descriptors).
+    ///
+    /// In a counting run, instructions and reference counting.
     /// - Parameters:
     ///   - name: The measurement's name.
     ///   - body: The measured region.
@@ -148,9 +153,11 @@ public struct AsyncRunner: Sendable {
         }
     }
 
-    /// Exact counts per call: the thread's allocations while the body and every job it left run,
-    /// and the descriptors open after. Returns the calls whose work had not settled in time, and the
-    /// calls resumed from another thread (work that ran elsewhere).
+    /// Exact counts per call: the thread's allocations while the body and every job it left run, and the descriptors
+    /// open after.
+    ///
+    /// Returns the calls whose work had not settled in time, and the calls resumed from another thread (work that ran
+    /// elsewhere).
     private func exactPass<Output>(_ body: () async throws -> Output, _ collector: inout SeriesCollector)
         async throws -> (unsettled: Int, elsewhere: Int, sites: [LeakSite])
     {
@@ -188,8 +195,10 @@ public struct AsyncRunner: Sendable {
         return (unsettled, elsewhere, sites)
     }
 
-    /// One call of `body` in a measuring window, with the settle wait inside it: its counts (nil
-    /// without jemalloc), whether its jobs settled in time, and whether it was resumed from another thread.
+    /// One call of `body` in a measuring window, with the settle wait inside it.
+    ///
+    /// Its counts (nil without jemalloc), whether its jobs settled in time, and whether it was resumed from another
+    /// thread.
     private func countedCall<Output>(_ body: () async throws -> Output) async throws -> (
         counts: ExactAllocationCounter.Counts?, settled: Bool, elsewhere: Bool
     ) {

@@ -12,15 +12,18 @@ import Foundation
 /// sample), as do subjects whose ``MeasurableSubject/allowsBatching`` is false, and the exact-count
 /// and memory passes.
 public enum Batching {
-    /// The shortest batched sample the calibration aims for: 50 µs, about 2,000 × a clock read,
-    /// so the two reads bracketing a sample are under 0.1% of it and the thread-CPU reads under 1%.
+    /// The shortest batched sample the calibration aims for.
+    ///
+    /// 50 µs, about 2,000 × a clock read, so the two reads bracketing a sample are under 0.1% of it and the thread-CPU
+    /// reads under 1%.
     public static let targetSampleNanoseconds: Double = 50_000
     /// The most calls one sample may hold.
     public static let maximumCalls = 1 << 20
 
-    /// The calls per sample for a body whose timed batches took `elapsed` nanoseconds for `calls`
-    /// calls: `nil` when `calls` already reach the target, else the next batch size to try
-    /// (aiming at 1.2 × the target, growing at least 2× and at most 10× a step).
+    /// The calls per sample for a body whose timed batches took `elapsed` nanoseconds for `calls` calls.
+    ///
+    /// `nil` when `calls` already reach the target, else the next batch size to try (aiming at 1.2 × the target,
+    /// growing at least 2× and at most 10× a step).
     /// - Parameters:
     ///   - calls: Calls in the batch just timed.
     ///   - elapsed: Its duration in nanoseconds.

@@ -10,14 +10,18 @@ public struct RunConfiguration: Sendable, Equatable {
     public var phases: [Phase]?
     /// Rounds of the separate exact-count pass (0 skips it).
     public var exactCountRounds: Int
+    /// Rounds of the untimed pass that reads subject counters of arms whose timed samples may be batched.
+    ///
     /// Rounds of the untimed pass that reads the subject counters of arms whose timed samples may be
     /// batched (one call a sample; 0 leaves those counters unread). Independent of
     /// ``exactCountRounds``: a process that leaves exact counts to another still reads its counters.
     public var counterRounds: Int = 3
     /// Seed of the ABBA block phase; `nil` keeps blocks in canonical order.
     public var orderSeed: UInt64?
-    /// The kind recorded for time metrics (wall clock, CPU): component cost by default, or frame
-    /// and input for a test that stands for an interaction judged against a UI clock.
+    /// The kind recorded for time metrics (wall clock, CPU).
+    ///
+    /// Component cost by default, or frame and input for a test that stands for an interaction judged against a UI
+    /// clock.
     public var timeKind: MetricKind
     /// The shortest warm sample the runner batches calls up to (nanoseconds; 0 times one call
     /// per sample). See ``Batching``.
@@ -108,8 +112,10 @@ public struct Runner: Sendable {
             name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series, unavailable: unavailable)
     }
 
-    /// The timed pass of one phase: every round in ABBA order, warm and eviction states kept per
-    /// arm across rounds, a fast warm body batched (under callgrind, one counted call a sample).
+    /// The timed pass of one phase.
+    ///
+    /// Every round in ABBA order, warm and eviction states kept per arm across rounds, a fast warm body batched (under
+    /// callgrind, one counted call a sample).
     private func timedPass(
         _ arms: [Arm], _ phase: Phase, _ order: RunOrder, _ probes: borrowing ProbeSet,
         _ collector: inout SeriesCollector
@@ -134,11 +140,11 @@ public struct Runner: Sendable {
         }
     }
 
-    /// The untimed pass of one phase, with states of its own: one call a sample, never batched. It
-    /// takes the exact allocation counts and the subject counters of every arm whose timed samples
-    /// may be batched (their calls per sample follow the clock, and so would counters read over
-    /// them). A counting run records simulated instructions only; the exact counts come from the
-    /// native run.
+    /// The untimed pass of one phase, with states of its own: one call a sample, never batched.
+    ///
+    /// It takes the exact allocation counts and the subject counters of every arm whose timed samples may be batched
+    /// (their calls per sample follow the clock, and so would counters read over them). A counting run records
+    /// simulated instructions only; the exact counts come from the native run.
     private func untimedPass(_ arms: [Arm], _ phase: Phase, _ order: RunOrder, _ collector: inout SeriesCollector)
         throws
     {
@@ -219,8 +225,9 @@ public struct Runner: Sendable {
         if counters { Self.addCounters(subject, box.value, since: before, label, &collector) }
     }
 
-    /// Whether an arm's timed samples in `phase` may be batched: warm, a subject that allows it, a
-    /// batch target set. Such an arm's counters are read in the untimed pass.
+    /// Whether an arm's timed samples in `phase` may be batched: warm, a subject that allows it, a batch target set.
+    ///
+    /// Such an arm's counters are read in the untimed pass.
     private func batches(_ subject: some MeasurableSubject, _ phase: Phase) -> Bool {
         phase == .warm && subject.allowsBatching && configuration.batchTargetNanoseconds > 0
     }
@@ -234,8 +241,9 @@ public struct Runner: Sendable {
         return totals
     }
 
-    /// Records the subject's counters after a sample of one call (counters are never read over a
-    /// batch): a running total as its change since `before`; any other counter as it reads.
+    /// Records the subject's counters after a sample of one call (counters are never read over a batch).
+    ///
+    /// A running total as its change since `before`; any other counter as it reads.
     private static func addCounters<S: MeasurableSubject>(
         _ subject: S, _ state: S.State, since before: [Metric: Double], _ label: SampleLabel,
         _ collector: inout SeriesCollector
@@ -247,8 +255,10 @@ public struct Runner: Sendable {
         }
     }
 
-    /// One sample of a counting run: one call, never batched (a calibrated batch size would follow
-    /// the clock, which is not deterministic), with collection on for the body alone.
+    /// One sample of a counting run.
+    ///
+    /// One call, never batched (a calibrated batch size would follow the clock, which is not deterministic), with
+    /// collection on for the body alone.
     private func takeCountedSample<S: MeasurableSubject>(
         _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector
     ) throws {
@@ -265,8 +275,10 @@ public struct Runner: Sendable {
         Self.addCounters(subject, box.value, since: before, label, &collector)
     }
 
-    /// One call of the untimed pass: its exact allocation counts when `exact`, the subject's
-    /// counters when `counters` (the arm's timed samples may be batched).
+    /// One call of the untimed pass.
+    ///
+    /// Its exact allocation counts when `exact`, the subject's counters when `counters` (the arm's timed samples may be
+    /// batched).
     private func takeUntimedSample<S: MeasurableSubject>(
         _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, exact: Bool, counters: Bool,
         _ collector: inout SeriesCollector

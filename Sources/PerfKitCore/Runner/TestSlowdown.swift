@@ -1,5 +1,7 @@
 import Foundation
 
+/// A test-only switch that makes a measured subject slower by a known percentage.
+///
 /// A test-only switch that makes a measured subject slower by a known percentage, so that
 /// comparisons can be checked against an injected change (`PERFKIT_TEST_SLOWDOWN_PERCENT=3`).
 /// Zero, and a single comparison per run, in normal use.
@@ -8,13 +10,17 @@ package enum TestSlowdown {
     package static let percent: Double =
         ProcessEnvironment.value("PERFKIT_TEST_SLOWDOWN_PERCENT").flatMap(Double.init) ?? 0
 
+    /// Reads ``percent`` now, before any measured region.
+    ///
     /// Reads ``percent`` now, before any measured region (its first read had been inside the first
     /// cold artwork sample, and cost 160 instructions more in one run than another, when
     /// it built the whole environment's dictionary; it reads one variable now).
     package static func prepare() { blackHole(percent) }
 
-    /// The start of the work to stretch: a clock reading when a slowdown is set, otherwise 0
-    /// without reading the clock, so the switch costs nothing inside a timed region when off.
+    /// The start of the work to stretch.
+    ///
+    /// A clock reading when a slowdown is set, otherwise 0 without reading the clock, so the switch costs nothing
+    /// inside a timed region when off.
     @inline(__always)
     package static func start() -> UInt64 { percent > 0 ? SystemClock.monotonicNanoseconds() : 0 }
 

@@ -14,8 +14,10 @@ import CThrowHooks
 /// by any thread, has no backtrace of its throw in Swift Testing's report (the issue it records
 /// still says where it was recorded).
 package enum ThrowHooks {
-    /// Runs `body` with the hooks suspended. Nested and overlapping measurements (Swift Testing runs
-    /// tests in parallel) are counted, so the hooks come back when the last one ends.
+    /// Runs `body` with the hooks suspended.
+    ///
+    /// Nested and overlapping measurements (Swift Testing runs tests in parallel) are counted, so the hooks come back
+    /// when the last one ends.
     /// - Parameter body: The code to run.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.

@@ -1,7 +1,8 @@
 /// Order statistics on sorted and unsorted samples.
 public enum Quantile {
-    /// The `p`-th percentile of a sorted sample with numpy's default definition: linear
-    /// interpolation between the closest ranks, at position `p / 100 * (n - 1)`.
+    /// The `p`-th percentile of a sorted sample with numpy's default definition.
+    ///
+    /// Linear interpolation between the closest ranks, at position `p / 100 * (n - 1)`.
     /// - Parameters:
     ///   - sorted: Finite values in ascending order; must not be empty.
     ///   - p: Percentile in `0...100`.
@@ -64,6 +65,8 @@ public enum Quantile {
         return sum.isFinite ? sum / 2 : a / 2 + b / 2
     }
 
+    /// Reorders `buffer` so the element at `k` is the one a full sort would put there (a selection).
+    ///
     /// Reorders `buffer` so the element at `k` is the one a full sort would put there, smaller
     /// ones before it and larger ones after it (Hoare's selection with median-of-three pivots).
     /// - Returns: The `k`-th smallest value.

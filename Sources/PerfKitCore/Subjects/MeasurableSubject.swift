@@ -30,6 +30,8 @@ public protocol MeasurableSubject<Output>: Sendable {
     /// Pushes the subject out of its cache or working set.
     /// - Throws: When eviction fails.
     func evict(_ state: inout State) throws
+    /// Brings state to steady state before warm and eviction samples.
+    ///
     /// Brings state to steady state before warm and eviction samples, after the runner's
     /// warm-up calls (for example, one pass over everything a run can touch).
     /// - Throws: When warm-up fails.

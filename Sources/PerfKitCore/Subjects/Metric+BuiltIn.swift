@@ -14,8 +14,9 @@ extension Metric {
     /// Bytes allocated by the measuring thread, in jemalloc size-class bytes (`thread.allocatedp`).
     public static let bytesAllocated = Metric("bytesAllocated", unit: .bytes, isDeterministic: true, scope: .thread)
     /// Bytes freed by the measuring thread (`thread.deallocatedp`).
-    /// No better direction: fewer bytes freed for the same allocations can mean memory kept, so it
-    /// is shown beside ``bytesAllocated``, never judged.
+    ///
+    /// No better direction: fewer bytes freed for the same allocations can mean memory kept, so it is shown beside
+    /// ``bytesAllocated``, never judged.
     public static let bytesFreed = Metric(
         "bytesFreed", unit: .bytes, polarity: .neither, isDeterministic: true, scope: .thread)
     /// Exact number of allocation requests made by the measured body (its own pass).
@@ -26,17 +27,22 @@ extension Metric {
     /// Process-wide, so exact only where nothing else runs meanwhile (`perfkit run`, one test at a time).
     public static let otherThreadMallocs = Metric(
         "otherThreadMallocs", unit: .count, isDeterministic: true, scope: .process)
-    /// Frees of blocks in the measuring arena during the body (its own pass). Blocks are counted by
-    /// the arena that owns them, so frees by other threads of earlier measured blocks are included:
-    /// exact in a serial run (`perfkit run`), an upper bound under parallel tests.
+    /// Frees of blocks in the measuring arena during the body (its own pass).
+    ///
+    /// Blocks are counted by the arena that owns them, so frees by other threads of earlier measured blocks are
+    /// included: exact in a serial run (`perfkit run`), an upper bound under parallel tests.
     public static let frees = Metric("frees", unit: .count, isDeterministic: true, scope: .process)
-    /// Retired user-space instructions of the measuring thread (`perf_event_open`): real hardware
-    /// counts, unavailable in most virtual machines (no PMU), and not deterministic.
+    /// Retired user-space instructions of the measuring thread (`perf_event_open`).
+    ///
+    /// Real hardware counts, unavailable in most virtual machines (no PMU), and not deterministic.
     public static let retiredInstructions = Metric("retiredInstructions", unit: .count, scope: .thread)
-    /// Instructions executed per call of the measured body, counted under valgrind's callgrind
-    /// (simulated, `Ir`): deterministic for one binary, toolchain and valgrind version. Recorded only
-    /// in a counting run (`perfkit run --counts`), where it covers the body alone.
+    /// Instructions executed per call of the measured body, counted under valgrind's callgrind (simulated, `Ir`).
+    ///
+    /// Deterministic for one binary, toolchain and valgrind version. Recorded only in a counting run (`perfkit run
+    /// --counts`), where it covers the body alone.
     public static let instructions = Metric("instructions", unit: .instructions, isDeterministic: true, scope: .process)
+    /// Calls into the Swift runtime's retain entry points per call of the body.
+    ///
     /// Calls into the Swift runtime's retain entry points per call of the body (strong, unowned,
     /// unknown-object and bridge-object; ``DumpCount/retainFunctions``), read from its callgrind dump
     /// in a counting run: a copy, a boxed capture or an escaping closure shows as a change here.
@@ -45,9 +51,10 @@ extension Metric {
     /// Calls into the runtime's release entry points per call of the body (``retains``' counterpart).
     public static let releases = Metric(
         "releases", unit: .count, kind: .referenceCounting, isDeterministic: true, scope: .thread)
-    /// Allocations made during a call and not freed by its end (and, for an async body, by the
-    /// settle wait): `mallocs − frees` of the exact-count pass. A body that leaks reads at least 1 per
-    /// call; a clean one 0, or below 0 when it frees what an earlier call kept.
+    /// Allocations made during a call and not freed by its end (and, for an async body, by the settle wait): `mallocs −
+    /// frees` of the exact-count pass.
+    ///
+    /// A body that leaks reads at least 1 per call; a clean one 0, or below 0 when it frees what an earlier call kept.
     public static let leakedAllocations = Metric(
         "leakedAllocations", unit: .count, kind: .leaks, isDeterministic: true, scope: .thread)
     /// File descriptors open after a call (and the settle wait) that were not open before it.
@@ -81,9 +88,10 @@ extension Metric {
         .allocatorMapped,
     ]
     /// What a measured test records by default: the measuring thread's time, CPU and allocations.
-    /// Process-wide metrics (process CPU, page faults, context switches, resident and allocator
-    /// memory) see every other thread and depend on what ran earlier in the process, so they are
-    /// opt-in; memory per policy is measured in fresh processes instead.
+    ///
+    /// Process-wide metrics (process CPU, page faults, context switches, resident and allocator memory) see every other
+    /// thread and depend on what ran earlier in the process, so they are opt-in; memory per policy is measured in fresh
+    /// processes instead.
     public static let defaultMeasured: [Metric] = [
         .wallClock, .threadCPU, .bytesAllocated, .bytesFreed, .mallocs, .frees, .leakedAllocations,
         .leakedDescriptors,

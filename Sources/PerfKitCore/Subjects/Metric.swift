@@ -1,5 +1,7 @@
-/// A named quantity that PerfKit measures: its unit, which direction is better, which kind of
-/// question it answers, and whether it is compared exactly or statistically.
+/// A named quantity that PerfKit measures.
+///
+/// Its unit, which direction is better, which kind of question it answers, and whether it is compared exactly or
+/// statistically.
 ///
 /// Two metrics are the same metric when their names are equal; the other fields describe it.
 public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -42,9 +44,10 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
 
     private enum CodingKeys: String, CodingKey { case name, unit, polarity, kind, isDeterministic, scope }
 
-    /// Reads a stored metric. Before schema 4, `instructions` was the hardware counter (unit
-    /// `count`); such a metric is read as ``retiredInstructions``, so it is never compared with
-    /// simulated counts.
+    /// Reads a stored metric.
+    ///
+    /// Before schema 4, `instructions` was the hardware counter (unit `count`); such a metric is read as
+    /// ``retiredInstructions``, so it is never compared with simulated counts.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
@@ -57,12 +60,15 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
         if name == "bytesFreed" { polarity = .neither }  // stored as smallerIsBetter before schema 4
     }
 
-    /// Whether the metric is counted under simulation (valgrind), not measured on the hardware:
-    /// reports mark it so, and it is compared by a count tolerance, not by noise statistics.
+    /// Whether the metric is counted under simulation (valgrind), not measured on the hardware.
+    ///
+    /// Reports mark it so, and it is compared by a count tolerance, not by noise statistics.
     public var isSimulated: Bool { unit == .instructions }
 
-    /// Whether the metric comes from a counting run (callgrind): instructions, and the retain and
-    /// release calls read from the same dumps. A native run never records these.
+    /// Whether the metric comes from a counting run (callgrind): instructions, and the retain and release calls read
+    /// from the same dumps.
+    ///
+    /// A native run never records these.
     public var isCounted: Bool { isSimulated || self == .retains || self == .releases }
 
     /// Metrics are the same when their names are: the name is the identity stored in files.

@@ -4,8 +4,9 @@ import Foundation
 import Glibc
 #endif
 
-/// Reads an input file whole, with one-line errors that say what is wrong with the path: missing,
-/// a folder, a device, not readable, or over the reader's limit.
+/// Reads an input file whole, with one-line errors that say what is wrong with the path.
+///
+/// Missing, a folder, a device, not readable, or over the reader's limit.
 ///
 /// `-` is standard input. A pipe (or a terminal) is read as a stream up to the reader's limit; a
 /// device or a socket (`/dev/zero`, `/dev/urandom`) is refused before a byte is read.

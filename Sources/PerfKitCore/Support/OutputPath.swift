@@ -71,9 +71,10 @@ public enum OutputPath: Equatable, Sendable {
         }
     }
 
-    /// Creates and removes a file in the nearest existing folder of `target`: an atomic write needs
-    /// one there, and `access` says yes to root for folders no file can be made in (`/proc`), so the
-    /// command would find out only after measuring.
+    /// Creates and removes a file in the nearest existing folder of `target`.
+    ///
+    /// An atomic write needs one there, and `access` says yes to root for folders no file can be made in (`/proc`), so
+    /// the command would find out only after measuring.
     static func probeFolder(of target: String, for path: String) throws(FileError) {
         var folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
         while access(folder, F_OK) != 0, folder != "/" {
@@ -112,6 +113,8 @@ public enum OutputPath: Equatable, Sendable {
         }
     }
 
+    /// A companion file's path beside `path`, or nil when `path` is not a regular file.
+    ///
     /// A companion file's path beside `path` (`pr.md` → `pr-full.md` with `suffix` `-full.md`), or
     /// nil when `path` is not a regular file (standard output, a device, a FIFO): companions go
     /// beside reports in folders, never beside `/dev/null` or into `/dev`.
@@ -131,8 +134,9 @@ public enum OutputPath: Equatable, Sendable {
         return false
     }
 
-    /// Checks every file a command will write, companions included, before any work: each must be
-    /// writable (``validate(_:)``) and none may be one of the command's inputs
+    /// Checks every file a command will write, companions included, before any work.
+    ///
+    /// Each must be writable (``validate(_:)``) and none may be one of the command's inputs
     /// (``refuseOverwriting(_:inputs:)``).
     /// - Parameters:
     ///   - outputs: Every path the command will write.

@@ -18,6 +18,7 @@ private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) 
 
 extension StoredFile {
     /// Writes `data` to `path` atomically: a temporary file in the same folder, flushed, then renamed.
+    ///
     /// A writer killed half-way leaves the old file intact; concurrent writers never interleave.
     /// - Throws: ``FileError`` naming the file.
     ///
@@ -133,8 +134,9 @@ extension StoredFile {
         _ = rename(aside, staging)
     }
 
-    /// Runs `body` while holding an advisory lock on `lockPath` (created if needed): exclusive for
-    /// writers, shared for readers, so that a reader never sees a writer's step half-done and the
+    /// Runs `body` while holding an advisory lock on `lockPath` (created if needed).
+    ///
+    /// Exclusive for writers, shared for readers, so that a reader never sees a writer's step half-done and the
     /// read-modify-write cycles of several processes or threads do not interleave.
     /// - Parameters:
     ///   - lockPath: The lock file.

@@ -17,6 +17,8 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Longest name or path a message shows whole.
     public static let shownLimit = 300
 
+    /// `text` as one line: control characters escaped, cut after ``shownLimit`` characters.
+    ///
     /// `text` as one line: control characters escaped (`\n`, `\u{1B}`), cut after ``shownLimit``
     /// characters with the full length said, so a hostile name never splits or floods a message.
     public static func shown(_ text: String) -> String {
@@ -87,6 +89,8 @@ public enum StoredFile {
         try read(type, from: path, supportedVersions: supportedVersion...supportedVersion)
     }
 
+    /// Reads a versioned JSON file whose schema version may be any of `supportedVersions`.
+    ///
     /// Reads a versioned JSON file whose schema version may be any of `supportedVersions` (newer
     /// versions only add optional fields, so older files decode unchanged).
     /// - Throws: ``FileError`` as ``read(_:from:supportedVersion:)``.
@@ -100,8 +104,8 @@ public enum StoredFile {
             if depth > 256 {
                 throw FileError(
                     path,
-                    "JSON nested \(depth) levels deep; no PerfKit file nests more than a few, and the reader stops at "
-                        + "512"
+                    "JSON nested \(depth) levels deep; no PerfKit file nests more than a few, and the reader "
+                        + "stops at 512"
                 )
             }
             throw FileError(path, "not a PerfKit file or corrupt JSON (no readable schemaVersion)")
@@ -142,6 +146,8 @@ public enum StoredFile {
     }
 }
 
+/// One validation step for every stored series, run on load by every reader.
+///
 /// One validation step for every stored series, run on load by every reader (run files, baseline
 /// suite files, result fragments), so nothing downstream indexes arrays it has not checked.
 package protocol ValidatedOnLoad {

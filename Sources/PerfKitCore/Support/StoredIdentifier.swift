@@ -1,6 +1,7 @@
-/// A growable mode or outcome type (a struct wrapping a private enum) that is stored in files as
-/// its string identifier. Conformers get `Codable` from the identifier: decoding an unknown
-/// identifier is a data-corruption error that names it.
+/// A growable mode or outcome type (a struct wrapping a private enum) that is stored in files as its string identifier.
+///
+/// Conformers get `Codable` from the identifier: decoding an unknown identifier is a data-corruption error that names
+/// it.
 public protocol StoredIdentifier: Codable {
     /// The identifier written to files.
     var identifier: String { get }

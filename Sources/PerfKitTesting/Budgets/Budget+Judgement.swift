@@ -14,11 +14,12 @@ extension Budget {
         }
     }
 
-    /// Judges every series of the budget's metric in `measurements`. A metric the measurement
-    /// could not record (for example allocation counts without jemalloc) is reported as not
-    /// judged, with the reason, never as a pass on zero.
-    /// In a process that leaves the exact-count pass to the first process of a `perfkit run`, a
-    /// budget on an exact count has no judgement here: the first process's stands for the run.
+    /// Judges every series of the budget's metric in `measurements`.
+    ///
+    /// A metric the measurement could not record (for example allocation counts without jemalloc) is reported as not
+    /// judged, with the reason, never as a pass on zero. In a process that leaves the exact-count pass to the first
+    /// process of a `perfkit run`, a budget on an exact count has no judgement here: the first process's stands for the
+    /// run.
     public func judge(_ measurements: [MeasurementResult], mode: PerformanceMode) -> [Judgement] {
         if mode.leavesExactCountsToAnotherProcess && Metric.exactPass.contains(metric) { return [] }
         // A counting run records simulated instructions only: every other budget is judged by the

@@ -75,6 +75,8 @@ public struct PerformanceMode: Sendable, Equatable {
                 == MeasuredProcessEnvironment.exactCountsElsewhere)
     }
 
+    /// Whether this process skips the exact-count pass because another process of the run takes it.
+    ///
     /// Whether this process skips the exact-count pass because another process of the run takes
     /// it (the first of a split run, or the first ABBA block of a session): its budgets on exact
     /// counts are judged there, not here.
@@ -95,9 +97,10 @@ public struct PerformanceMode: Sendable, Equatable {
         return nil
     }
 
-    /// The configuration to run with, given the test's declared one: in measure mode the forced
-    /// samples or this process's share of a split run, and the exact-count rounds this process
-    /// takes; in smoke mode a few rounds.
+    /// The configuration to run with, given the test's declared one.
+    ///
+    /// In measure mode the forced samples or this process's share of a split run, and the exact-count rounds this
+    /// process takes; in smoke mode a few rounds.
     /// - Parameter declared: The test's own configuration.
     /// - Returns: The configuration this process runs.
     public func configuration(from declared: RunConfiguration) -> RunConfiguration {

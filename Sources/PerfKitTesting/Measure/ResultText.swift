@@ -24,9 +24,10 @@ public enum ResultText {
         return lines.joined(separator: "\n")
     }
 
-    /// One line for the console under `swift test`: per measurement, the first arm's warm (else
-    /// first) phase's wall median and mallocs, leaked allocations and descriptors per call, and the
-    /// budgets' status; then the metrics not measured, named.
+    /// One line for the console under `swift test`.
+    ///
+    /// Per measurement, the first arm's warm (else first) phase's wall median and mallocs, leaked allocations and
+    /// descriptors per call, and the budgets' status; then the metrics not measured, named.
     public static func line(of result: TestResult, mode: PerformanceMode) -> String {
         var parts: [String] = []
         for measurement in result.measurements {

@@ -72,6 +72,7 @@ extension Trait where Self == BudgetTrait {
     }
 
     /// A ceiling on every sample of a metric, for example `.budget(.mallocs, max: 0)` or a custom counter.
+    ///
     /// Deterministic metrics are judged exactly in every mode.
     /// - Parameters:
     ///   - metric: The metric.

@@ -4,8 +4,10 @@ import Foundation
 import Testing
 
 extension Tag {
-    /// Marks measured tests. Swift Testing gives custom traits no way to add tags, so measured
-    /// tests add it themselves (`.tags(.performance)`); `perfkit run` selects them by name.
+    /// Marks measured tests.
+    ///
+    /// Swift Testing gives custom traits no way to add tags, so measured tests add it themselves
+    /// (`.tags(.performance)`); `perfkit run` selects them by name.
     @Tag public static var performance: Tag
 }
 
@@ -44,8 +46,10 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             performing: function)
     }
 
-    /// The scope itself, with the test's identity and budgets given: what ``provideScope(for:testCase:performing:)``
-    /// does, callable from PerfKit's own tests with budgets that are not traits of the calling test.
+    /// The scope itself, with the test's identity and budgets given.
+    ///
+    /// What ``provideScope(for:testCase:performing:)`` does, callable from PerfKit's own tests with budgets that are
+    /// not traits of the calling test.
     package func measureScope(
         testID: String, suite: String, budgets: [Budget], testCase: TestCase? = nil,
         performing function: @Sendable () async throws -> Void
@@ -104,8 +108,9 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
         }
     }
 
-    /// Records the issue a budget's judgement calls for (``BudgetStatus/recordedIssue``): a failure
-    /// for a failed budget, a warning for one not judged or whose target was missed, none for a pass.
+    /// Records the issue a budget's judgement calls for (``BudgetStatus/recordedIssue``).
+    ///
+    /// A failure for a failed budget, a warning for one not judged or whose target was missed, none for a pass.
     /// - Parameters:
     ///   - judgement: The judgement.
     ///   - location: Where the budget was declared.

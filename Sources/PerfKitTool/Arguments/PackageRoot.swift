@@ -2,9 +2,10 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// The package a verb works on: the nearest folder at or above the current one holding a
-/// `Package.swift`, so `perfkit run` from `Sources/` measures the package instead of building a
-/// second copy into `Sources/.build`.
+/// The package a verb works on.
+///
+/// The nearest folder at or above the current one holding a `Package.swift`, so `perfkit run` from `Sources/` measures
+/// the package instead of building a second copy into `Sources/.build`.
 enum PackageRoot {
     /// Verbs that build, measure or read the package's `.perfkit/` and `Baselines/`.
     static let verbs: Set<String> = ["run", "baseline", "compare", "abba", "calibrate", "history", "bisect", "merge"]

@@ -2,9 +2,11 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// `perfkit abba REV_A REV_B`: both revisions built in release in their own worktrees, then their
-/// measured tests run process by process in counterbalanced ABBA rounds, paired round by round,
-/// adding rounds look by look until every series is decided (or `--rounds N` for a fixed number).
+/// `perfkit abba REV_A REV_B`.
+///
+/// Both revisions built in release in their own worktrees, then their measured tests run process by process in
+/// counterbalanced ABBA rounds, paired round by round, adding rounds look by look until every series is decided (or
+/// `--rounds N` for a fixed number).
 enum AbbaCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "abba")
@@ -63,9 +65,10 @@ enum AbbaCommand {
         return ExitStatus.of(session.comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
     }
 
-    /// `perfkit abba A B --counts`: both revisions built, each counted by a counting run
-    /// (``CountingRun/summary``), the counts compared (identical, or against the count tolerance).
-    /// No timing rounds: counts do not drift with the machine's load.
+    /// `perfkit abba A B --counts`.
+    ///
+    /// Both revisions built, each counted by a counting run (``CountingRun/summary``), the counts compared (identical,
+    /// or against the count tolerance). No timing rounds: counts do not drift with the machine's load.
     static func counted(
         _ parsed: Arguments, arguments: [String], filter: String, samples: Int?,
         environments: (a: [String: String], b: [String: String]), started: Date
@@ -102,9 +105,10 @@ enum AbbaCommand {
         return ExitStatus.of(comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
     }
 
-    /// Counts both built sides: each side's first processes, then the follow-ups of the tests whose
-    /// first processes differ (``CountingRun/pairedSummary``); each side's run file is kept with its
-    /// callgrind files beside it.
+    /// Counts both built sides.
+    ///
+    /// Each side's first processes, then the follow-ups of the tests whose first processes differ
+    /// (``CountingRun/pairedSummary``); each side's run file is kept with its callgrind files beside it.
     /// - Returns: Each side's tests and recorded environment, A first.
     static func countSides(
         _ built: (a: AbbaSession.Side, b: AbbaSession.Side), filter: String, samples: Int?,

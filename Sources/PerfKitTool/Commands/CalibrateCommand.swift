@@ -2,9 +2,10 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// `perfkit calibrate`: A/A comparisons between two separate release builds of the working tree's
-/// commit, in ABBA order; stores per-series noise bands for this machine, which `compare` and
-/// `abba` then use.
+/// `perfkit calibrate`.
+///
+/// A/A comparisons between two separate release builds of the working tree's commit, in ABBA order; stores per-series
+/// noise bands for this machine, which `compare` and `abba` then use.
 enum CalibrateCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "calibrate")

@@ -4,6 +4,7 @@ import PerfKitCommandLine
 
 /// `perfkit compare BASELINE [--current RUNFILE | --with BASELINE2] [--markdown FILE] [--csv FILE] [--json FILE]
 /// [--fail-on regression]`.
+///
 /// Exit status: 0 nothing regressed, 1 regression with `--fail-on regression`, 2 bad input or usage.
 enum CompareCommand {
     static func run(_ arguments: [String]) throws -> Int32 {

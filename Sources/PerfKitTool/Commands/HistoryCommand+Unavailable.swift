@@ -1,8 +1,10 @@
 #if !History
 import PerfKitCommandLine
 
-/// `perfkit history` in a tool built without PerfKit's `History` trait (the default for packages
-/// that depend on PerfKit): one line saying what to install and how to turn it on.
+/// `perfkit history` in a tool built without PerfKit's `History` trait (the default for packages that depend on
+/// PerfKit).
+///
+/// One line saying what to install and how to turn it on.
 enum HistoryCommand {
     /// The one line a user reads.
     static let unavailable =

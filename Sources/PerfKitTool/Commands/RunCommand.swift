@@ -54,9 +54,10 @@ enum RunCommand {
         return exit
     }
 
-    /// The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind), moved
-    /// once: latest.json's copy would double megabytes of dumps, and the profiles a comparison needs
-    /// are in the run file itself. A run written to standard output or a device keeps none.
+    /// The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind), moved once.
+    ///
+    /// Latest.json's copy would double megabytes of dumps, and the profiles a comparison needs are in the run file
+    /// itself. A run written to standard output or a device keeps none.
     static func keepDumps(_ dumps: String?, beside output: String) throws {
         guard let dumps else { return }
         defer {
