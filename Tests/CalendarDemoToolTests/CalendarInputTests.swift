@@ -26,8 +26,9 @@ import Testing
         #expect(window.status == 0)  // the century-long event is clipped to the three days asked for
         #expect(window.stdout.contains("\"2050-01-0"))
     }
-    /// The hand parser of local times agrees with Foundation's formatters, which it replaced for
-    /// speed: in Berlin's repeated autumn hour, 02:30 is the later instant (CET, 01:30 UTC).
+    /// The hand parser of local times agrees with Foundation's formatters, which it replaced for speed.
+    ///
+    /// In Berlin's repeated autumn hour, 02:30 is the later instant (CET, 01:30 UTC).
     @Test func localTimesInTheRepeatedHourMatchTheFormatters() throws {
         try
             #"{"timeZone":"Europe/Berlin","events":[{"id":"rep","start":"2015-10-25T02:30","end":"2015-10-25T02:45"},{"id":"dst","start":"2015-03-29T01:59:30","end":"2015-03-29T03:00"}]}"#

@@ -10,6 +10,8 @@ import Glibc
 
 /// A journal writer killed at any moment loses no acknowledged edit and duplicates none.
 @Suite struct JournalKillTests {
+    /// Kills `calendar-demo calendar edit` at seeded moments and checks that every confirmed operation survives.
+    ///
     /// Starts `calendar-demo calendar edit`, which prints each operation after its confirmation is
     /// durable, kills it with SIGKILL at seeded moments, and reopens the journal.
     @Test func killedWritersLoseNoAcknowledgedRecord() throws {

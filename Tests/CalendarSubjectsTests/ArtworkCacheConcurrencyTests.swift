@@ -43,10 +43,11 @@ import Testing
         #expect(cache.counters.bytesCached == 0 && cache.counters.entries == 0)
     }
 
-    /// Eight threads request 40 descriptions (half of them shared) through the dispatch executor
-    /// and cancel a seeded third of their requests at once. Once every job has finished: no
-    /// request is delivered twice, and the bytes consumers own equal the bytes of the leases they
-    /// were handed (a cancelled request's lease is released, never leaked).
+    /// Eight threads request 40 descriptions (half of them shared) through the dispatch executor and cancel a seeded
+    /// third of their requests at once.
+    ///
+    /// Once every job has finished: no request is delivered twice, and the bytes consumers own equal the bytes of the
+    /// leases they were handed (a cancelled request's lease is released, never leaked).
     @Test(arguments: [UInt64(1), 2, 3])
     func concurrentRequestsAndCancellationsKeepExactCounts(seed: UInt64) async throws {
         let cache = ArtworkCache(limits: .init(maxBytes: 1 << 20, maxCount: 1_000))

@@ -49,6 +49,8 @@ final class Deliveries: Sendable {
         #expect(cache.counters.bytesCached == 400 && cache.lruOrder.map(\.title) == ["third"])
     }
 
+    /// A request cancelled while its job delivers to an earlier one gets no lease.
+    ///
     /// A request cancelled while its job delivers to an earlier one (the window between the job
     /// taking its requests and completing them) gets no lease, and the lease made for it is
     /// released: consumers own exactly the delivered bytes (found by the mutation check: a lease

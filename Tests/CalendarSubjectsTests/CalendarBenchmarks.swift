@@ -93,10 +93,11 @@ import Testing
 }
 
 @Suite(.tags(.performance)) struct ViewportQueryBenchmarks {
-    /// One viewport query (a 390×200 pt band) over 1 to 90 loaded days. The work it does is bounded
-    /// by the rows a band can meet, whatever is loaded: asserted here exactly (rows examined, no
-    /// allocation), and shown by the growth view of its simulated instructions. Its wall-clock time
-    /// is not asserted: it also pays for memory the larger index spreads over (see the report).
+    /// One viewport query (a 390×200 pt band) over 1 to 90 loaded days.
+    ///
+    /// The work it does is bounded by the rows a band can meet, whatever is loaded: asserted here exactly (rows
+    /// examined, no allocation), and shown by the growth view of its simulated instructions. Its wall-clock time is not
+    /// asserted: it also pays for memory the larger index spreads over (see the report).
     @Test(.performance(samples: 1_000), arguments: [1, 7, 30, 90])
     func queryWorkIsBoundedWhateverIsLoaded(days: Int) throws {
         let oneDay = CalendarScene(days: 1), scene = CalendarScene(days: days)

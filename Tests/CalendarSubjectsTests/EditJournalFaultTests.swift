@@ -19,9 +19,10 @@ import Glibc
         FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).log").path
     }
 
-    /// Runs in a child process: lowers RLIMIT_FSIZE so one append is cut short, then appends
-    /// three more. Exits 0 only if the failed append left the file as before, named the real
-    /// cause, and the three later appends all read back.
+    /// Runs in a child process: lowers RLIMIT_FSIZE so one append is cut short, then appends three more.
+    ///
+    /// Exits 0 only if the failed append left the file as before, named the real cause, and the three later appends all
+    /// read back.
     static func partialWriteScenario() -> Int32 {
         signal(SIGXFSZ, SIG_IGN)  // a write past the limit then fails with EFBIG instead of killing us
         let path = temporaryPath()

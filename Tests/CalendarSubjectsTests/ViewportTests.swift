@@ -25,9 +25,11 @@ import Testing
 
     static func rect(y: Double) -> Rect { Rect(x: 0, y: y, width: 390, height: 250) }
 
-    /// A query examines exactly the rows that meet its band: a rect starting at a row's bottom edge
-    /// (half-open intervals) does not examine that row, whatever the result (found by the mutation
-    /// check: a row search that started one row early returned the same views, one row more work).
+    /// A query examines exactly the rows that meet its band.
+    ///
+    /// A rect starting at a row's bottom edge (half-open intervals) does not examine that row, whatever the result
+    /// (found by the mutation check: a row search that started one row early returned the same views, one row more
+    /// work).
     @Test(arguments: [
         (y: 200.0, height: 50.0, rows: 1), (y: 250, height: 50, rows: 1), (y: 199, height: 2, rows: 2),
         (y: 0, height: 1_000, rows: 10),

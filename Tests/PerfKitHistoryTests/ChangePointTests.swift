@@ -61,9 +61,10 @@ import Testing
         #expect(both[0].changes.map(\.commit.position) == [3])
     }
 
-    /// A count that moved with the heap (its processes' medians 0.5% apart) is judged against twice
-    /// that, as a comparison judges it: a 0.6% step is then no change point; the same step of a
-    /// count whose processes agree is one.
+    /// A count that moved with the heap (its processes' medians 0.5% apart) is judged against twice that, as a
+    /// comparison judges it.
+    ///
+    /// A 0.6% step is then no change point; the same step of a count whose processes agree is one.
     @Test func anAddressSensitiveCountIsJudgedAgainstItsWidenedTolerance() {
         let values = [1e6, 1e6, 1.006e6, 1.006e6]
         var sensitive = Self.entries(values, measure: .simulatedCount)

@@ -3,8 +3,10 @@ import PerfKit
 import PerfKitHistory
 import Testing
 
-/// Growth along a branch: each commit's sized cases fitted, and a commit whose count grows
-/// differently from the commit before named (`history show`'s growth lines).
+/// Growth along a branch.
+///
+/// Each commit's sized cases fitted, and a commit whose count grows differently from the commit before named (`history
+/// show`'s growth lines).
 @Suite struct HistoryGrowthTests {
     static let sizes: [Double] = [100, 1000, 10_000, 100_000]
 

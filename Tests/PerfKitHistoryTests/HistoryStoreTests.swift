@@ -3,8 +3,10 @@ import PerfKit
 import PerfKitHistory
 import Testing
 
-/// Both stores, for real: an SQLite file, and a PostgreSQL database when one is reachable
-/// (`PERFKIT_TEST_POSTGRES`, set by `make test` from Scripts/test-postgres.sh).
+/// Both stores, for real.
+///
+/// An SQLite file, and a PostgreSQL database when one is reachable (`PERFKIT_TEST_POSTGRES`, set by `make test` from
+/// Scripts/test-postgres.sh).
 @Suite struct HistoryStoreTests {
     static let postgres = ProcessInfo.processInfo.environment["PERFKIT_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-history-\(UUID().uuidString)")

@@ -4,9 +4,10 @@ import PerfKit
 import PerfKitHistory
 import Testing
 
-/// A record killed half-way leaves SQLite's hot journal beside the store: the file then holds part
-/// of the transaction. Made here without a kill, so it is the same every time: the store and its
-/// journal are copied while a transaction that spilled pages to the file is still open.
+/// A record killed half-way leaves SQLite's hot journal beside the store: the file then holds part of the transaction.
+///
+/// Made here without a kill, so it is the same every time: the store and its journal are copied while a transaction
+/// that spilled pages to the file is still open.
 @Suite struct InterruptedRecordTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-hot-\(UUID().uuidString)")
         .path

@@ -2,8 +2,9 @@ import Foundation
 import PerfKit
 import Testing
 
-/// Builders for the values tests make again and again: series, environments, run files. Each
-/// takes the caller's source location where it can fail, so a failure points at the test.
+/// Builders for the values tests make again and again: series, environments, run files.
+///
+/// Each takes the caller's source location where it can fail, so a failure points at the test.
 package enum Build {
     /// A series of `values`, one per sample, each in the process `processes` gives it (nil: one process).
     package static func series(
@@ -42,8 +43,9 @@ package enum Build {
             ])
     }
 
-    /// One test whose series holds `values`, each from its own process (so a comparison works at
-    /// the process level). Time metrics take the values as microseconds, well above the clock's resolution.
+    /// One test whose series holds `values`, each from its own process (so a comparison works at the process level).
+    ///
+    /// Time metrics take the values as microseconds, well above the clock's resolution.
     package static func processTests(_ values: [Double], metric: Metric = .wallClock, id: String = "S/t()")
         -> [TestResult]
     {
@@ -78,6 +80,8 @@ package enum Build {
             date: Date(timeIntervalSince1970: 0), mode: mode, environment: environment(commit: commit), tests: tests)
     }
 
+    /// A run of one parameterized test function `function` with a counted case per size.
+    ///
     /// A run of one parameterized test function `function` (`S/f(n:)`) with a case per size, each
     /// a counted series of `cost(n)` instructions per call in every sample.
     package static func sizedRun(

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A folder under the system's temporary directory that is removed when the last reference to it
-/// goes: a suite (a struct, one instance per test) holds one, so every test cleans up after itself.
+/// A folder under the system's temporary directory that is removed when the last reference to it goes.
+///
+/// A suite (a struct, one instance per test) holds one, so every test cleans up after itself.
 package final class TemporaryFolder: Sendable {
     /// The folder's path (created at once).
     package let path: String

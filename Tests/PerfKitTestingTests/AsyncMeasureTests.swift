@@ -3,9 +3,10 @@ import PerfKit
 import PerfKitTesting
 import Testing
 
-/// Async bodies measured in this process (``AsyncRunner``): every job of the body on one thread,
-/// so its allocations are counted exactly, call after call, and what it leaves behind is named.
-/// The runtime's global jobs are not redirected here (tests run in parallel under `swift test`).
+/// Async bodies measured in this process (``AsyncRunner``).
+///
+/// Every job of the body on one thread, so its allocations are counted exactly, call after call, and what it leaves
+/// behind is named. The runtime's global jobs are not redirected here (tests run in parallel under `swift test`).
 @Suite struct AsyncMeasureTests {
     static func run(_ body: () async throws -> some Any) async throws -> MeasurementResult {
         let configuration = RunConfiguration(samples: 3, warmupCalls: 2, exactCountRounds: 3)
@@ -16,9 +17,10 @@ import Testing
         result.series.first { $0.metric == metric }?.values
     }
 
-    /// A task group's children, and the actor a body awaits, run on the body's thread: their
-    /// allocations are in the count, identical in every call (this debug build's figures), and
-    /// nothing is left behind.
+    /// A task group's children, and the actor a body awaits, run on the body's thread.
+    ///
+    /// Their allocations are in the count, identical in every call (this debug build's figures), and nothing is left
+    /// behind.
     @Test func childTasksAndActorCallsAreCountedExactly() async throws {
         guard Jemalloc.isLinked else { return }
         let fanOut = try await Self.run { await ConcurrentFixtures.fanOut() }
@@ -43,9 +45,10 @@ import Testing
         }
     }
 
-    /// What needs a process to itself: leaked descriptors (a descriptor table is the process's) and
-    /// jemalloc's allocation hooks (installed only where tests run one at a time), checked in a
-    /// measured process of this bundle, as `perfkit run` runs tests. There:
+    /// What needs a process to itself.
+    ///
+    /// Leaked descriptors (a descriptor table is the process's) and jemalloc's allocation hooks (installed only where
+    /// tests run one at a time), checked in a measured process of this bundle, as `perfkit run` runs tests. There:
     /// - the cycle leaks no descriptor and 2 allocations a call, made by the node's initializer
     ///   called from the leaking body (its leak sites);
     /// - a body that opens `/dev/null` and never closes it leaks 1 descriptor a call;
@@ -81,9 +84,11 @@ import Testing
         }
     }
 
-    /// Work resumed from a Dispatch thread under `swift test` (tests in parallel, so no allocation
-    /// hooks: ``ExactAllocationCounter/Window/hooksAllowed``): leaked allocations are named
-    /// unavailable, with the reason. Without the Jemalloc trait the reason says that instead.
+    /// Work resumed from a Dispatch thread under `swift test` (tests in parallel, so no allocation hooks:
+    /// ``ExactAllocationCounter/Window/hooksAllowed``).
+    ///
+    /// Leaked allocations are named unavailable, with the reason. Without the Jemalloc trait the reason says that
+    /// instead.
     @Test func workOnAnotherThreadIsNamed() async throws {
         let queue = DispatchQueue(label: "perfkit.test.handoff")
         let result = try await Self.run { await ConcurrentFixtures.dispatchHandOff(queue) }

@@ -45,8 +45,9 @@ enum ConcurrentFixtures {
         return total
     }
 
-    /// Work handed to a Dispatch queue and waited for. The queue waits `wait` µs first (1 ms: the
-    /// body has suspended when the queue resumes it; 0: it may not have).
+    /// Work handed to a Dispatch queue and waited for.
+    ///
+    /// The queue waits `wait` µs first (1 ms: the body has suspended when the queue resumes it; 0: it may not have).
     static func dispatchHandOff(_ queue: DispatchQueue, wait: UInt32 = 1_000) async -> Int {
         await withCheckedContinuation { continuation in
             queue.async {

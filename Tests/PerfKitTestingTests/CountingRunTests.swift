@@ -18,9 +18,10 @@ struct LookedUp<T> { var value: T }
     return total
 }
 
-/// A real counting run: this test bundle, run again under valgrind's callgrind with the sigsuspend
-/// shim preloaded, measuring `countedLoop` alone. Skipped, with the reason printed, where valgrind
-/// or a C compiler is missing.
+/// A real counting run: this test bundle, run again under valgrind's callgrind with the sigsuspend shim preloaded,
+/// measuring `countedLoop` alone.
+///
+/// Skipped, with the reason printed, where valgrind or a C compiler is missing.
 ///
 /// Serialized: its two counting tests ran at once when they were split (five valgrind processes on
 /// two cores), and one of 18 samples counted 287 instructions more than in the other run (156,967
@@ -54,10 +55,12 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// Work that follows addresses: objects made by the test before `measure`, placed by their
-    /// addresses in an open-addressing table (a probe for every collision, so the count follows
-    /// where the objects sit). No generic code in the body: a debug build's unspecialized generics
-    /// look up the runtime's metadata caches, keyed by metadata addresses the harness's heap moves.
+    /// Work that follows addresses.
+    ///
+    /// Objects made by the test before `measure`, placed by their addresses in an open-addressing table (a probe for
+    /// every collision, so the count follows where the objects sit). No generic code in the body: a debug build's
+    /// unspecialized generics look up the runtime's metadata caches, keyed by metadata addresses the harness's heap
+    /// moves.
     @Test(.performance(samples: 3)) func identityKeyedWork() throws {
         let nodes = (0..<500).map(CountedNode.init)
         let table = UnsafeMutableBufferPointer<UInt>.allocate(capacity: 1_031)
@@ -65,8 +68,9 @@ struct LookedUp<T> { var value: T }
         try measure("identity-keyed") { identityTable(nodes, table) }
     }
 
-    /// Work that follows metadata addresses, as Observation's registrar does: a dictionary keyed by
-    /// key paths (an `AnyKeyPath` hashes its class's and its components' metadata addresses) into
+    /// Work that follows metadata addresses, as Observation's registrar does.
+    ///
+    /// A dictionary keyed by key paths (an `AnyKeyPath` hashes its class's and its components' metadata addresses) into
     /// generic classes whose metadata the test instantiates, looked up in the body.
     @Test(.performance(samples: 3)) func keyPathKeyedWork() throws {
         let paths =
@@ -77,10 +81,11 @@ struct LookedUp<T> { var value: T }
         try measure("key-path-keyed") { keyPathLookups(paths, table) }
     }
 
-    /// Work that follows the bundle's own addresses: literals of its read-only data, keyed by their
-    /// addresses in a dictionary (where they hash decides its collisions).
-    /// ``extraWorkVariable`` adds a loop of that many steps (`abba --counts` tests give each side
-    /// a value of one length, so the environment's size is the same on both).
+    /// Work that follows the bundle's own addresses.
+    ///
+    /// Literals of its read-only data, keyed by their addresses in a dictionary (where they hash decides its
+    /// collisions). ``extraWorkVariable`` adds a loop of that many steps (`abba --counts` tests give each side a value
+    /// of one length, so the environment's size is the same on both).
     @Test(.performance(samples: 3)) func bundleAddressKeyedWork() throws {
         let extra = getenv(Self.extraWorkVariable).map { Int(atoi($0)) } ?? 0
         try measure("bundle-address-keyed") { bundleAddressTable(bundleLiterals) &+ countedWork(extra) }
@@ -125,8 +130,9 @@ struct LookedUp<T> { var value: T }
         return CountingRun.Setup(version: valgrind, cpu: "", shim: folder + "/shim.so")
     }
 
-    /// Runs `body` with a counting setup built in a temporary folder (removed after): not inside a
-    /// counting process, and not where valgrind or a C compiler is missing (``setup(in:)`` says why).
+    /// Runs `body` with a counting setup built in a temporary folder (removed after).
+    ///
+    /// Not inside a counting process, and not where valgrind or a C compiler is missing (``setup(in:)`` says why).
     static func withCountingSetup(_ body: (CountingRun.Setup) throws -> Void) throws {
         guard !SimulatedCounter.isCounting else { return }
         let folder = Self.folder()
@@ -189,6 +195,8 @@ struct LookedUp<T> { var value: T }
         }
     }
 
+    /// Without a pinned heap a count series says why, and its test gets a heap-shifted second process.
+    ///
     /// Without a pinned heap (built without the Jemalloc trait: glibc's malloc) a count series says
     /// why, its test gets a heap-shifted second process (and the remaining placements when that
     /// process moved a count beyond the tolerance), and the run's setup says the heap was not
@@ -218,8 +226,9 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// The runtime's cache probes are not counted (``CountingRun/uncountedRuntimeProbes``): a body
-    /// of generic metadata lookups counts the lookups' entry points but none of the tables' finds.
+    /// The runtime's cache probes are not counted (``CountingRun/uncountedRuntimeProbes``).
+    ///
+    /// A body of generic metadata lookups counts the lookups' entry points but none of the tables' finds.
     @Test func aCountLeavesOutTheRuntimesCacheProbesAndKeepsTheLookups() throws {
         try Self.withCountingSetup { setup in
             let series = try #require(
@@ -250,9 +259,10 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// The heap repeats (``PinnedHeap``): a body keyed by object identities counts the same in every
-    /// sample of every process, although each process shifts the harness's heap otherwise
-    /// (``shifts``), and in a second run.
+    /// The heap repeats (``PinnedHeap``).
+    ///
+    /// A body keyed by object identities counts the same in every sample of every process, although each process shifts
+    /// the harness's heap otherwise (``shifts``), and in a second run.
     @Test func aBodyThatFollowsAddressesCountsTheSameInEveryProcessAndRun() throws {
         guard Jemalloc.isLinked else { return }
         try Self.withCountingSetup { setup in
@@ -271,11 +281,13 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// The measured thread's type metadata repeat too (``PinnedHeap/startTestCase()``, and the
-    /// thread's stack at a fixed address): a body keyed by key paths counts the same in every process,
-    /// although each process shifts the harness's metadata (``shifts``). Without the fresh page the
-    /// three processes differed by up to 3.8%; with it but the stack where glibc put it, 1 process in
-    /// 3 to 6 still did; the calendar's Observation-driven playback moved 1.2% between two runs.
+    /// The measured thread's type metadata repeat too (``PinnedHeap/startTestCase()``, and the thread's stack at a
+    /// fixed address).
+    ///
+    /// A body keyed by key paths counts the same in every process, although each process shifts the harness's metadata
+    /// (``shifts``). Without the fresh page the three processes differed by up to 3.8%; with it but the stack where
+    /// glibc put it, 1 process in 3 to 6 still did; the calendar's Observation-driven playback moved 1.2% between two
+    /// runs.
     @Test func aBodyKeyedByKeyPathsCountsTheSameWhereverTheHarnessMetadataSits() throws {
         guard Jemalloc.isLinked else { return }
         try Self.withCountingSetup { setup in
@@ -287,6 +299,8 @@ struct LookedUp<T> { var value: T }
         }
     }
 
+    /// A count that hashes the bundle's own addresses moves when the bundle loads at another address.
+    ///
     /// A count that hashes the bundle's own addresses moves when the bundle loads at another address
     /// (through the dynamic loader, as a lookup-heavy test's second process does: ``CountingProcess/loader``),
     /// as it would in another build; one that does not stays identical. The calendar's playback (its
@@ -312,10 +326,10 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// A counting run finds a count that follows the bundle's addresses by itself: the test's
-    /// placement trial (its first round with the bundle loaded elsewhere) differs, so it is counted at
-    /// ``CountingRun/placementsPerMovingTest`` placements; a plain loop's trial does not, and it keeps
-    /// one process.
+    /// A counting run finds a count that follows the bundle's addresses by itself.
+    ///
+    /// The test's placement trial (its first round with the bundle loaded elsewhere) differs, so it is counted at
+    /// ``CountingRun/placementsPerMovingTest`` placements; a plain loop's trial does not, and it keeps one process.
     @Test func aCountThatFollowsTheBundlesAddressesIsCountedAtEveryPlacementAndAPlainLoopOnce() throws {
         guard Jemalloc.isLinked, CountingProcess.loader != nil else { return }
         try Self.withCountingSetup { setup in
@@ -341,10 +355,11 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// Two sides counted in two steps (`abba --counts`): the test whose first processes differ (an
-    /// address-following body with 1,000 steps added on one side) gets its follow-ups on both sides
-    /// and is counted at every placement; the loop, identical in every sample, keeps its one process
-    /// on each side, with no trial.
+    /// Two sides counted in two steps (`abba --counts`).
+    ///
+    /// The test whose first processes differ (an address-following body with 1,000 steps added on one side) gets its
+    /// follow-ups on both sides and is counted at every placement; the loop, identical in every sample, keeps its one
+    /// process on each side, with no trial.
     @Test func twoSidesFollowUpOnlyTheTestsWhoseFirstProcessesDiffer() throws {
         guard Jemalloc.isLinked, CountingProcess.loader != nil else { return }
         try Self.withCountingSetup { setup in
@@ -386,13 +401,13 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// Async bodies are counted whole, on the thread async bodies run on (``AsyncRunner``): a task
-    /// group's children, an actor's calls and a stream's producer task are in the count, and two
-    /// counting runs agree, with the Jemalloc trait: exactly for the fan-out's, the actor's, the leaking
-    /// cycle's and the plain async body's instructions and releases; within the count tolerance for the
-    /// stream (5 instructions in 1 of 6 samples, seen once). Without it the heap is named unpinned. The Dispatch
-    /// hand-off's thread is not counted, and its count follows
-    /// when that thread resumes the body: it is left out here, as the docs say.
+    /// Async bodies are counted whole, on the thread async bodies run on (``AsyncRunner``).
+    ///
+    /// A task group's children, an actor's calls and a stream's producer task are in the count, and two counting runs
+    /// agree, with the Jemalloc trait: exactly for the fan-out's, the actor's, the leaking cycle's and the plain async
+    /// body's instructions and releases; within the count tolerance for the stream (5 instructions in 1 of 6 samples,
+    /// seen once). Without it the heap is named unpinned. The Dispatch hand-off's thread is not counted, and its count
+    /// follows when that thread resumes the body: it is left out here, as the docs say.
     @Test func asyncBodiesAreCountedWholeAndRepeat() throws {
         try Self.withCountingSetup { setup in
             var runs: [[String: [Double]]] = []
@@ -434,10 +449,11 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// The harness costs next to nothing inside the window (issue 61): an empty body counts at most
-    /// 50 instructions a call in this debug build, the same in every sample and in two runs. The
-    /// region's client requests and the closures and witnesses that hand the call to the body are
-    /// left out (``DumpCount/harnessFrames``); a debug build's thunks around the closure stay in.
+    /// The harness costs next to nothing inside the window (issue 61).
+    ///
+    /// An empty body counts at most 50 instructions a call in this debug build, the same in every sample and in two
+    /// runs. The region's client requests and the closures and witnesses that hand the call to the body are left out
+    /// (``DumpCount/harnessFrames``); a debug build's thunks around the closure stay in.
     @Test func anEmptyBodyCountsAlmostNothing() throws {
         try Self.withCountingSetup { setup in
             var runs: [[Double]] = []
@@ -451,11 +467,12 @@ struct LookedUp<T> { var value: T }
         }
     }
 
-    /// Work a body hands to a Dispatch queue and waits for is counted with it: the preloaded shim
-    /// carries the counted region into the queued block (``ConcurrentFixtures/dispatchHandOff(_:)``:
-    /// 500 steps of ``countedWork(_:)`` on the queue's thread). Two counting runs agree exactly,
-    /// the process's first sample too: the warm-up's worker is let go back to waiting first
-    /// (``AsyncRunner``), else that sample's wake-up path moved it by 96 of 36,609 instructions.
+    /// Work a body hands to a Dispatch queue and waits for is counted with it.
+    ///
+    /// The preloaded shim carries the counted region into the queued block (``ConcurrentFixtures/dispatchHandOff(_:)``:
+    /// 500 steps of ``countedWork(_:)`` on the queue's thread). Two counting runs agree exactly, the process's first
+    /// sample too: the warm-up's worker is let go back to waiting first (``AsyncRunner``), else that sample's wake-up
+    /// path moved it by 96 of 36,609 instructions.
     @Test func workHandedToADispatchQueueIsCountedWithTheBody() throws {
         try Self.withCountingSetup { setup in
             var runs: [[Double]] = []

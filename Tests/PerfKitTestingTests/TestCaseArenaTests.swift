@@ -4,9 +4,10 @@ import PerfKitTesting
 import Synchronization
 import Testing
 
-/// Each test case of a counting process starts on an arena of its own (``PinnedHeap/startTestCase()``):
-/// what an earlier case of a parameterized test left on the measured thread's heap, or what the
-/// harness's threads free of it later, never moves where a later case's objects sit.
+/// Each test case of a counting process starts on an arena of its own (``PinnedHeap/startTestCase()``).
+///
+/// What an earlier case of a parameterized test left on the measured thread's heap, or what the harness's threads free
+/// of it later, never moves where a later case's objects sit.
 ///
 /// Found on a package shaped like a real one (Documentation/Evidence.md, third session):
 /// an `OrderedDictionary` benchmark over four sizes counted its second case's first sample 1,481
@@ -15,9 +16,11 @@ import Testing
     /// What the first case leaves on the heap, for the process's life.
     static let leftovers = Mutex<[CountedNode]>([])
 
-    /// A parameterized fixture: case 0 leaves as many objects on the measured thread's heap as the
-    /// process's heap pad says (0, 5,000 or 11,000: each process of ``CountingRunTests/shifts``
-    /// leaves another amount); case 1 then counts work that follows where its own objects sit.
+    /// A parameterized fixture.
+    ///
+    /// Case 0 leaves as many objects on the measured thread's heap as the process's heap pad says (0, 5,000 or 11,000:
+    /// each process of ``CountingRunTests/shifts`` leaves another amount); case 1 then counts work that follows where
+    /// its own objects sit.
     @Test(.performance(samples: 3), arguments: [0, 1]) func casesAfterLeftovers(index: Int) throws {
         guard index == 1 else {
             let pad = getenv(SimulatedCounter.heapPadVariable).flatMap { Int(String(cString: $0)) } ?? 0
@@ -32,8 +35,9 @@ import Testing
         try measure("after-leftovers") { identityTable(nodes, table) }
     }
 
-    /// The second case counts the same in every process, whatever the first case left: with one
-    /// arena for both cases, its objects followed the first case's and its probes differed.
+    /// The second case counts the same in every process, whatever the first case left.
+    ///
+    /// With one arena for both cases, its objects followed the first case's and its probes differed.
     @Test func aLaterCaseCountsTheSameWhateverAnEarlierCaseLeftOnTheHeap() throws {
         guard Jemalloc.isLinked else { return }
         try CountingRunTests.withCountingSetup { setup in

@@ -2,10 +2,11 @@ import Foundation
 import PerfKit
 import Testing
 
-/// Stands in for measured processes: answers each request with a prepared result (B `effect`
-/// times slower than A, seeded uniform noise of ±`noise`), records the order of requests, moves a
-/// fake clock `secondsPerProcess` a process, and can fail. With `noisyTest` it also reports a second
-/// test whose noise is ±10%. With `mallocsOfB` set, a process not told that another one took the
+/// Stands in for measured processes.
+///
+/// Answers each request with a prepared result (B `effect` times slower than A, seeded uniform noise of ±`noise`),
+/// records the order of requests, moves a fake clock `secondsPerProcess` a process, and can fail. With `noisyTest` it
+/// also reports a second test whose noise is ±10%. With `mallocsOfB` set, a process not told that another one took the
 /// exact counts also reports an exact allocation count: 10 in A, `mallocsOfB` in B.
 private final class FakeLauncher: MeasuredProcessLauncher {
     var requests: [MeasuredProcessRequest] = []

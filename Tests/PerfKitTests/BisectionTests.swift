@@ -3,14 +3,18 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
+/// What `perfkit bisect` asks git, checked in a repository of its own.
+///
 /// What `perfkit bisect` asks git, checked in a repository of its own (a whole bisection counts under
 /// valgrind and is run in Documentation/Evidence.md instead).
 @Suite struct BisectionTests {
     let folder = TemporaryFolder("perfkit-bisection")
 
-    /// The culprit's parent is found by its full hash, as the counted steps hold it, so the step of
-    /// the parent is found and "where it went" is shown; a root commit has none. It was never found
-    /// before: `git rev-parse --end-of-options C^` printed the option back on a line of its own.
+    /// The culprit's parent is found by its full hash, as the counted steps hold it, so the step of the parent is found
+    /// and "where it went" is shown.
+    ///
+    /// A root commit has none. It was never found before: `git rev-parse --end-of-options C^` printed the option back
+    /// on a line of its own.
     @Test func theCulpritsParentIsItsFullHashAndARootHasNone() throws {
         let repository = try GitRepository(at: folder.path, commits: 3)
         let commits = try repository.commits()
@@ -20,10 +24,11 @@ import Testing
         #expect(Bisection.parentCommit(of: commits[0], in: folder.path) == nil)
     }
 
-    /// A bare test name the last run counted in several series (a parameterized test's cases) is
-    /// refused before anything is built, each series named; a full series name, a test with one count
-    /// series and a test the last run does not know go on to the counting run (on
-    /// swift-argument-parser the refusal came after GOOD's build and counting run, 332 s).
+    /// A bare test name the last run counted in several series (a parameterized test's cases) is refused before
+    /// anything is built, each series named.
+    ///
+    /// A full series name, a test with one count series and a test the last run does not know go on to the counting run
+    /// (on swift-argument-parser the refusal came after GOOD's build and counting run, 332 s).
     @Test func aParameterizedTestNamedAloneIsRefusedBeforeAnyBuild() throws {
         let cases: [TestResult] = [10.0, 100.0].map { n in
             let testCase = TestCase(function: "M.S/f(n:)", arguments: [.init(name: "n", value: "\(Int(n))", number: n)])
@@ -56,6 +61,8 @@ import Testing
         try Bisection.refuseEarly("S/h()", lastRun: tests)
     }
 
+    /// A step judged from its first process alone says so, beside GOOD's first process's median.
+    ///
     /// A step judged from its first process alone (it counted as GOOD's first process did) says so, and GOOD's line
     /// gives its first process's median beside its own: on the swift-collections package the summary printed GOOD at
     /// 7,157,399.5 (first process and check) and such a step at 7,157,397 (first process only) with nothing to say

@@ -67,9 +67,10 @@ import Testing
         #expect(row.reason == .notSignificant)
     }
 
-    /// The test runs against the band's edge on the estimate's side: for a change just beyond +5%
-    /// its p-value is moderate, where against −5%, the wrong edge, it would be the smallest eight
-    /// values a side allow (7.8e-5; found by the mutation check).
+    /// The test runs against the band's edge on the estimate's side.
+    ///
+    /// For a change just beyond +5% its p-value is moderate, where against −5%, the wrong edge, it would be the
+    /// smallest eight values a side allow (7.8e-5; found by the mutation check).
     @Test func aChangeJustBeyondTheBandIsTestedAgainstItsOwnEdge() throws {
         var baseline: [(String, [Double])] = [("S/edge()", (0..<8).map { 99 + Double($0) * 2 / 7 })]
         var current: [(String, [Double])] = [("S/edge()", (0..<8).map { 105.2 + Double($0) * 2 / 7 })]

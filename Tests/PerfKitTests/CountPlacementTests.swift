@@ -3,9 +3,13 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// Counts that follow code addresses: judged from their placements' medians, as a timing series is
-/// from its processes, never against the spread of two values.
+/// Counts that follow code addresses.
+///
+/// Judged from their placements' medians, as a timing series is from its processes, never against the spread of two
+/// values.
 @Suite struct CountPlacementTests {
+    /// A counting run's result with one process per entry of `placements`, each with two samples.
+    ///
     /// A counting run's result whose count series has one process per entry of `placements`, each
     /// with two samples (the process's first, one sample more, and one after it).
     static func run(_ placements: [Double]) -> [TestResult] {
@@ -77,9 +81,10 @@ import Testing
         #expect(CountingProcess.lowestAddress(of: 4) == "0x30000000")
     }
 
-    /// Only a check (or a placement trial) asks for more placements; a placement it asked for, even
-    /// one whose counts differ from the first process's, asks for none (placements once ran twice
-    /// in one folder, and the second run failed).
+    /// Only a check (or a placement trial) asks for more placements.
+    ///
+    /// A placement it asked for, even one whose counts differ from the first process's, asks for none (placements once
+    /// ran twice in one folder, and the second run failed).
     @Test func onlyTheCheckAsksForMorePlacements() {
         let first = CountingProcess.Outcome(tests: Self.run([1_000_000]), status: 0)
         let moved = CountingProcess.Outcome(tests: Self.run([1_030_000]), status: 0)
@@ -102,8 +107,9 @@ import Testing
             SVGChart.subtitle([placed, exact], shown: [placed, exact]).contains("across placements: 95% CI; band"))
     }
 
-    /// The headline's "smallest change it could have called" names counts across placements apart
-    /// from timing rows: the calendar report had put the playback's ±3% among timing's ±37%.
+    /// The headline's "smallest change it could have called" names counts across placements apart from timing rows.
+    ///
+    /// The calendar report had put the playback's ±3% among timing's ±37%.
     @Test func anInconclusiveCountAcrossPlacementsIsNotCalledATimingRow() throws {
         let comparison = try Comparison(
             baseline: Self.run(Self.placements(1)), current: Self.run(Self.placements(2)),

@@ -3,9 +3,13 @@ import PerfKit
 import PerfKitCore
 import Testing
 
+/// A sample's count is its dump's total less the runtime's metadata-cache table work.
+///
 /// A sample's count is its dump's total less the runtime's metadata-cache table work
 /// (``DumpCount``), and the call graph a profile reads leaves the same work out.
 struct DumpCountTests {
+    /// The outer `getOrInsert` as callgrind names it, and the inner table's.
+    ///
     /// The outer `getOrInsert` as callgrind names it, and the inner table's, whose template
     /// arguments name the outer one (a pattern that matched both would nest).
     static let outer = [
@@ -20,6 +24,8 @@ struct DumpCountTests {
         "(swift::MetadataCacheKey, auto const&)",
     ].joined()
 
+    /// A body that looks up metadata twice, whose cache table work is left out of its count.
+    ///
     /// A body (1,000 instructions of its own) that looks up metadata twice through
     /// `swift_getGenericMetadata` (60 of its own each time), whose `getOrInsert` takes 300 and 200
     /// inclusive (its own lines, the inner table's and a key comparison); names compressed as
@@ -60,16 +66,19 @@ struct DumpCountTests {
         #expect(!DumpCount.isUncounted("swift_getGenericMetadata"))
     }
 
-    /// 1,620 less the 500 the lookup spent in `getOrInsert`: the calls inside it (to the inner table
-    /// and a comparison) are in those 500 already and are not subtracted again.
+    /// 1,620 less the 500 the lookup spent in `getOrInsert`.
+    ///
+    /// The calls inside it (to the inner table and a comparison) are in those 500 already and are not subtracted again.
     @Test func aCountIsTheTotalLessTheCallsIntoTheCacheTable() {
         #expect(DumpCount.instructions(ofText: Self.dump) == 1_120)
         #expect(DumpCount.instructions(ofText: "events: Ir\nfn=(1) f\n1 10\nsummary: 10\n") == 10)
         #expect(DumpCount.instructions(ofText: "events: Ir\n") == nil)
     }
 
-    /// A parsed dump's total is the count; its call graph keeps the table work (a call carries no
-    /// path, so the body's inclusive cannot be lessened by what a callee spent in the table).
+    /// A parsed dump's total is the count.
+    ///
+    /// Its call graph keeps the table work (a call carries no path, so the body's inclusive cannot be lessened by what
+    /// a callee spent in the table).
     @Test func aParsedDumpsTotalIsTheCountAndItsGraphIsWhole() {
         let parsed = CallgrindDump(parsing: Self.dump)
         #expect(parsed.totals == 1_120)

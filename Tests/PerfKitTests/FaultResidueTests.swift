@@ -42,8 +42,10 @@ import Testing
         }
     }
 
-    /// F10: a counting run's folder left by a killed run (its owner pid gone) is swept at the next
-    /// start, in `/tmp` and in `TMPDIR`; a live run's folder and one without an owner file are left.
+    /// F10: a counting run's folder left by a killed run (its owner pid gone) is swept at the next start, in `/tmp` and
+    /// in `TMPDIR`.
+    ///
+    /// A live run's folder and one without an owner file are left.
     @Test func foldersOfKilledCountingRunsAreSwept() throws {
         let dead = Process()
         dead.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -71,8 +73,10 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: old))
     }
 
-    /// F10: a counting folder goes in `TMPDIR` when a unique name fits the fixed path length, in `/tmp`
-    /// with a note when it does not; its path has one length either way.
+    /// F10: a counting folder goes in `TMPDIR` when a unique name fits the fixed path length, in `/tmp` with a note
+    /// when it does not.
+    ///
+    /// Its path has one length either way.
     @Test func aCountingFolderHonoursTMPDIRAtOnePathLength() throws {
         let short = "/tmp/k" + UUID().uuidString.prefix(6)
         try FileManager.default.createDirectory(atPath: short, withIntermediateDirectories: true)
@@ -129,6 +133,8 @@ import Testing
         }
     }
 
+    /// A child past its time limit is killed with its whole process group.
+    ///
     /// A child past its time limit is killed with its whole process group (a deadlocked measured or
     /// counting process ends the run with an error naming the test, never a hang: issue 59).
     @Test func aChildPastItsTimeLimitIsKilledWithItsGroup() throws {
@@ -164,8 +170,9 @@ import Testing
         return comparison.rows.first { $0.metric == .retains }?.verdict
     }
 
-    /// A process's first call may retain more than the next (first uses); the same samples on both
-    /// sides are unchanged, one more retain a call is a regression, one fewer an improvement.
+    /// A process's first call may retain more than the next (first uses).
+    ///
+    /// The same samples on both sides are unchanged, one more retain a call is a regression, one fewer an improvement.
     @Test func retainsAreJudgedOnTheMedianPerCallExactly() throws {
         #expect(try verdict([12, 10], [12, 10]) == .unchanged)
         #expect(try verdict([12, 10, 10], [12, 11, 11]) == .regressed)

@@ -17,8 +17,10 @@ import Testing
             budgets: [outcome])
     }
 
-    /// Parameterized cases of one test share its id: each writes its own fragment, and reading
-    /// merges them back into one test with every case's measurements and budgets.
+    /// Parameterized cases of one test share its id.
+    ///
+    /// Each writes its own fragment, and reading merges them back into one test with every case's measurements and
+    /// budgets.
     @Test func casesOfOneTestAreWrittenApartAndMergedBack() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "perfkit-fragments-\(UUID().uuidString)"
@@ -44,9 +46,11 @@ import Testing
         #expect(Set(tests[0].budgets.map(\.budget)) == ["max ≤ 1", "max ≤ 7", "max ≤ 90"])
     }
 
-    /// Two scopes that would write one series (one ID, one measurement name) are an error naming
-    /// the test, never an overwrite: before run file schema 6 a parameterized test's cases did this
-    /// and the last case's samples were the only ones kept.
+    /// Two scopes that would write one series (one ID, one measurement name) are an error naming the test, never an
+    /// overwrite.
+    ///
+    /// Before run file schema 6 a parameterized test's cases did this and the last case's samples were the only ones
+    /// kept.
     @Test func twoScopesWritingOneSeriesAreAnErrorNotAnOverwrite() throws {
         let folder = TemporaryFolder("perfkit-fragments")
         try ResultFragments.write(
@@ -81,10 +85,11 @@ import Testing
     static let key = SeriesID(test: "S/t()", measurement: "m", arm: "main", phase: .warm, metric: "wallClock")
         .storageKey
 
-    /// A/A repeats with an injected effect in some of them: the entry counts false alarms in both
-    /// directions; with 20 repeats or more the band is the 95th percentile of |change − 1|, with
-    /// fewer the farthest CI bound from no change over the repeats (at least the floor either
-    /// way); the resolvable change is the median CI half-width plus that band.
+    /// A/A repeats with an injected effect in some of them.
+    ///
+    /// The entry counts false alarms in both directions; with 20 repeats or more the band is the 95th percentile of
+    /// |change − 1|, with fewer the farthest CI bound from no change over the repeats (at least the floor either way);
+    /// the resolvable change is the median CI half-width plus that band.
     @Test(arguments: [10, 20])
     func entriesCountFalseAlarmsInBothDirectionsAndStateWhatTheyCanResolve(repeats: Int) throws {
         let effects = [1.0, 1.0, 1.08, 0.92] + [Double](repeating: 1.0, count: repeats - 4)

@@ -3,6 +3,8 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
+/// Cost against size: the exponent, the plain name where the fit supports it, growth told from a ratio.
+///
 /// Cost against size: the exponent, the plain name only where the fit supports it, and a growth
 /// change told apart from a change by one ratio at every size.
 @Suite struct GrowthTests {
@@ -21,8 +23,10 @@ import Testing
         #expect(fit.order == order, "\(fit.name), residual \(fit.residual ?? -1)")
     }
 
-    /// The calendar's history layout (exponent 0.97 over 1, 7, 30 and 90 days) was named n² when a
-    /// more complex model was preferred for fitting better: a linear cost with overhead is n.
+    /// The calendar's history layout (exponent 0.97 over 1, 7, 30 and 90 days) was named n² when a more complex model
+    /// was preferred for fitting better.
+    ///
+    /// A linear cost with overhead is n.
     @Test func aLinearCostWithOverheadIsLinearNotQuadratic() throws {
         let points = [1.0, 7, 30, 90].map { GrowthFit.Point(size: $0, cost: 12_000 + 348_000 * $0) }
         #expect(try #require(GrowthFit(points, deterministic: true)).order == .linear)

@@ -3,8 +3,10 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// Rendering: what a row's note says for people. The verdict tests assert the typed reason and
-/// figures; only these tests read the wording, so a rewording changes nothing else.
+/// Rendering: what a row's note says for people.
+///
+/// The verdict tests assert the typed reason and figures; only these tests read the wording, so a rewording changes
+/// nothing else.
 @Suite struct NoteRenderingTests {
     typealias V = Build
 

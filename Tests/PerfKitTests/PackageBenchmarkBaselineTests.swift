@@ -3,9 +3,10 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// package-benchmark's stored baselines (`.benchmarkBaselines/<Target>/<name>/results.json`) read
-/// as p90 limits. The files are written here in the shape package-benchmark 1.31 writes
-/// (Documentation/Thresholds.md; a real file was read side by side, Evidence.md).
+/// package-benchmark's stored baselines (`.benchmarkBaselines/<Target>/<name>/results.json`) read as p90 limits.
+///
+/// The files are written here in the shape package-benchmark 1.31 writes (Documentation/Thresholds.md; a real file was
+/// read side by side, Evidence.md).
 @Suite struct PackageBenchmarkBaselineTests {
     let folder = TemporaryFolder("perfkit-pb-baseline")
 
@@ -67,6 +68,8 @@ import Testing
         #expect(thresholds.unreadMetrics == ["throughput"])
     }
 
+    /// A baseline package-benchmark 1.31 wrote on this machine for a task-group fan-out.
+    ///
     /// A baseline package-benchmark 1.31 (commit edf948e) wrote on this machine for a task-group
     /// fan-out (`Fixtures/package-benchmark-results.json`, 200 samples). Its own `swift package
     /// benchmark baseline read first` printed p90s of 61 mallocs, 34 retains, 124 releases and
@@ -88,8 +91,10 @@ import Testing
         #expect(check.rows.map(\.status) == [.exceeded])
     }
 
-    /// `perfkit check --thresholds results.json`: the table, exit 1 on an exceeded limit, the
-    /// metrics it could not read named on standard error; a bad file exits 2 naming it.
+    /// `perfkit check --thresholds results.json`.
+    ///
+    /// The table, exit 1 on an exceeded limit, the metrics it could not read named on standard error; a bad file exits
+    /// 2 naming it.
     @Test func theCheckVerbGatesOnABaselineFile() throws {
         let path = try baseline([
             (

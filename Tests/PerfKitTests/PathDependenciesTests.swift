@@ -61,8 +61,10 @@ import Testing
         #expect(PathDependencies(dependencies: []).progressLine(worktree: "w") == nil)
     }
 
-    /// A vendored package's own nested manifests (swift-collections' `Benchmarks/` says `..`, a
-    /// fixture four levels down `../../..`) name the same folder: shown once, from the top.
+    /// A vendored package's own nested manifests (swift-collections' `Benchmarks/` says `..`, a fixture four levels
+    /// down `../../..`) name the same folder.
+    ///
+    /// Shown once, from the top.
     @Test func keptDependenciesAreNamedFromTheRepositorysTopOnce() {
         let dependencies = PathDependencies(dependencies: [
             .init(manifest: "Package.swift", written: "Vendor/swift-collections", pinned: nil),

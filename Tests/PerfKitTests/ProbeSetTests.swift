@@ -2,8 +2,10 @@ import PerfKit
 import Synchronization
 import Testing
 
-/// Fake operating-system reads that record their order; the clock advances 1,000 ns per read and
-/// each `getrusage` snapshot is 500 ns of user CPU and one page fault later than the last.
+/// Fake operating-system reads that record their order.
+///
+/// The clock advances 1,000 ns per read and each `getrusage` snapshot is 500 ns of user CPU and one page fault later
+/// than the last.
 private enum RecordingReads: ProbeReading {
     struct Log {
         var events: [String] = []

@@ -2,8 +2,9 @@ import Foundation
 import PerfKit
 import Testing
 
-/// PerfKit's statistics against SciPy 1.17 and numpy 2.4: values computed with
-/// `Scripts/crosscheck_stats.py` (which also checks the command line over 112 random cases) or
+/// PerfKit's statistics against SciPy 1.17 and numpy 2.4.
+///
+/// Values computed with `Scripts/crosscheck_stats.py` (which also checks the command line over 112 random cases) or
 /// stored in `Fixtures/scipy-reference.json` by `crosscheck_stats.py --write-fixture`.
 @Suite struct ReferenceStatisticsTests {
     static let x = [12.1, 15.3, 11.8, 14.2, 13.9, 16.0, 12.7]
@@ -62,8 +63,10 @@ import Testing
         #expect(close(test.pValue, 1.2754337926889769e-06, 1e-9))
     }
 
-    /// Moses' interval for the two-sample shift at m = n = 5: P(U ≤ 2) = 4/252 ≤ 0.025 < P(U ≤ 3) = 7/252,
-    /// so the 95% interval runs from the 3rd to the 23rd of the 25 sorted differences.
+    /// Moses' interval for the two-sample shift at m = n = 5.
+    ///
+    /// P(U ≤ 2) = 4/252 ≤ 0.025 < P(U ≤ 3) = 7/252, so the 95% interval runs from the 3rd to the 23rd of the 25 sorted
+    /// differences.
     @Test func twoSampleShiftIntervalUsesTheMannWhitneyCriticalValue() {
         let interval = HodgesLehmann.shiftInterval([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
         #expect(interval.value == 5)
@@ -89,8 +92,9 @@ import Testing
         }
     }
 
-    /// Simulated coverage of the paired 95% CI (Hodges–Lehmann of log ratios, exact signed-rank
-    /// interval): 2,000 seeded sessions each at 10 and 30 rounds, true ratio 1.03, log-normal noise.
+    /// Simulated coverage of the paired 95% CI (Hodges–Lehmann of log ratios, exact signed-rank interval).
+    ///
+    /// 2,000 seeded sessions each at 10 and 30 rounds, true ratio 1.03, log-normal noise.
     @Test(arguments: [10, 30])
     func pairedIntervalCoversTheTrueRatioNinetyFivePercentOfTheTime(rounds: Int) throws {
         var generator = SeededGenerator(seed: UInt64(rounds))

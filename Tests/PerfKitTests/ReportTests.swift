@@ -61,9 +61,11 @@ import Testing
         #expect(main.contains("too noisy to tell: 1"))
     }
 
-    /// A chart beside a report is the report's own: a kind that had a chart in an earlier run and has
-    /// no judged row now loses it (the calendar demo kept an earlier run's counts chart, +2.2%, beside a
-    /// report whose counts were all not judged); another report's charts and other files stay.
+    /// A chart beside a report is the report's own.
+    ///
+    /// A kind that had a chart in an earlier run and has no judged row now loses it (the calendar demo kept an earlier
+    /// run's counts chart, +2.2%, beside a report whose counts were all not judged); another report's charts and other
+    /// files stay.
     @Test func writingAReportRemovesItsChartsFromAnEarlierRunAndNothingElse() throws {
         let folder = TemporaryFolder("perfkit-report-charts")
         let stale = ["pr-sides-simulated-counts.svg", "pr-arms-memory.svg", "pr-growth-3.svg"]

@@ -3,9 +3,10 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// A worktree resolves its dependencies as the working tree does (``ResolutionState``): found on
-/// apple/swift-algorithms, whose `Package.resolved` is ignored and whose dependency came through a
-/// mirror, and whose `abba` build failed fetching the original URL.
+/// A worktree resolves its dependencies as the working tree does (``ResolutionState``).
+///
+/// Found on apple/swift-algorithms, whose `Package.resolved` is ignored and whose dependency came through a mirror, and
+/// whose `abba` build failed fetching the original URL.
 @Suite struct ResolutionStateTests {
     let folder = TemporaryFolder("perfkit-resolution")
 

@@ -26,8 +26,9 @@ import Testing
         #expect(starts.count == 2)
     }
 
-    /// The reversed rotations are what balances carry-over in direction: over whole blocks every
-    /// arm runs right after another arm as often as right before it (rotations alone give 0 → 1
+    /// The reversed rotations are what balances carry-over in direction.
+    ///
+    /// Over whole blocks every arm runs right after another arm as often as right before it (rotations alone give 0 → 1
     /// twice and 1 → 0 never, for three arms).
     @Test(arguments: [3, 4, 5])
     func everyArmFollowsAnotherAsOftenAsItPrecedesIt(arms: Int) {

@@ -3,8 +3,9 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// A fast subject whose state counts calls: three cells created a call (a running total), its
-/// call count as a level, and two 16-byte arrays allocated a call.
+/// A fast subject whose state counts calls.
+///
+/// Three cells created a call (a running total), its call count as a level, and two 16-byte arrays allocated a call.
 private struct FastSubject: MeasurableSubject {
     static let created = Metric("cellsCreated", unit: .count, isDeterministic: true)
     static let calls = Metric("callsSoFar", unit: .count, isDeterministic: true)
@@ -37,6 +38,8 @@ private struct AllocatingSubject: MeasurableSubject {
 }
 
 @Suite struct RunnerBatchingTests {
+    /// A 20 ms target, which a body of a few nanoseconds cannot reach in one call.
+    ///
     /// A 20 ms target: a body of a few nanoseconds cannot reach it in one call unless the thread is
     /// preempted for 20 ms, so "more than one call" holds on a loaded machine too (at 50 µs, one
     /// preemption during the first call made it one call: the test failed under a mutation check's load).
@@ -61,6 +64,8 @@ private struct AllocatingSubject: MeasurableSubject {
         #expect(unread.series(FastSubject.created, arm: "main", phase: .warm) == nil)
     }
 
+    /// The counters of a batchable arm come from the untimed pass, one call a sample.
+    ///
     /// The counters of a batchable arm come from the untimed pass, one call a sample, so they do not
     /// move with the batch size the clock picked (the warm scroll's moved 12% with load before);
     /// which pass reads them does not depend on the clock either.
@@ -77,8 +82,9 @@ private struct AllocatingSubject: MeasurableSubject {
         #expect(zip(level, level.dropFirst()).allSatisfy { $1 - $0 == 1 })
     }
 
-    /// A batched sample's bytes are divided by its calls like its time: a warm value (k calls)
-    /// equals a cold one (one call), exactly (found by the mutation check: values per sample, k
+    /// A batched sample's bytes are divided by its calls like its time.
+    ///
+    /// A warm value (k calls) equals a cold one (one call), exactly (found by the mutation check: values per sample, k
     /// times too large, went unnoticed because no test read an additive metric of a batched sample).
     @Test func aBatchedSampleRecordsBytesPerCall() throws {
         var configuration = configuration

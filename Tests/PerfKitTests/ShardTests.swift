@@ -118,6 +118,8 @@ import Testing
                 + "suite's shards")
     }
 
+    /// F7: a shard missing assigned tests, or an empty shard naming none, makes the merge partial.
+    ///
     /// F7 (issue 63): a shard that holds fewer tests than it was assigned, or an empty shard that
     /// names none, makes the merge partial: the tests no shard holds are "not measured", never "removed".
     @Test func aShardMissingPlannedTestsMakesTheMergePartial() throws {

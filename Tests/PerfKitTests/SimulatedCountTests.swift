@@ -116,8 +116,9 @@ import Testing
         #expect(changes.first?.function == "$s3App5outeryyF" && changes.first?.delta == -160)
     }
 
-    /// The share of a sample in the runtime's shared lookups is its largest lookup's inclusive cost
-    /// over the total: what decides whether a test gets a second, heap-shifted counting process.
+    /// The share of a sample in the runtime's shared lookups is its largest lookup's inclusive cost over the total.
+    ///
+    /// What decides whether a test gets a second, heap-shifted counting process.
     @Test func theRuntimeLookupShareIsTheLargestLookupOverTheTotal() {
         let dump = CallgrindDump(
             parsing: """
@@ -142,9 +143,10 @@ import Testing
         #expect(plain.runtimeLookupShare == 0)
     }
 
-    /// A function's calls to itself are not added to its inclusive cost: its own lines hold every
-    /// level already. A body of 1,000 whose recursive `descend` costs 600 at the top (three levels of
-    /// 200, each listed as a call of the level below) reads 600, not 1,000.
+    /// A function's calls to itself are not added to its inclusive cost: its own lines hold every level already.
+    ///
+    /// A body of 1,000 whose recursive `descend` costs 600 at the top (three levels of 200, each listed as a call of
+    /// the level below) reads 600, not 1,000.
     @Test func aRecursiveFunctionIsCountedOnceNotAtEveryLevel() {
         let dump = CallgrindDump(
             parsing: """
@@ -165,11 +167,11 @@ import Testing
         #expect(dump.inclusive["body"] == 1_000)
     }
 
-    /// Frames that enclose the body like the harness does are left out, so "where it went" names the
-    /// code: the concurrency runtime's job frames (seen in a user package: `__swift_run_job(void*)`
-    /// topped the list) and PerfKitCore's (the runner and the counter, which moved there from
-    /// PerfKit: `closure #1 in closure #1 in static SimulatedCounter.count<A>(label:_:)` was listed
-    /// beside the body's own functions).
+    /// Frames that enclose the body like the harness does are left out, so "where it went" names the code.
+    ///
+    /// The concurrency runtime's job frames (seen in a user package: `__swift_run_job(void*)` topped the list) and
+    /// PerfKitCore's (the runner and the counter, which moved there from PerfKit: `closure #1 in closure #1 in static
+    /// SimulatedCounter.count<A>(label:_:)` was listed beside the body's own functions).
     @Test(arguments: [
         "__swift_run_job(void*)", "$s11PerfKitCore16SimulatedCounterO5count5label_xSS_xyKXEtKlFZxyKXEfU_xyKXEfU_",
     ])
@@ -191,9 +193,10 @@ import Testing
         #expect(profile.inclusive.map(\.function) == ["$s6Parser8parseSumySiSSF"])
     }
 
-    /// A series' profile counts a function once when it recurses through a copy of itself: swift-collections'
-    /// trie descent is two symbols that read as one (`…_n` and its merged copy `…_nTm`, whose deeper level
-    /// callgrind names `…_nTm'2`). Body 1,000: the descent's levels cost 300 + 200 + 100 of their own.
+    /// A series' profile counts a function once when it recurses through a copy of itself.
+    ///
+    /// Swift-collections' trie descent is two symbols that read as one (`…_n` and its merged copy `…_nTm`, whose deeper
+    /// level callgrind names `…_nTm'2`). Body 1,000: the descent's levels cost 300 + 200 + 100 of their own.
     @Test func aFunctionRecursingThroughACopyOfItselfIsCountedOnce() {
         let dump = CallgrindDump(
             parsing: """

@@ -2,10 +2,11 @@ import Foundation
 import PerfKit
 import Testing
 
-/// A seeded fuzz of the stored formats: run files, baseline folders, number files and noise
-/// calibrations, each mutated (bytes flipped, spans cut, duplicated or spliced, numbers replaced
-/// by extremes) and read back. Every outcome must be a value or a ``FileError`` naming the file;
-/// no crash, no hang, and the input is never modified by reading it.
+/// A seeded fuzz of the stored formats.
+///
+/// Run files, baseline folders, number files and noise calibrations, each mutated (bytes flipped, spans cut, duplicated
+/// or spliced, numbers replaced by extremes) and read back. Every outcome must be a value or a ``FileError`` naming the
+/// file; no crash, no hang, and the input is never modified by reading it.
 @Suite struct StoredFormatFuzzTests {
     /// 2,400 in `make test`; a campaign sets `PERFKIT_FUZZ_MUTATIONS` (and `PERFKIT_FUZZ_SEED` for another sequence).
     static let mutations = ProcessInfo.processInfo.environment["PERFKIT_FUZZ_MUTATIONS"].flatMap(Int.init) ?? 2_400

@@ -3,11 +3,14 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// Release builds of tests that `@testable import` a module (``Revision/testableFlags``): found on
-/// apple/swift-algorithms, whose release build refused its own tests.
+/// Release builds of tests that `@testable import` a module (``Revision/testableFlags``).
+///
+/// Found on apple/swift-algorithms, whose release build refused its own tests.
 @Suite struct TestableBuildTests {
     let folder = TemporaryFolder("perfkit-testable")
 
+    /// A release build passes -enable-testing only for a real `@testable import` line under Tests/.
+    ///
     /// A release build passes -enable-testing only for a real `@testable import` line under Tests/,
     /// never for a comment naming one (PerfKit's own suite has such a comment).
     @Test func onlyAnImportStatementAsksForATestableBuild() throws {
@@ -24,8 +27,9 @@ import Testing
         #expect(!Revision.usesTestableImport(in: root))
     }
 
-    /// The build's own error finds a `@testable import` the scan of `Tests/` missed (a test target
-    /// declared elsewhere): the words apple/swift-algorithms' release build failed with.
+    /// The build's own error finds a `@testable import` the scan of `Tests/` missed (a test target declared elsewhere).
+    ///
+    /// The words apple/swift-algorithms' release build failed with.
     @Test func aBuildRefusingATestableImportIsRecognised() {
         let refused = ChildProcess.Finished(
             status: 1, signalled: false, output: Data(),
@@ -38,8 +42,9 @@ import Testing
     }
 
     /// The release build names the test product from the manifest's package name (swift-argument-parser's is
-    /// `swift-argument-parserPackageTests`); without a readable manifest it builds every target, and SwiftPM's
-    /// refusal of an unknown product is recognised.
+    /// `swift-argument-parserPackageTests`).
+    ///
+    /// Without a readable manifest it builds every target, and SwiftPM's refusal of an unknown product is recognised.
     @Test func theTestProductIsNamedFromTheManifest() throws {
         #expect(Revision.testProduct(in: folder.path, scratch: ".build") == nil)
         try Data(

@@ -19,11 +19,13 @@ private final class ThrowingBody: @unchecked Sendable {
     }
 }
 
-/// Swift Testing captures a backtrace of every thrown error (its will-throw hooks); a measurement
-/// suspends them, so a throwing body is measured at what it costs outside a test.
+/// Swift Testing captures a backtrace of every thrown error (its will-throw hooks).
+///
+/// A measurement suspends them, so a throwing body is measured at what it costs outside a test.
 @Suite struct ThrowHooksTests {
-    /// Swift Testing sets the hooks when a run starts: the premise of the other tests. (Set now, or
-    /// kept by a measurement another test is running: tests run in parallel.)
+    /// Swift Testing sets the hooks when a run starts: the premise of the other tests.
+    ///
+    /// (Set now, or kept by a measurement another test is running: tests run in parallel.)
     @Test func swiftTestingSetsTheHooks() {
         #expect(ThrowHooks.held)
     }
@@ -54,8 +56,9 @@ private final class ThrowingBody: @unchecked Sendable {
         #expect(Set(mallocs.values) == [10], "mallocs a call: \(mallocs.values)")
     }
 
-    /// Overlapping measurements on two threads (Swift Testing runs tests in parallel): the hooks
-    /// stay clear until the last one ends, then come back, never lost.
+    /// Overlapping measurements on two threads (Swift Testing runs tests in parallel).
+    ///
+    /// The hooks stay clear until the last one ends, then come back, never lost.
     @Test func overlappingSuspensionsRestoreTheHooksOnce() {
         ThrowHooks.suspend()
         let other = Thread {

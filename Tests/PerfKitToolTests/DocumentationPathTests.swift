@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Every repository path that README, CONTRIBUTING and Documentation/ name exists (issue 62): a
-/// newcomer following them never meets a moved or renamed file.
+/// Every repository path that README, CONTRIBUTING and Documentation/ name exists (issue 62).
+///
+/// A newcomer following them never meets a moved or renamed file.
 @Suite struct DocumentationPathTests {
     @Test func everyPathTheDocumentsNameExists() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")

@@ -101,8 +101,9 @@ import Testing
         }
     }
 
-    /// README's exit-status table is the code's (``ExitStatus/table``), row for row; each row has
-    /// its own test (MonorepoTests, HistoryEdgeTests, InterruptTests, ComparisonDecisionTests).
+    /// README's exit-status table is the code's (``ExitStatus/table``), row for row.
+    ///
+    /// Each row has its own test (MonorepoTests, HistoryEdgeTests, InterruptTests, ComparisonDecisionTests).
     @Test func readmesExitStatusTableIsTheCodes() throws {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(

@@ -5,9 +5,10 @@ import PerfKitHistory
 import PerfKitTestSupport
 import Testing
 
-/// The history as a careless and a hostile user meet it, through the `perfkit` binary: what it is
-/// given adds up, nothing is recorded nowhere with success, no store is destroyed, no secret is
-/// printed, nothing hangs. Each test failed before its fix.
+/// The history as a careless and a hostile user meet it, through the `perfkit` binary.
+///
+/// What it is given adds up, nothing is recorded nowhere with success, no store is destroyed, no secret is printed,
+/// nothing hangs. Each test failed before its fix.
 @Suite struct HistoryEdgeTests {
     let folder = TemporaryFolder("perfkit-history-edges")
 
@@ -165,8 +166,10 @@ import Testing
         #expect(!before.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") })
     }
 
-    /// Another user (`nobody`, through setpriv) shows a store in a folder it cannot write, and
-    /// leaves nothing beside it; the owner records again afterwards. Needs root to switch users.
+    /// Another user (`nobody`, through setpriv) shows a store in a folder it cannot write, and leaves nothing beside
+    /// it; the owner records again afterwards.
+    ///
+    /// Needs root to switch users.
     @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func anotherUserShowsAStoreInAFolderItCannotWrite() throws {
         let commit = try GitRepository(at: folder.path, commits: 1).commits()[0]

@@ -10,9 +10,10 @@ import Testing
 import Glibc
 #endif
 
-/// The history store under faults, through the `perfkit` binary: a record killed at seeded moments
-/// leaves the whole entry or none, concurrent recorders lose nothing, and recording is refused
-/// with one line when it cannot be trusted. Both stores: SQLite, and PostgreSQL when a server is there.
+/// The history store under faults, through the `perfkit` binary.
+///
+/// A record killed at seeded moments leaves the whole entry or none, concurrent recorders lose nothing, and recording
+/// is refused with one line when it cannot be trusted. Both stores: SQLite, and PostgreSQL when a server is there.
 @Suite struct HistoryFaultTests {
     let folder = TemporaryFolder("perfkit-history-faults")
 
@@ -125,6 +126,8 @@ import Glibc
         }
     }
 
+    /// F8: a store whose table and index disagree is named damaged.
+    ///
     /// F8 (issue 63): a store whose table and index disagree (their pages swapped with an empty
     /// twin's; SQLite's quick_check passes it) is named damaged, never "UNIQUE constraint failed"
     /// or a bare SQLite message, and is left as it was.
@@ -179,8 +182,9 @@ import Glibc
 @Suite struct BisectRefusalTests {
     let folder = TemporaryFolder("perfkit-bisect")
 
-    /// From a package's subfolder, path options are made absolute before moving to the root; a
-    /// store's URL is not a path and reaches the store as given (it became a file below the folder).
+    /// From a package's subfolder, path options are made absolute before moving to the root.
+    ///
+    /// A store's URL is not a path and reaches the store as given (it became a file below the folder).
     @Test func aStoreURLIsNotRewrittenAsAPathFromASubfolder() throws {
         try Data().write(to: URL(fileURLWithPath: folder.path + "/Package.swift"))
         try FileManager.default.createDirectory(atPath: folder.path + "/Sources", withIntermediateDirectories: true)

@@ -5,10 +5,12 @@ import PerfKitHistory
 import PerfKitTestSupport
 import Testing
 
-/// A fuzz of the history store through the `perfkit` binary: mutated SQLite files, stored schema
-/// versions and store URLs. Every case must end (within a minute), by an exit status of the table
-/// (never a signal), with one line that names the store and never its secret; a store `record`
-/// refuses is left as it was. Seeded (`PERFKIT_FUZZ_SEED`), `PERFKIT_FUZZ_MUTATIONS` cases (default 60).
+/// A fuzz of the history store through the `perfkit` binary: mutated SQLite files, stored schema versions and store
+/// URLs.
+///
+/// Every case must end (within a minute), by an exit status of the table (never a signal), with one line that names the
+/// store and never its secret; a store `record` refuses is left as it was. Seeded (`PERFKIT_FUZZ_SEED`),
+/// `PERFKIT_FUZZ_MUTATIONS` cases (default 60).
 @Suite struct HistoryFuzzTests {
     let folder = TemporaryFolder("perfkit-history-fuzz")
     static let cases = Int(ProcessInfo.processInfo.environment["PERFKIT_FUZZ_MUTATIONS"] ?? "") ?? 60

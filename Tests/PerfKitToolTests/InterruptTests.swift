@@ -6,12 +6,12 @@ import Testing
 import Glibc
 #endif
 
-/// Ctrl-C (issue 29, defect 4): SIGINT to `perfkit run` during the package's release build and
-/// during measuring. Before the fix, `swift-build`, `swiftc` and `swift-frontend` kept running with
-/// parent 1 and the measured bundle ran on, and each interrupted measurement left a
-/// `perfkit-measured-<UUID>` folder. Here a tiny package of its own (no PerfKit dependency, one
-/// test that sleeps) is run by the real binary; after the interrupt no process may have its working
-/// directory in the package and its temporary folder may hold no `perfkit-` folder.
+/// Ctrl-C (issue 29, defect 4): SIGINT to `perfkit run` during the package's release build and during measuring.
+///
+/// Before the fix, `swift-build`, `swiftc` and `swift-frontend` kept running with parent 1 and the measured bundle ran
+/// on, and each interrupted measurement left a `perfkit-measured-<UUID>` folder. Here a tiny package of its own (no
+/// PerfKit dependency, one test that sleeps) is run by the real binary; after the interrupt no process may have its
+/// working directory in the package and its temporary folder may hold no `perfkit-` folder.
 @Suite struct InterruptTests {
     let package = TemporaryFolder("perfkit-interrupt")
 

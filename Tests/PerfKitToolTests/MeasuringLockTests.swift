@@ -3,9 +3,10 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// F6 (issue 63): one measurement at a time in a package. A second `perfkit run` (or abba, bisect,
-/// calibrate) is refused at once, naming the first by pid and command; help and a folder without
-/// a package are not locked.
+/// F6 (issue 63): one measurement at a time in a package.
+///
+/// A second `perfkit run` (or abba, bisect, calibrate) is refused at once, naming the first by pid and command; help
+/// and a folder without a package are not locked.
 @Suite struct MeasuringLockTests {
     @Test func aSecondMeasurementIsRefusedNamingTheFirst() throws {
         let folder = TemporaryFolder("perfkit-f6")

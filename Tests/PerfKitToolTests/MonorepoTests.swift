@@ -3,10 +3,11 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// A monorepo of the shape real packages have (Tests/Fixtures/make-monorepo.sh): a root package,
-/// the measured code in a local package under `Packages/Core`, PerfKit as a relative path
-/// dependency outside the repository. What a worktree builds, the counting path, and the exit
-/// statuses of `perfkit run`, each through what a user runs.
+/// A monorepo of the shape real packages have (Tests/Fixtures/make-monorepo.sh).
+///
+/// A root package, the measured code in a local package under `Packages/Core`, PerfKit as a relative path dependency
+/// outside the repository. What a worktree builds, the counting path, and the exit statuses of `perfkit run`, each
+/// through what a user runs.
 @Suite(.serialized) struct MonorepoTests {
     /// The PerfKit checkout these tests belong to.
     static let perfkit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -124,9 +125,10 @@ import Testing
         )
     }
 
-    /// `abba --counts` of the monorepo's first two commits (Core: 10% more work per element): B is
-    /// built from A's products, and each side's counting run stays in the record, every sample's
-    /// dump beside it, so a series that moved between the sides can be traced sample by sample.
+    /// `abba --counts` of the monorepo's first two commits (Core: 10% more work per element).
+    ///
+    /// B is built from A's products, and each side's counting run stays in the record, every sample's dump beside it,
+    /// so a series that moved between the sides can be traced sample by sample.
     @Test func abbaCountsKeepsEachSidesCountsWithTheirDumps() throws {
         let folder = TemporaryFolder("perfkit-monorepo-abba")
         let repository = folder.path + "/mono"

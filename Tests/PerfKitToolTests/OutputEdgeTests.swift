@@ -3,9 +3,10 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// Every file a command writes, companions included, is checked before any work and never lands
-/// beside a device or over an input; merge carries every shard's state; bisect of one commit is
-/// refused at once. Each test failed before its fix.
+/// Every file a command writes, companions included, is checked before any work and never lands beside a device or over
+/// an input.
+///
+/// Merge carries every shard's state; bisect of one commit is refused at once. Each test failed before its fix.
 @Suite struct OutputEdgeTests {
     let folder = TemporaryFolder("perfkit-output-edges")
 

@@ -3,9 +3,10 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// What an adopter's test bundle builds, read from the manifest as SwiftPM resolves it
-/// (`swift package dump-package`): the product adopters depend on reaches only the measuring core,
-/// never the comparison and report code, the history store's database clients or the example.
+/// What an adopter's test bundle builds, read from the manifest as SwiftPM resolves it (`swift package dump-package`).
+///
+/// The product adopters depend on reaches only the measuring core, never the comparison and report code, the history
+/// store's database clients or the example.
 @Suite struct PackageShapeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

@@ -7,9 +7,10 @@ import Testing
 import Glibc
 #endif
 
-/// The defects of the fault campaign (issue 29), one test each: every one failed on the code before
-/// the fix. Outputs that are not regular files, bad output paths, journal writers, unbounded inputs,
-/// names, edge values and messages.
+/// The defects of the fault campaign (issue 29), one test each: every one failed on the code before the fix.
+///
+/// Outputs that are not regular files, bad output paths, journal writers, unbounded inputs, names, edge values and
+/// messages.
 @Suite struct ReliabilityTests {
     let folder = TemporaryFolder("perfkit-reliability")
 
@@ -86,9 +87,10 @@ import Glibc
         #expect(throws: Never.self) { try BaselineStore.validate(name: "feature-1.2_x") }
     }
 
-    /// A save racing a delete of the same name: the save read the previous baseline apart from its
-    /// own lock and failed 1 time in 30-40 with "no baseline named …". It must succeed every time
-    /// (the delete may legitimately find nothing to delete).
+    /// A save racing a delete of the same name.
+    ///
+    /// The save read the previous baseline apart from its own lock and failed 1 time in 30-40 with "no baseline named
+    /// …". It must succeed every time (the delete may legitimately find nothing to delete).
     @Test func aBaselineSaveRacingADeleteOfTheSameNameAlwaysSucceeds() throws {
         _ = try writeRun()
         for trial in 0..<40 {

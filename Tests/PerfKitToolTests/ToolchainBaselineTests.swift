@@ -3,8 +3,10 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// Baselines per toolchain (issue 60): saved side by side with `--per-toolchain`, looked up by the
-/// run's toolchain, and a baseline of another toolchain named as such rather than judged.
+/// Baselines per toolchain (issue 60).
+///
+/// Saved side by side with `--per-toolchain`, looked up by the run's toolchain, and a baseline of another toolchain
+/// named as such rather than judged.
 @Suite struct ToolchainBaselineTests {
     let folder = TemporaryFolder("perfkit-toolchain")
 
