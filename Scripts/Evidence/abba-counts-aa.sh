@@ -12,7 +12,7 @@ rm -rf "$out"; mkdir -p "$out"
 git clone -q "$root" "$scratch" && cd "$scratch"
 if [ "${2:-comment}" = layout ]; then
     printf '\n/// Code the measured code never calls (abba-counts-aa.sh layout).\npackage func aaLayout(_ n: Int) -> Int { (0..<n).reduce(0, &+) }\n' \
-        >> Sources/PerfKit/Orchestration/CountingRun.swift
+        >> Sources/PerfKit/Counting/CountingRun.swift
 else
     echo "// A/A: identical measured code, built separately" >> Sources/CalendarSubjects/Artwork/ArtworkCache.swift
 fi
