@@ -2,7 +2,8 @@
 extension Option {
     package static let format = Option("format", value: "text|json|markdown|csv", help: "output format (default text)")
     package static let samples = Option(
-        "samples", value: "N", help: "samples per measured test, split over the processes (default: each test's own)"
+        "samples", value: "N",
+        help: "samples of each measured test in a timing run, shared by its processes (default: each test's own)"
     )
     .deprecated("iterations")
     package static let markdown = Option(

@@ -41,6 +41,7 @@ extension VerbTable {
                     .output,
                     .counts,
                     .countsOnly,
+                    .countSamples,
                     .shard,
                 ]),
             Verb(
@@ -98,7 +99,8 @@ extension VerbTable {
                     .timeBudget,
                     .rounds,
                     .filter.help("test IDs to measure (default 'Benchmarks/')"),
-                    .samples.help("samples per measured test in each process (default: each test's own)"),
+                    .samples.help("samples of each measured test in each round's process (default: each test's own)"),
+                    .countSamples.help("with --counts: samples per arm and phase in each counting process"),
                     .markdown.help("PR-sized Markdown report"),
                     .csv.help("CSV summary and raw samples"),
                     .json.help("the comparison as JSON"),
@@ -141,7 +143,7 @@ extension VerbTable {
                             "the test (Suite/test()) when it has one count series, else the series' name from perfkit "
                             + "history show"
                     ),
-                    .samples.help("samples per counting run (default: the test's own)"),
+                    .countSamples,
                 ]),
             Verb(
                 name: "calibrate", run: measuring(CalibrateCommand.run), positionals: "",
@@ -152,7 +154,7 @@ extension VerbTable {
                     .rounds.help("ABBA rounds per A/A comparison (default 24)"),
                     .repeats,
                     .filter.help("test IDs to measure"),
-                    .samples.help("samples per measured test in each process"),
+                    .samples.help("samples of each measured test in each round's process (default: each test's own)"),
                     .output.help("noise-band file (default .perfkit/noise/<machine>.json)"),
                 ]),
         ])

@@ -152,7 +152,8 @@ struct LookedUp<T> { var value: T }
         loadingElsewhere: Bool = false, progress: (String) -> Void = { _ in }
     ) throws -> [TestResult] {
         let run = try CountingRun.measure(
-            bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: filter, samples: 3, setup: setup,
+            bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: filter, countSamples: 3,
+            setup: setup,
             heapPads: heapPads, loadingElsewhere: loadingElsewhere, progress: progress)
         try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path)
         return run.tests
@@ -336,7 +337,7 @@ struct LookedUp<T> { var value: T }
             var lines: [String] = []
             let run = try CountingRun.measure(
                 bundle: CommandLine.arguments[0], directory: Self.packageRoot,
-                filter: "CountingRunTests/(bundleAddressKeyedWork|countedLoop)", samples: 3, setup: setup,
+                filter: "CountingRunTests/(bundleAddressKeyedWork|countedLoop)", countSamples: 3, setup: setup,
                 progress: { lines.append($0) })
             let folder = URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path
             try? FileManager.default.removeItem(atPath: folder)
@@ -366,7 +367,7 @@ struct LookedUp<T> { var value: T }
             let filter = "CountingRunTests/(bundleAddressKeyedWork|countedLoop)"
             func start(_ extra: String, costs: [TestResult] = []) throws -> CountingRun.Started {
                 try CountingRun.start(
-                    bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: filter, samples: 3,
+                    bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: filter, countSamples: 3,
                     setup: setup, environment: [Self.extraWorkVariable: extra], costs: costs)
             }
             let a = try start("0000")

@@ -138,6 +138,26 @@ private struct Policy: MeasurableSubject {
         #expect(budget.limits.map(\.value) == [1_500])
     }
 
+    /// `--samples` is a total as a test's own samples are, split once the same way; a counting process
+    /// takes `--count-samples` per arm and phase and never reads `--samples`.
+    @Test func forcedSamplesAreATotalSplitLikeATestsOwn() {
+        let declared = RunConfiguration(samples: 30)
+        func mode(forced: Int?, processes: Int) -> PerformanceMode {
+            PerformanceMode(
+                isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: forced,
+                processes: processes)
+        }
+        #expect(mode(forced: nil, processes: 8).configuration(from: declared).samples == 4)
+        #expect(mode(forced: 30, processes: 8).configuration(from: RunConfiguration(samples: 100)).samples == 4)
+        #expect(mode(forced: 3, processes: 8).configuration(from: declared).samples == 2)
+        #expect(mode(forced: 1, processes: 1).configuration(from: declared).samples == 1)
+        #expect(mode(forced: 7, processes: 1).configuration(from: declared).samples == 7)
+        let counting = PerformanceMode(
+            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: 30,
+            countSampleOverride: 5)
+        #expect(counting.countSampleOverride == 5 && counting.sampleOverride == 30)
+    }
+
     @Test(arguments: [(elsewhere: false, exactRounds: 3), (elsewhere: true, exactRounds: 0)])
     func anAbbaProcessAfterTheFirstBlockSkipsExactCountsButKeepsItsRounds(elsewhere: Bool, exactRounds: Int) {
         let mode = PerformanceMode(

@@ -1,7 +1,7 @@
 import PerfKit
 import Testing
 
-/// Records each request and answers with one wall-clock value per round asked for.
+/// Records each request and answers with one wall-clock value per sample a process takes of the samples asked for.
 private final class RecordingLauncher: MeasuredProcessLauncher {
     var requests: [MeasuredProcessRequest] = []
     var failingProcess: Int?
@@ -10,7 +10,8 @@ private final class RecordingLauncher: MeasuredProcessLauncher {
         let index = requests.count
         requests.append(request)
         var series = SampleSeries(metric: .wallClock, arm: "main", phase: .warm)
-        for round in 0..<(request.samples ?? 3) {
+        let processes = request.environment["PERFKIT_PROCESSES"].flatMap(Int.init) ?? 1
+        for round in 0..<RunConfiguration.share(of: request.samples ?? 3, processes: processes) {
             series.append(Double(1_000 * (index + 1)), round: round, position: 0, index: round)
         }
         let test = TestResult(
@@ -21,12 +22,14 @@ private final class RecordingLauncher: MeasuredProcessLauncher {
 }
 
 @Suite struct MeasuredRunTests {
-    @Test func roundsAreSplitOverFreshProcessesAndMergedWithProcessLabels() throws {
+    @Test func samplesAreSplitOverFreshProcessesAndMergedWithProcessLabels() throws {
         let launcher = RecordingLauncher()
         let (tests, status) = try MeasuredRun.measure(
             bundle: "b.xctest", filter: "Benchmarks/", samples: 30, processes: 8, launcher: launcher)
         #expect(launcher.requests.count == 8)
-        #expect(launcher.requests.allSatisfy { $0.samples == 4 }, "30 rounds over 8 processes: 4 each")
+        // The total goes to every process, which takes its share as it does of a test's own samples.
+        #expect(launcher.requests.allSatisfy { $0.samples == 30 })
+        #expect(RunConfiguration.share(of: 30, processes: 8) == 4, "30 samples over 8 processes: 4 each")
         #expect(launcher.requests.map { $0.environment["PERFKIT_PROCESS_INDEX"] } == (0..<8).map { String($0) })
         #expect(launcher.requests.allSatisfy { $0.environment["PERFKIT_PROCESSES"] == "8" })
         #expect(

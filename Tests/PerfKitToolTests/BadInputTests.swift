@@ -20,6 +20,24 @@ import Testing
         return run
     }
 
+    /// `--samples` is a timing run's and `--count-samples` a counting run's: one given to a command
+    /// without its kind of run is refused before anything is built, naming the other.
+    @Test(arguments: [
+        (["run", "--counts-only", "--samples", "3"], "--count-samples"),
+        (["run", "--count-samples", "3"], "--counts"),
+        (["abba", "HEAD", "HEAD", "--counts", "--samples", "3"], "--count-samples"),
+        (["abba", "HEAD", "HEAD", "--count-samples", "3"], "--counts"),
+        (["bisect", "HEAD", "HEAD", "--series", "S/t()", "--samples", "3"], "--samples"),
+    ])
+    func aSampleOptionForTheOtherKindOfRunIsRefused(arguments: [String], named: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try PerfkitProcess.run(arguments, in: directory)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(named), "\(arguments): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
     /// F9: two number files whose values' difference overflows are named in the one-line refusal.
     @Test func statsNamesTheFilesWhoseDifferenceOverflows() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -71,8 +71,8 @@ import Testing
         // The counting path in a package whose measured code is in a local package: counts taken.
         let counted = try PerfkitProcess.run(
             [
-                "run", "--counts", "--filter", "MonoBenchmarks", "--processes", "2", "--samples", "3", "--output",
-                "c.json",
+                "run", "--counts", "--filter", "MonoBenchmarks", "--processes", "2", "--samples", "3",
+                "--count-samples", "3", "--output", "c.json",
             ],
             in: repository)
         #expect(counted.status == ExitStatus.fine, "\(counted.stderr.suffix(2_000))")
@@ -134,7 +134,7 @@ import Testing
         let repository = folder.path + "/mono"
         let commits = try Self.monorepo(in: repository)
         let result = try PerfkitProcess.run(
-            ["abba", commits[0], commits[1], "--counts", "--filter", "MonoBenchmarks", "--samples", "2"],
+            ["abba", commits[0], commits[1], "--counts", "--filter", "MonoBenchmarks", "--count-samples", "2"],
             in: repository)
         #expect(result.status == ExitStatus.fine, "\(result.stderr.suffix(2_000))")
         var medians: [Double] = []

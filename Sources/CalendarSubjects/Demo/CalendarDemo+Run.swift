@@ -45,7 +45,7 @@ extension CalendarDemo {
         counts: Bool = true, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
         var (run, status, dumps, countingFailure) = try MeasuredRun.measurePackage(
-            filter: MeasuredRun.defaultFilter, samples: samples, processes: processes,
+            filter: MeasuredRun.defaultFilter, samples: ForcedSamples(timing: samples), processes: processes,
             runs: counts ? .timingAndCounts : .timing,
             progress: progress)
         if let countingFailure {

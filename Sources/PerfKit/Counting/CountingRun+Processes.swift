@@ -52,7 +52,7 @@ extension CountingRun {
     }
 
     /// The counting processes' whole environment: fixed, so counts do not depend on the caller's.
-    static func countingEnvironment(root: String, samples: Int?, extra: [String: String]) -> [String: String] {
+    static func countingEnvironment(root: String, countSamples: Int?, extra: [String: String]) -> [String: String] {
         var environment = [
             "PATH": "/usr/bin:/bin", "HOME": "/tmp", "LC_ALL": "C", "SWIFT_DETERMINISTIC_HASHING": "1",
             // Every symbol bound at start-up: a lazily bound call would count the dynamic linker's
@@ -67,7 +67,7 @@ extension CountingRun {
             "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1,tcache:false",
             MeasuredProcessEnvironment.mode: MeasuredProcessEnvironment.measureMode,
         ]
-        if let samples { environment[MeasuredProcessEnvironment.samples] = String(samples) }
+        if let countSamples { environment[MeasuredProcessEnvironment.countSamples] = String(countSamples) }
         environment.merge(extra) { _, new in new }
         return environment
     }

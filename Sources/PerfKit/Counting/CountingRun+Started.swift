@@ -4,7 +4,7 @@ import PerfKitCore
 /// A counting run in two steps.
 ///
 /// Each test's first process
-/// (``start(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``), then
+/// (``start(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``), then
 /// the checks, placement trials and placements of the tests a caller names (``finish(_:followingUp:progress:)``). A
 /// counting run of one side names every test; a command that counts two sides (`abba --counts`, `bisect --counts`)
 /// names only the tests whose first processes counted differently.
@@ -39,17 +39,18 @@ extension CountingRun {
     /// The same processes, environment and order as a counting run's first processes, with no check, trial or placement
     /// yet.
     /// - Parameters: As
-    ///   ``measure(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``.
+    ///   ``measure(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``.
     ///   The tests' follow-ups run in ``finish(_:followingUp:progress:)``, once every first process has ended.
     /// - Returns: The started run, to compare with the other side's (``testsToFollowUp(_:_:)``) and finish.
     /// - Throws: ``OrchestrationError`` when valgrind fails.
     package static func start(
-        bundle: String, directory: String, filter: String, samples: Int?, setup: Setup,
+        bundle: String, directory: String, filter: String, countSamples: Int?, setup: Setup,
         environment extra: [String: String] = [:], jobs: Int = defaultJobs, heapPads pads: [Int] = heapPads,
         loadingElsewhere: Bool = false, costs: [TestResult] = [], progress: (String) -> Void = { _ in }
     ) throws -> Started {
         let staged = try stage(
-            bundle: bundle, directory: directory, filter: filter, samples: samples, setup: setup, extra: extra,
+            bundle: bundle, directory: directory, filter: filter, countSamples: countSamples, setup: setup,
+            extra: extra,
             jobs: jobs, pads: pads, loadingElsewhere: loadingElsewhere, costs: costs, progress: progress)
         do {
             let (outcomes, _) = try CountingProcess.runAll(
@@ -86,7 +87,7 @@ extension CountingRun {
     /// ``followUps(of:_:first:root:)``) and gathers every process's results and dumps, as a
     /// counting run does; the folder is removed but for its dumps.
     /// - Returns: As
-    ///   ``measure(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``.
+    ///   ``measure(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``.
     /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
     package static func finish(
         _ started: Started, followingUp ids: Set<String>, progress: (String) -> Void = { _ in }

@@ -157,7 +157,7 @@ package enum CountingRun {
     ///   - bundle: The release test bundle.
     ///   - directory: The package directory.
     ///   - filter: Test filter.
-    ///   - samples: Samples per arm and phase, if forced (default ``SimulatedCounter/samplesPerArmAndPhase``).
+    ///   - countSamples: Samples per arm and phase, if forced (default ``SimulatedCounter/samplesPerArmAndPhase``).
     ///   - setup: From ``prepare(directory:progress:)``.
     ///   - extra: Variables added to the fixed environment (test-only, for example an injected change).
     ///   - jobs: Counting processes at once (``defaultJobs``).
@@ -172,12 +172,13 @@ package enum CountingRun {
     ///   beside the run file.
     /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
     package static func measure(
-        bundle: String, directory: String, filter: String, samples: Int?, setup: Setup,
+        bundle: String, directory: String, filter: String, countSamples: Int?, setup: Setup,
         environment extra: [String: String] = [:], jobs: Int = defaultJobs, heapPads pads: [Int] = heapPads,
         loadingElsewhere: Bool = false, costs: [TestResult] = [], progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
         let started = try start(
-            bundle: bundle, directory: directory, filter: filter, samples: samples, setup: setup, environment: extra,
+            bundle: bundle, directory: directory, filter: filter, countSamples: countSamples, setup: setup,
+            environment: extra,
             jobs: jobs, heapPads: pads, loadingElsewhere: loadingElsewhere, costs: costs, progress: progress)
         // Every test gets its check or placement trial, unless the heap shifts are a test's own.
         let following = pads == heapPads ? Set(started.processes.map(\.id)) : []
@@ -187,12 +188,12 @@ package enum CountingRun {
     /// What a counting run prepares before its first process.
     ///
     /// What
-    /// ``measure(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
-    /// and ``start(bundle:directory:filter:samples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
+    /// ``measure(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
+    /// and ``start(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
     /// prepare before the first process: the run's folder (registered for removal on interrupt), the countable bundle and the shim in it, the
     /// fixed environment, and one process per test and heap shift, the costliest first.
     static func stage(
-        bundle: String, directory: String, filter: String, samples: Int?, setup: Setup, extra: [String: String],
+        bundle: String, directory: String, filter: String, countSamples: Int?, setup: Setup, extra: [String: String],
         jobs: Int, pads: [Int], loadingElsewhere: Bool, costs: [TestResult], progress: (String) -> Void
     ) throws -> (root: String, processes: [CountingProcess], width: Int, environment: [String: String]) {
         // One folder of a fixed path length for everything the process is handed (CountingFolder).
@@ -207,7 +208,7 @@ package enum CountingRun {
                 bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
             try countableCopy(of: absoluteBundle, at: root + "/bundle", progress: progress)
             try FileManager.default.copyItem(atPath: setup.shim, toPath: root + "/shim.so")
-            let environment = countingEnvironment(root: root, samples: samples, extra: extra)
+            let environment = countingEnvironment(root: root, countSamples: countSamples, extra: extra)
             // One valgrind process per test, as Gungraun runs one per benchmark: what earlier tests left
             // in the process moves a later test's pointer-keyed work.
             let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)

@@ -36,7 +36,8 @@ package enum MeasuredRun {
     ///   - bundle: The release test bundle.
     ///   - directory: The package directory.
     ///   - filter: Test filter.
-    ///   - samples: Total samples forced on every measured test (split over the processes), if any.
+    ///   - samples: Total samples forced on every measured test, if any; each process takes its share
+    ///     (``RunConfiguration/share(of:processes:)``, in the process).
     ///   - processes: Fresh processes.
     ///   - launcher: Launches them.
     ///   - progress: Receives one line per process.
@@ -47,7 +48,6 @@ package enum MeasuredRun {
         launcher: some MeasuredProcessLauncher,
         progress: (String) -> Void = { _ in }
     ) throws -> (tests: [TestResult], status: Int32) {
-        let perProcess = samples.map { max(1, ($0 + processes - 1) / processes) }
         var results: [[TestResult]] = []
         var status: Int32 = 0
         for process in 0..<processes {
@@ -55,7 +55,7 @@ package enum MeasuredRun {
                 "perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
             let outcome = try launcher.measure(
                 MeasuredProcessRequest(
-                    bundle: bundle, directory: directory, filter: filter, samples: perProcess,
+                    bundle: bundle, directory: directory, filter: filter, samples: samples,
                     environment: environment(process: process, of: processes), forwardOutput: process == 0))
             results.append(outcome.tests)
             status = max(status, outcome.status)
@@ -83,7 +83,7 @@ package enum MeasuredRun {
     /// then, when asked, under callgrind for simulated counts (``CountingRun``).
     /// - Parameters:
     ///   - filter: Test filter.
-    ///   - samples: Total samples forced on every measured test, if any (per arm and phase in the counting pass).
+    ///   - samples: Samples forced on the timing run and the counting run, if any (``ForcedSamples``).
     ///   - processes: Fresh processes.
     ///   - runs: The timing run, the counting run or both.
     ///   - shard: Measure only this part of the matching tests (``Shard``); nil for all of them.
@@ -94,7 +94,8 @@ package enum MeasuredRun {
     ///   the caller to write before it reports the failure).
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
     package static func measurePackage(
-        filter requested: String, samples: Int?, processes: Int, runs: Runs = .timing, shard: Shard? = nil,
+        filter requested: String, samples: ForcedSamples = .none, processes: Int, runs: Runs = .timing,
+        shard: Shard? = nil,
         progress: (String) -> Void = { _ in }
     ) throws -> (run: RunFile, status: Int32, dumps: String?, countingFailure: OrchestrationError?) {
         // A filter that is not a regular expression is bad input, told before anything is built.
@@ -119,7 +120,7 @@ package enum MeasuredRun {
         var status: Int32 = 0
         if runs.timing {
             (tests, status) = try measure(
-                bundle: bundle, filter: filter, samples: samples, processes: processes,
+                bundle: bundle, filter: filter, samples: samples.timing, processes: processes,
                 launcher: TestBundleLauncher(), progress: progress)
         }
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
@@ -131,7 +132,8 @@ package enum MeasuredRun {
                 // The costliest tests first: as this run's timing says, else as the last run counted.
                 let costs = runs.timing ? tests : ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])
                 let counted = try CountingRun.measure(
-                    bundle: bundle, directory: ".", filter: filter, samples: samples, setup: setup, costs: costs,
+                    bundle: bundle, directory: ".", filter: filter, countSamples: samples.counting, setup: setup,
+                    costs: costs,
                     progress: progress)
                 tests = runs.timing ? tests.addingCounts(counted.tests) : counted.tests
                 status = max(status, counted.status)

@@ -7,7 +7,7 @@ extension Bisection {
     /// GOOD first (its value is the reference), then each commit git checks out.
     struct StepCounter {
         let selector: String
-        let samples: Int?
+        let countSamples: Int?
         let setup: CountingRun.Setup
         let progress: (String) -> Void
         /// The worktree's package folder.
@@ -29,11 +29,11 @@ extension Bisection {
 
         /// Builds and counts GOOD.
         init(
-            good: String, goodName: String, selector: String, samples: Int?, setup: CountingRun.Setup,
+            good: String, goodName: String, selector: String, countSamples: Int?, setup: CountingRun.Setup,
             progress: @escaping (String) -> Void
         ) throws {
             self.selector = selector
-            self.samples = samples
+            self.countSamples = countSamples
             self.setup = setup
             self.progress = progress
             let revision = try Revision.prepare(good, worktree: Bisection.worktree, progress: progress)
@@ -113,7 +113,7 @@ extension Bisection {
             progress("perfkit bisect: counting \(SeriesID.shortTest(testID)) at \(commit.prefix(12))…")
             let started = try CountingRun.start(
                 bundle: bundle, directory: tree, filter: NSRegularExpression.escapedPattern(for: testID),
-                samples: samples, setup: setup, progress: progress)
+                countSamples: countSamples, setup: setup, progress: progress)
             defer { started.discard() }
             let same = !goodFirst.isEmpty && firstSamples(started.tests) == goodFirst
             if same {

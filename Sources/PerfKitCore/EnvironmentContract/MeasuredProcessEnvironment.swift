@@ -2,8 +2,7 @@ import Foundation
 
 /// The environment variables through which `perfkit` tells a measured test process what to do.
 ///
-/// The environment variables through which `perfkit` tells a measured test process what to do,
-/// named once for the side that sets them (``TestBundleLauncher``, ``MeasuredRun``,
+/// They are named once for the side that sets them (``TestBundleLauncher``, ``MeasuredRun``,
 /// ``AbbaSession``) and the side that reads them (`PerformanceMode` in PerfKitTesting).
 package enum MeasuredProcessEnvironment {
     /// `measure` selects measure mode; anything else is smoke mode.
@@ -12,8 +11,13 @@ package enum MeasuredProcessEnvironment {
     package static let measureMode = "measure"
     /// The folder measured tests write their result fragments to.
     package static let resultsDirectory = "PERFKIT_RESULTS_DIR"
-    /// Samples forced on every measured test.
+    /// Samples forced on every measured test of a timing run (`--samples`).
+    ///
+    /// A total, as a test's own `samples:` is: a run split over processes shares it
+    /// (``RunConfiguration/share(of:processes:)``).
     package static let samples = "PERFKIT_SAMPLES"
+    /// Samples forced per arm and phase of every test in a counting process (`--count-samples`).
+    package static let countSamples = "PERFKIT_COUNT_SAMPLES"
     /// The older spelling of ``samples``, still read when ``samples`` is not set (deprecated).
     package static let deprecatedIterations = "PERFKIT_ITERATIONS"
     /// Fresh processes a run is split over (`perfkit run --processes N`).

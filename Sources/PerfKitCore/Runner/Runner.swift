@@ -27,6 +27,18 @@ public struct RunConfiguration: Sendable, Equatable {
     /// per sample). See ``Batching``.
     public var batchTargetNanoseconds: Double
 
+    /// One process's share of `total` samples when a run is split over `processes` fresh processes.
+    ///
+    /// The one place a total is split, for a test's own `samples:` and `--samples` alike: rounded up,
+    /// and at least two per process so each process's median has a neighbour (one process keeps the total).
+    /// - Parameters:
+    ///   - total: The samples of the whole run.
+    ///   - processes: Fresh processes the run is split over.
+    /// - Returns: The samples each process takes.
+    public static func share(of total: Int, processes: Int) -> Int {
+        processes > 1 ? max(2, (total + processes - 1) / processes) : total
+    }
+
     /// The older name of ``samples``.
     @available(*, deprecated, renamed: "samples")
     public var rounds: Int {

@@ -5,9 +5,11 @@ import PerfKitCore
 ///
 /// - `PERFKIT_MODE=measure` selects measure mode;
 /// - `PERFKIT_RESULTS_DIR` is where measured tests write their results;
-/// - `PERFKIT_SAMPLES` (formerly `PERFKIT_ITERATIONS`, still read) overrides every test's samples in measure mode;
+/// - `PERFKIT_SAMPLES` (formerly `PERFKIT_ITERATIONS`, still read) overrides every test's samples in a timing run,
+///   a total as the test's own is;
+/// - `PERFKIT_COUNT_SAMPLES` overrides the samples per arm and phase in a counting process;
 /// - `PERFKIT_PROCESSES` (set by `perfkit run --processes N`) says the run is split over N fresh
-///   processes: each runs its share of the declared rounds, at least two;
+///   processes: each runs its share of the samples (``RunConfiguration/share(of:processes:)``);
 /// - `PERFKIT_PROCESS_INDEX` (0 to N − 1) says which one this is: only the first runs the exact
 ///   allocation count pass, whose counts are the same in every process;
 /// - `PERFKIT_EXACT_COUNTS=elsewhere` (set by `perfkit abba` after its first ABBA block) says other
@@ -19,8 +21,10 @@ public struct PerformanceMode: Sendable, Equatable {
     public var buildConfiguration: String
     /// Where results go, if anywhere.
     public var resultsDirectory: String?
-    /// Samples forced from the command line (`--samples`, `PERFKIT_SAMPLES`).
+    /// Samples forced from the command line on a timing run (`--samples`, `PERFKIT_SAMPLES`), a total.
     public var sampleOverride: Int?
+    /// Samples per arm and phase forced on a counting process (`--count-samples`, `PERFKIT_COUNT_SAMPLES`).
+    public var countSampleOverride: Int?
     /// Fresh processes the run is split over (1 for a single process).
     public var processes: Int
     /// This process's index among them (0 for the first or only one).
@@ -32,8 +36,9 @@ public struct PerformanceMode: Sendable, Equatable {
     public init(
         isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, sampleOverride: Int?,
         processes: Int = 1, processIndex: Int = 0,
-        exactCountsElsewhere: Bool = false
+        exactCountsElsewhere: Bool = false, countSampleOverride: Int? = nil
     ) {
+        self.countSampleOverride = countSampleOverride
         self.processIndex = max(0, processIndex)
         self.exactCountsElsewhere = exactCountsElsewhere
         self.isMeasuring = isMeasuring
@@ -72,7 +77,8 @@ public struct PerformanceMode: Sendable, Equatable {
             processes: environment(MeasuredProcessEnvironment.processes).flatMap(Int.init) ?? 1,
             processIndex: environment(MeasuredProcessEnvironment.processIndex).flatMap(Int.init) ?? 0,
             exactCountsElsewhere: environment(MeasuredProcessEnvironment.exactCounts)
-                == MeasuredProcessEnvironment.exactCountsElsewhere)
+                == MeasuredProcessEnvironment.exactCountsElsewhere,
+            countSampleOverride: environment(MeasuredProcessEnvironment.countSamples).flatMap(Int.init))
     }
 
     /// Whether this process skips the exact-count pass because another process of the run takes it.
@@ -107,15 +113,12 @@ public struct PerformanceMode: Sendable, Equatable {
         var configuration = declared
         if isMeasuring && SimulatedCounter.isCounting {
             // Counts repeat between runs: two samples per arm and phase, the process's first and one after it.
-            configuration.samples = sampleOverride ?? min(configuration.samples, Self.countingSamples)
+            configuration.samples = countSampleOverride ?? min(configuration.samples, Self.countingSamples)
             configuration.exactCountRounds = 0
             configuration.batchTargetNanoseconds = 0
         } else if isMeasuring {
-            if let sampleOverride {
-                configuration.samples = sampleOverride
-            } else if processes > 1 {
-                configuration.samples = max(2, (configuration.samples + processes - 1) / processes)
-            }
+            configuration.samples = RunConfiguration.share(
+                of: sampleOverride ?? configuration.samples, processes: processes)
             // Exact counts are the same in every process: one round of the slow, cache-less count
             // pass in the first process is enough, and keeps the other processes' fixed cost down.
             if leavesExactCountsToAnotherProcess {

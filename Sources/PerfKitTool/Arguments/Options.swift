@@ -16,6 +16,9 @@ extension Option {
     package static let counts = Option(
         flag: "counts",
         help: "also count simulated instructions per call: \(CountingRun.summary), about 50x slower")
+    package static let countSamples = Option(
+        "count-samples", value: "N",
+        help: "samples per arm and phase in each counting process (default \(SimulatedCounter.samplesPerArmAndPhase))")
     package static let countsOnly = Option(
         flag: "counts-only", help: "count simulated instructions only (no timing processes)")
     package static let csv = Option(

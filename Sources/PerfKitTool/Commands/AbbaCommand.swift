@@ -14,7 +14,8 @@ enum AbbaCommand {
         if parsed[.failOn] != nil { _ = try parsed.choice(.failOn, ["regression"], default: "regression") }
         let plan = try plan(parsed)
         let timeBudget = try parsed.integer(.timeBudget, default: SequentialPlan.defaultTimeBudget, range: 1...86_400)
-        let samples = try parsed.integer(.samples)
+        let samples = ForcedSamples(timing: try parsed.integer(.samples), counting: try parsed.integer(.countSamples))
+        try SampleOptions.check(samples, timing: !parsed.has(.counts), counting: parsed.has(.counts), verb: "abba")
         let seed = UInt64(try parsed.integer(.seed, default: 0xABBA, range: 0...Int.max))
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
         let envA = try environment(parsed[.envA]), envB = try environment(parsed[.envB])
@@ -23,7 +24,8 @@ enum AbbaCommand {
         let started = Date()
         if parsed.has(.counts) {
             return try counted(
-                parsed, arguments: arguments, filter: filter, samples: samples, environments: (envA, envB),
+                parsed, arguments: arguments, filter: filter, countSamples: samples.counting,
+                environments: (envA, envB),
                 started: started)
         }
         let sides = try AbbaSession.Side.build(
@@ -35,7 +37,7 @@ enum AbbaCommand {
             timeBudget: parsed[.rounds] == nil ? Double(timeBudget) : nil,
             bands: try NoiseBandsFile.load(parsed[.noise], machine: machine, default: NoiseBandsFile.pairedDefault),
             filter: filter,
-            samples: samples, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
+            samples: samples.timing, seed: seed, launcher: TestBundleLauncher(), progress: Output.progress)
         session.comparison.baselineEnvironment = a.environment(machine: machine)
         session.comparison.currentEnvironment = b.environment(machine: machine)
         if let built = session.comparison.baselineEnvironment, let other = session.comparison.currentEnvironment,
@@ -70,11 +72,11 @@ enum AbbaCommand {
     /// Both revisions built, each counted by a counting run (``CountingRun/summary``), the counts compared (identical,
     /// or against the count tolerance). No timing rounds: counts do not drift with the machine's load.
     static func counted(
-        _ parsed: Arguments, arguments: [String], filter: String, samples: Int?,
+        _ parsed: Arguments, arguments: [String], filter: String, countSamples: Int?,
         environments: (a: [String: String], b: [String: String]), started: Date
     ) throws -> Int32 {
         let built = try AbbaSession.Side.build(parsed.positionals[0], parsed.positionals[1], progress: Output.progress)
-        let sides = try countSides(built, filter: filter, samples: samples, environments: environments)
+        let sides = try countSides(built, filter: filter, countSamples: countSamples, environments: environments)
         let (a, b) = (built.a.revision, built.b.revision)
         let comparison = try Comparison(
             baseline: sides[0].tests, current: sides[1].tests, baselineEnvironment: sides[0].environment,
@@ -111,7 +113,7 @@ enum AbbaCommand {
     /// (``CountingRun/pairedSummary``); each side's run file is kept with its callgrind files beside it.
     /// - Returns: Each side's tests and recorded environment, A first.
     static func countSides(
-        _ built: (a: AbbaSession.Side, b: AbbaSession.Side), filter: String, samples: Int?,
+        _ built: (a: AbbaSession.Side, b: AbbaSession.Side), filter: String, countSamples: Int?,
         environments: (a: [String: String], b: [String: String])
     ) throws -> [(tests: [TestResult], environment: Environment)] {
         // The shim does not depend on the measured code: built once, from the working tree.
@@ -119,13 +121,14 @@ enum AbbaCommand {
         let machine = EnvironmentReader.machine()
         // B's costliest tests first, as A counted them; A's as the working tree's last run did.
         let startedA = try CountingRun.start(
-            bundle: built.a.bundle, directory: built.a.revision.directory, filter: filter, samples: samples,
-            setup: setup, environment: environments.a,
+            bundle: built.a.bundle, directory: built.a.revision.directory, filter: filter,
+            countSamples: countSamples, setup: setup, environment: environments.a,
             costs: (try? RunFile.read(from: RunFile.latestPath))?.tests ?? [], progress: Output.progress)
         defer { startedA.discard() }
         let startedB = try CountingRun.start(
-            bundle: built.b.bundle, directory: built.b.revision.directory, filter: filter, samples: samples,
-            setup: setup, environment: environments.b, costs: startedA.tests, progress: Output.progress)
+            bundle: built.b.bundle, directory: built.b.revision.directory, filter: filter,
+            countSamples: countSamples, setup: setup, environment: environments.b, costs: startedA.tests,
+            progress: Output.progress)
         defer { startedB.discard() }
         let following = CountingRun.testsToFollowUp(startedA, startedB)
         let total = Set(startedA.tests.map(\.functionID)).union(startedB.tests.map(\.functionID)).count

@@ -11,10 +11,10 @@ enum BisectCommand {
         guard let selector = parsed[.series] else {
             throw UsageError("perfkit bisect needs --series NAME (perfkit bisect --help)")
         }
-        let samples = try parsed.integer(.samples)
+        let countSamples = try parsed.integer(.countSamples)
         let started = Date()
         let outcome = try Bisection.run(
-            good: parsed.positionals[0], bad: parsed.positionals[1], selector: selector, samples: samples,
+            good: parsed.positionals[0], bad: parsed.positionals[1], selector: selector, countSamples: countSamples,
             progress: Output.progress)
         let unit = Metric.instructions.unit
         let runs = outcome.steps.count

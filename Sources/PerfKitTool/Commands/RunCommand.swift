@@ -8,7 +8,7 @@ enum RunCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "run")
         try parsed.requirePositionals(0...0)
-        let samples = try parsed.integer(.samples)
+        let samples = ForcedSamples(timing: try parsed.integer(.samples), counting: try parsed.integer(.countSamples))
         let processes = try parsed.integer(.processes, default: MeasuredRun.defaultProcesses, range: 1...100)
         let output = parsed[.output] ?? RunFile.timestampedPath()
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
@@ -17,6 +17,7 @@ enum RunCommand {
         try OutputPath.validate(output)
         let countsOnly = parsed.has(.countsOnly)
         let runs: MeasuredRun.Runs = countsOnly ? .counts : parsed.has(.counts) ? .timingAndCounts : .timing
+        try SampleOptions.check(samples, timing: runs.timing, counting: runs.counts, verb: "run")
         let shard = try parsed[.shard].map { text in
             guard let shard = Shard(parsing: text) else {
                 throw UsageError("--shard must be I/N with 1 ≤ I ≤ N, not '\(text)'")
