@@ -138,8 +138,9 @@ private struct Policy: MeasurableSubject {
         #expect(budget.limits.map(\.value) == [1_500])
     }
 
-    /// `--samples` is a total as a test's own samples are, split once the same way; a counting process
-    /// takes `--count-samples` per arm and phase and never reads `--samples`.
+    /// `--samples` is a total as a test's own samples are, split once the same way.
+    ///
+    /// A counting process takes `--count-samples` per arm and phase and never reads `--samples`.
     @Test func forcedSamplesAreATotalSplitLikeATestsOwn() {
         let declared = RunConfiguration(samples: 30)
         func mode(forced: Int?, processes: Int) -> PerformanceMode {

@@ -20,8 +20,9 @@ import Testing
         return run
     }
 
-    /// `--samples` is a timing run's and `--count-samples` a counting run's: one given to a command
-    /// without its kind of run is refused before anything is built, naming the other.
+    /// A sample option given to a command without its kind of run is refused before anything is built.
+    ///
+    /// `--samples` is a timing run's and `--count-samples` a counting run's; the refusal names the other.
     @Test(arguments: [
         (["run", "--counts-only", "--samples", "3"], "--count-samples"),
         (["run", "--count-samples", "3"], "--counts"),
