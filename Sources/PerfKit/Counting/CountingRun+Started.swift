@@ -3,8 +3,7 @@ import PerfKitCore
 
 /// A counting run in two steps.
 ///
-/// Each test's first process
-/// (``start(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``), then
+/// Each test's first process (`start`), then
 /// the checks, placement trials and placements of the tests a caller names (``finish(_:followingUp:progress:)``). A
 /// counting run of one side names every test; a command that counts two sides (`abba --counts`, `bisect --counts`)
 /// names only the tests whose first processes counted differently.

@@ -187,11 +187,8 @@ package enum CountingRun {
 
     /// What a counting run prepares before its first process.
     ///
-    /// What
-    /// ``measure(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
-    /// and ``start(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``
-    /// prepare before the first process: the run's folder (registered for removal on interrupt), the countable bundle and the shim in it, the
-    /// fixed environment, and one process per test and heap shift, the costliest first.
+    /// For `measure` and `start`: the run's folder (registered for removal on interrupt), the countable bundle
+    /// and the shim in it, the fixed environment, and one process per test and heap shift, the costliest first.
     static func stage(
         bundle: String, directory: String, filter: String, countSamples: Int?, setup: Setup, extra: [String: String],
         jobs: Int, pads: [Int], loadingElsewhere: Bool, costs: [TestResult], progress: (String) -> Void
