@@ -95,8 +95,7 @@ package enum MeasuredRun {
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
     package static func measurePackage(
         filter requested: String, samples: ForcedSamples = .none, processes: Int, runs: Runs = .timing,
-        shard: Shard? = nil,
-        progress: (String) -> Void = { _ in }
+        shard: Shard? = nil, progress: (String) -> Void = { _ in }
     ) throws -> (run: RunFile, status: Int32, dumps: String?, countingFailure: OrchestrationError?) {
         // A filter that is not a regular expression is bad input, told before anything is built.
         guard (try? NSRegularExpression(pattern: requested)) != nil else {
@@ -133,8 +132,7 @@ package enum MeasuredRun {
                 let costs = runs.timing ? tests : ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])
                 let counted = try CountingRun.measure(
                     bundle: bundle, directory: ".", filter: filter, countSamples: samples.counting, setup: setup,
-                    costs: costs,
-                    progress: progress)
+                    costs: costs, progress: progress)
                 tests = runs.timing ? tests.addingCounts(counted.tests) : counted.tests
                 status = max(status, counted.status)
                 dumps = counted.dumps
