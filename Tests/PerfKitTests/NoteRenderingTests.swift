@@ -53,7 +53,8 @@ import Testing
         let cpu = try SimulatedCountTests.row([10_000, 10_000], [20_000, 20_000], current: otherMachine)
         #expect(cpu.note.contains("different features"))
         var older = SimulatedCountTests.counted()
-        older.countingSetup = "callgrind Ir, one process per run"
+        older.countingSetup = try JSONDecoder().decode(
+            CountingSetup.self, from: Data(#""callgrind Ir, one process per run""#.utf8))
         #expect(
             try SimulatedCountTests.row([10_000, 10_000], [10_000, 10_000], current: older).note.contains(
                 "counting setup"))

@@ -25,6 +25,7 @@ import Testing
             allocator: "jemalloc")
         environment.valgrind = "valgrind-3.19.0"
         environment.valgrindCPU = cpu
+        environment.countingSetup = .pinned(checks: .bundleElsewhere)
         return environment
     }
 
@@ -255,12 +256,46 @@ import Testing
 
     @Test func countsFromAnotherCountingSetupAreNotJudged() throws {
         var older = Self.counted()
-        older.countingSetup = "callgrind Ir, one process per run"
+        older.countingSetup = try JSONDecoder().decode(
+            CountingSetup.self, from: Data(#""callgrind Ir, one process per run""#.utf8))
         let row = try Self.row([10_000, 10_000], [10_000, 10_000], current: older)
         #expect(row.verdict == .notJudged)
         #expect(row.reason == .countsFromAnotherSetup)
-        #expect(older.countingDifferences(from: Self.counted()) == ["counting setup"])
+        #expect(older.countingDifferences(from: Self.counted()) == ["counting setup (recorded setup)"])
         #expect(Self.counted().countingDifferences(from: Self.counted()).isEmpty)
+        var unrecorded = Self.counted()
+        unrecorded.countingSetup = nil
+        #expect(unrecorded.countingDifferences(from: Self.counted()) == ["counting setup (not recorded on one side)"])
+    }
+
+    /// A setup is compared field by field, and a comparison names the fields that differ.
+    @Test func countingSetupsDifferFieldByField() {
+        var other = CountingSetup.pinned(checks: .bundleElsewhere)
+        other.samplesPerArmAndPhase += 1
+        other.uncounted.removeLast()
+        #expect(
+            other.differences(from: .pinned(checks: .bundleElsewhere))
+                == ["samples per arm and phase", "uncounted work"])
+        #expect(
+            CountingSetup.unpinned(checks: .heapShifted).differences(from: .pinned(checks: .heapShifted))
+                == ["processes", "heap"])
+    }
+
+    /// A run file before schema 7 recorded the setup as a sentence: read back as the setup it describes, so a
+    /// baseline saved then is compared with today's counts; written back as fields.
+    @Test func anOlderSetupSentenceReadsAsTheSetupItDescribes() throws {
+        let sentence =
+            "callgrind Ir, one process per test, 2 samples per arm and phase, the test on a measured thread over "
+            + "pinned jemalloc arenas (one per test case; other threads' caches off, its stack at a fixed address, a "
+            + "runtime metadata page of its own from the test's start), the runtime's cache probes uncounted (finds, "
+            + "and the metadata cache's getOrInsert), the harness's own frames around the body uncounted, Swift "
+            + "Testing's backtrace of each thrown error off, jemalloc decay off, symbols bound at start-up, ASLR off, "
+            + "deterministic hashing, checks with the bundle loaded at another address"
+        let read = try JSONDecoder().decode(CountingSetup.self, from: JSONEncoder().encode(sentence))
+        #expect(read == .pinned(checks: .bundleElsewhere))
+        #expect(read.recordedSentence == nil && read.sentence == sentence)
+        let again = try JSONDecoder().decode(CountingSetup.self, from: JSONEncoder().encode(read))
+        #expect(again == read)
     }
 
     @Test func countingPassFoldersHaveOneLength() {

@@ -85,49 +85,39 @@ package enum CountingRun {
         return Setup(version: version, cpu: cpu, shim: shim, valgrind: valgrind)
     }
 
-    /// What a counting run's setup is, recorded in its run file's environment (``Environment/countingSetup``).
-    ///
-    /// Counts taken with another setup are not compared with these.
-    package static let setupIdentifier =
-        "callgrind Ir, one process per test, \(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, "
-        + "the test on a measured thread over pinned jemalloc arenas (one per test case; other "
-        + "threads' caches off, its stack at a fixed address, a runtime metadata page of its own from the test's "
-        + "start), the runtime's cache probes uncounted (finds, and the metadata cache's getOrInsert), "
-        + "the harness's own frames around the body uncounted, "
-        + "Swift Testing's backtrace of each thrown error off, jemalloc decay off, symbols bound at start-up, ASLR "
-        + "off, "
-        + "deterministic hashing, \(checkPlacement)"
+    /// How a test's second process is placed here: the bundle elsewhere when a dynamic loader can start it.
+    static let checkPlacement: CountingSetup.CheckPlacement =
+        CountingProcess.loader == nil ? .heapShifted : .bundleElsewhere
 
-    /// The setup of a counting run whose measured thread's heap could not be pinned (built without the Jemalloc trait,
-    /// say).
-    ///
-    /// Heap-shifted second processes for every test, no pinned arena.
-    package static let unpinnedSetupIdentifier =
-        "callgrind Ir, one process per test and one with the heap shifted, "
-        + "\(SimulatedCounter.samplesPerArmAndPhase) samples per arm and phase, the heap not pinned, the runtime's "
-        + "cache probes uncounted (finds, and the metadata cache's getOrInsert), the harness's own frames around the "
-        + "body uncounted, Swift Testing's backtrace of each "
-        + "thrown error off, jemalloc decay off, symbols bound at start-up, ASLR off, deterministic hashing, "
-        + checkPlacement
+    /// The setup of a counting run whose heap is pinned, as this machine counts; counts of another setup are not
+    /// compared with its counts.
+    package static var pinnedSetup: CountingSetup { .pinned(checks: checkPlacement) }
 
-    /// Where a second (check) process puts the harness's heap and the bundle.
-    ///
-    /// Both setups name it, and without a dynamic loader to start the bundle through (``CountingProcess/loader``) it
-    /// says so.
-    static let checkPlacement =
-        CountingProcess.loader == nil
-        ? "checks with the heap shifted (no dynamic loader to load the bundle elsewhere)"
-        : "checks with the bundle loaded at another address"
+    /// The setup of a counting run whose measured thread's heap could not be pinned.
+    package static var unpinnedSetup: CountingSetup { .unpinned(checks: checkPlacement) }
 
     /// The setup `tests` were counted with.
     ///
-    /// ``unpinnedSetupIdentifier`` when a series says its heap was not pinned (``SampleSeries/heapUnpinned``), else
-    /// ``setupIdentifier``.
-    package static func setupIdentifier(of tests: [TestResult]) -> String {
+    /// ``unpinnedSetup`` when a series says its heap was not pinned (``SampleSeries/heapUnpinned``), else
+    /// ``pinnedSetup``.
+    package static func setup(of tests: [TestResult]) -> CountingSetup {
         let unpinned = tests.contains { test in
             test.measurements.contains { $0.series.contains { $0.heapUnpinned != nil } }
         }
-        return unpinned ? unpinnedSetupIdentifier : setupIdentifier
+        return unpinned ? unpinnedSetup : pinnedSetup
+    }
+
+    /// Records in `environment` what a counting run of `tests` was taken with: valgrind, its CPU and the setup.
+    ///
+    /// The one place a run file's counting fields are written (``MeasuredRun`` and `abba --counts` call it).
+    /// - Parameters:
+    ///   - environment: The run's environment.
+    ///   - setup: The checked valgrind and shim.
+    ///   - tests: The counted tests.
+    package static func stamp(_ environment: inout Environment, setup: Setup, tests: [TestResult]) {
+        environment.valgrind = setup.version
+        environment.valgrindCPU = setup.cpu
+        environment.countingSetup = Self.setup(of: tests)
     }
 
     /// The Swift runtime's hash-table probes a count leaves out (callgrind's `--toggle-collect`: collection is off from

@@ -136,9 +136,7 @@ package enum MeasuredRun {
                 tests = runs.timing ? tests.addingCounts(counted.tests) : counted.tests
                 status = max(status, counted.status)
                 dumps = counted.dumps
-                environment.valgrind = setup.version
-                environment.valgrindCPU = setup.cpu
-                environment.countingSetup = CountingRun.setupIdentifier(of: counted.tests)
+                CountingRun.stamp(&environment, setup: setup, tests: counted.tests)
             } catch let error as OrchestrationError where runs.timing {
                 countingFailure = error
             }

@@ -13,8 +13,12 @@ extension Environment {
         if (valgrind ?? "none") != (other.valgrind ?? "none") { fields.append("valgrind version") }
         if !sameBuild(as: other) { fields.append("build configuration") }
         if allocator != other.allocator { fields.append("allocator") }
-        if valgrind != nil, other.valgrind != nil, countingSetup != other.countingSetup {
-            fields.append("counting setup")
+        if valgrind != nil, other.valgrind != nil {
+            if let mine = countingSetup, let theirs = other.countingSetup {
+                fields += mine.differences(from: theirs).map { "counting setup (\($0))" }
+            } else if countingSetup != other.countingSetup {
+                fields.append("counting setup (not recorded on one side)")
+            }
         }
         return fields
     }

@@ -13,9 +13,11 @@ public struct RunFile: Sendable, Codable, Equatable {
     /// version-3 series named `instructions` (hardware, unit `count`) is read as `retiredInstructions`. Version 5 added
     /// `threadsStarted` per count series and `countingSetup` in the environment. Version 6 added `testCase` to tests:
     /// each case of a parameterized test is a test of its own, `Suite/f(n:) n = 100`, with its function's ID and its
-    /// arguments typed. Versions 1 to 5 are still read (version 1 and 2 series come from one process, one call a
-    /// sample; before 6, a parameterized test's cases shared one ID and one case's samples were kept).
-    public static let currentSchemaVersion = 6
+    /// arguments typed. Version 7 records the counting setup field by field (``CountingSetup``); an older file's
+    /// sentence is read as the setup it describes. Versions 1 to 6 are still read (version 1 and 2 series come from
+    /// one process, one call a sample; before 6, a parameterized test's cases shared one ID and one case's samples
+    /// were kept).
+    public static let currentSchemaVersion = 7
 
     /// The file's schema version.
     public var schemaVersion: Int

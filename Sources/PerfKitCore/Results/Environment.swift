@@ -31,7 +31,7 @@ public struct Environment: Sendable, Codable, Equatable {
     ///
     /// How the counting processes were set up (processes per test, heap shifts, allocator settings); nil in runs from
     /// before it was recorded. Counts taken with another setup are not compared.
-    public var countingSetup: String? = nil
+    public var countingSetup: CountingSetup? = nil
     /// Whether the release build passed `-enable-testing`.
     ///
     /// Whether the release build passed `-enable-testing` (the tests `@testable import` a module),

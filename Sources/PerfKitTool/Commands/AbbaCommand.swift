@@ -141,9 +141,7 @@ enum AbbaCommand {
         for (name, side, started) in [("A", built.a, startedA), ("B", built.b, startedB)] {
             let counted = try CountingRun.finish(started, followingUp: following, progress: Output.progress)
             var recorded = side.revision.environment(machine: machine)
-            recorded.valgrind = setup.version
-            recorded.valgrindCPU = setup.cpu
-            recorded.countingSetup = CountingRun.setupIdentifier(of: counted.tests)
+            CountingRun.stamp(&recorded, setup: setup, tests: counted.tests)
             // Each side's counts stay in the record, every sample with its dump: a series that moved
             // between two sides is traced with the run files (`counts-diffdumps.py`), not only its quartiles.
             var run = RunFile(date: Date(), mode: "count", environment: recorded, tests: counted.tests)
