@@ -48,7 +48,8 @@ public struct CountingSetup: Sendable, Equatable, Codable {
     /// The setup as one sentence, as run files before schema 7 recorded it.
     public var sentence: String {
         if let recordedSentence { return recordedSentence }
-        return ([counter, processes, "\(samplesPerArmAndPhase) samples per arm and phase", heap] + uncounted
+        return
+            ([counter, processes, "\(samplesPerArmAndPhase) samples per arm and phase", heap] + uncounted
             + processSettings + [checks]).joined(separator: ", ")
     }
 
