@@ -281,8 +281,9 @@ import Testing
                 == ["processes", "heap"])
     }
 
-    /// A run file before schema 7 recorded the setup as a sentence: read back as the setup it describes, so a
-    /// baseline saved then is compared with today's counts; written back as fields.
+    /// A run file before schema 7 recorded the setup as a sentence: read back as the setup it describes.
+    ///
+    /// So a baseline saved then is compared with today's counts; written back as fields.
     @Test func anOlderSetupSentenceReadsAsTheSetupItDescribes() throws {
         let sentence =
             "callgrind Ir, one process per test, 2 samples per arm and phase, the test on a measured thread over "

@@ -96,41 +96,25 @@ public struct CallgrindDump: Sendable, Equatable {
     public init(parsing text: String) {
         totals = 0
         allocationCalls = [:]
-        var functionNames: [String: String] = [:]
         var function = ""
         var callee = ""
         var nextIsCall = false
         var pendingCalls: UInt64 = 0
-        func name(_ value: Substring) -> String {
-            // "(id) name" defines, "(id)" refers, anything else is a plain name.
-            guard value.hasPrefix("("), let close = value.firstIndex(of: ")") else { return String(value) }
-            let id = String(value[value.index(after: value.startIndex)..<close])
-            let rest = value[value.index(after: close)...].drop { $0 == " " }
-            if rest.isEmpty { return functionNames[id] ?? id }
-            functionNames[id] = String(rest)
-            return String(rest)
-        }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            guard let first = line.first else { continue }
-            if first.isNumber || first == "+" || first == "-" || first == "*" {
-                let fields = line.split(separator: " ")
-                let cost = fields.count > 1 ? UInt64(fields[1]) ?? 0 : 0
-                if nextIsCall {
-                    calls[function, default: [:]][callee, default: 0] += cost
-                    if Self.allocatorEntryPoints.contains(callee) && !Self.allocatorEntryPoints.contains(function) {
-                        allocationCalls[function, default: 0] += pendingCalls
-                    }
-                    nextIsCall = false
-                } else {
-                    selfCost[function, default: 0] += cost
+        for line in CallgrindTokens(text) {
+            switch line {
+            case .cost(let cost) where nextIsCall:
+                calls[function, default: [:]][callee, default: 0] += cost ?? 0
+                if Self.allocatorEntryPoints.contains(callee) && !Self.allocatorEntryPoints.contains(function) {
+                    allocationCalls[function, default: 0] += pendingCalls
                 }
-            } else if line.hasPrefix("fn=") {
-                function = name(line.dropFirst(3))
-            } else if line.hasPrefix("cfn=") {
-                callee = name(line.dropFirst(4))
-            } else if line.hasPrefix("calls=") {
-                pendingCalls = UInt64(line.dropFirst(6).split(separator: " ").first ?? "") ?? 0
+                nextIsCall = false
+            case .cost(let cost): selfCost[function, default: 0] += cost ?? 0
+            case .function(let name): function = String(name)
+            case .callee(let name): callee = String(name)
+            case .calls(let count):
+                pendingCalls = count
                 nextIsCall = true
+            case .totals, .summary: break
             }
         }
         // The one reading of a sample's count (the test process's and the placement trial's too). The

@@ -108,24 +108,21 @@ package enum DumpCount {
         var callerUncounted = false, calleeUncounted = false, nextIsCall = false, callerIsHarness = false
         var callerClass = CallClass.other, calleeClass = CallClass.other, callCount: UInt64 = 0
         var subtracted: UInt64 = 0, retains: UInt64 = 0, releases: UInt64 = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.hasPrefix("fn=") {
-                let name = table.resolve(line.dropFirst(3))
+        for line in CallgrindTokens(text) {
+            switch line {
+            case .function(let name):
                 callerUncounted = table.isUncounted(name)
                 callerIsHarness = table.isHarness(name)
                 callerClass = CallClass(name)
-            } else if line.hasPrefix("cfn=") {
-                let name = table.resolve(line.dropFirst(4))
+            case .callee(let name):
                 calleeUncounted = table.isUncounted(name)
                 calleeClass = CallClass(name)
-            } else if line.hasPrefix("calls=") {
+            case .calls(let count):
                 nextIsCall = true
-                callCount = UInt64(line.dropFirst(6).prefix { $0.isNumber }) ?? 0
-            } else if line.hasPrefix("totals:") || line.hasPrefix("summary:") {
-                // `totals:` when the dump has one, else `summary:` (SimulatedCounter's reading of one line).
-                let value = SimulatedCounter.totals(ofText: String(line))
-                if line.hasPrefix("totals:") { total = value } else { summary = value }
-            } else if nextIsCall, let cost = costLine(line) {
+                callCount = count
+            case .totals(let value): total = value
+            case .summary(let value): summary = value
+            case .cost(let cost) where nextIsCall:
                 // A call's inclusive cost.
                 nextIsCall = false
                 if calleeUncounted && !callerUncounted { subtracted += cost ?? 0 }
@@ -133,39 +130,20 @@ package enum DumpCount {
                     if calleeClass == .retain { retains += callCount }
                     if calleeClass == .release { releases += callCount }
                 }
-            } else if callerIsHarness, let cost = costLine(line) {
+            case .cost(let cost) where callerIsHarness:
                 // A harness frame's own instructions.
                 subtracted += cost ?? 0
+            case .cost: break
             }
         }
         guard let counted = total ?? summary else { return nil }
         return Reading(instructions: counted - min(counted, subtracted), retains: retains, releases: releases)
     }
 
-    /// A cost line's `Ir` (its position first: a number, or `+N`, `-N`, `*` relative to the last).
-    ///
-    /// Nil when the line is not a cost line, `.some(nil)` when it names no cost.
-    private static func costLine(_ line: Substring) -> UInt64?? {
-        guard let first = line.first, first.isNumber || first == "+" || first == "-" || first == "*" else { return nil }
-        let fields = line.split(separator: " ")
-        return .some(fields.count > 1 ? UInt64(fields[1]) : nil)
-    }
-
-    /// A dump's compressed names, resolved, and what each name is, remembered.
+    /// What each of a dump's function names is, remembered.
     private struct NameTable {
-        var names: [Substring: Substring] = [:]
         var uncounted: [Substring: Bool] = [:]
         var harness: [Substring: Bool] = [:]
-
-        /// "(id) name" defines a compressed name, "(id)" refers to it, anything else is a plain name.
-        mutating func resolve(_ value: Substring) -> Substring {
-            guard value.hasPrefix("("), let close = value.firstIndex(of: ")") else { return value }
-            let id = value[..<close]
-            let name = value[value.index(after: close)...].drop { $0 == " " }
-            if name.isEmpty { return names[id] ?? id }
-            names[id] = name
-            return name
-        }
 
         mutating func isUncounted(_ name: Substring) -> Bool {
             if let known = uncounted[name] { return known }

@@ -187,11 +187,9 @@ public enum SimulatedCounter {
     /// The `totals:` (or `summary:`) figure of a callgrind dump's text.
     package static func totals(ofText text: String) -> UInt64? {
         var summary: UInt64?
-        for line in text.split(separator: "\n") where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
-            let fields = line.split(separator: " ")
-            guard fields.count >= 2, let value = UInt64(fields[1]) else { continue }
-            if line.hasPrefix("totals:") { return value }
-            summary = value
+        for line in CallgrindTokens(text) {
+            if case .totals(let value) = line { return value }
+            if case .summary(let value) = line { summary = value }
         }
         return summary
     }
