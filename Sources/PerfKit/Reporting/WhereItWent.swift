@@ -3,8 +3,9 @@ import PerfKitCore
 
 /// "Where it went" for every simulated count series that changed.
 ///
-/// The functions whose inclusive instructions per call changed most, and the functions whose direct calls into the
-/// allocator changed (call sites that started or stopped allocating), from the profiles both sides stored.
+/// The functions whose own (exclusive) instructions per call changed most, adding up to the series' change; the
+/// functions whose inclusive instructions changed most; and the functions whose direct calls into the allocator
+/// changed (call sites that started or stopped allocating), from the profiles both sides stored.
 public struct WhereItWent: Sendable {
     /// One changed series.
     public struct Entry: Sendable {
@@ -14,10 +15,28 @@ public struct WhereItWent: Sendable {
         public var verdict: Verdict
         /// Its change as a ratio, current over baseline.
         public var ratio: Double
+        /// Functions by change of exclusive instructions per call, adding up to the change; nil for older profiles.
+        public var attribution: CountProfile.Attribution?
+        /// The series' change in instructions per call: current median less baseline median.
+        public var seriesChange: Double
         /// Functions by change of inclusive instructions per call, largest first.
         public var functions: [CountProfile.Change]
         /// Functions by change of allocator calls per call.
         public var allocations: [CountProfile.Change]
+
+        /// An entry (what ``WhereItWent/init(_:baseline:current:limit:)`` collects; tests build their own).
+        package init(
+            id: SeriesID, verdict: Verdict, ratio: Double, attribution: CountProfile.Attribution?, seriesChange: Double,
+            functions: [CountProfile.Change], allocations: [CountProfile.Change]
+        ) {
+            self.id = id
+            self.verdict = verdict
+            self.ratio = ratio
+            self.attribution = attribution
+            self.seriesChange = seriesChange
+            self.functions = functions
+            self.allocations = allocations
+        }
     }
 
     /// The changed series that have profiles on both sides.
@@ -37,6 +56,8 @@ public struct WhereItWent: Sendable {
             else { return nil }
             return Entry(
                 id: row.id, verdict: row.verdict, ratio: row.change?.value ?? 1,
+                attribution: CountProfile.attribution(b, c, limit: limit),
+                seriesChange: (row.current?.median ?? 0) - (row.baseline?.median ?? 0),
                 functions: Self.innermost(
                     CountProfile.changes(b.inclusive, c.inclusive, limit: 4 * limit), limit: limit),
                 allocations: CountProfile.changes(b.allocationCalls, c.allocationCalls, limit: limit))
@@ -71,32 +92,25 @@ public struct WhereItWent: Sendable {
         guard !entries.isEmpty else { return nil }
         var out = [
             "## Where it went (simulated counts)", "",
-            "Per changed count series: the functions whose inclusive instructions per call changed most, and the call "
-                + "sites whose calls into the allocator changed. From callgrind's per-function counts of the same "
-                + "samples (`callgrind_annotate --inclusive=yes` on the files beside the run file shows the rest).",
+            "Per changed count series: the functions whose own instructions (exclusive) per call changed most, which "
+                + "add up to the series' change; the functions whose instructions with everything they call "
+                + "(inclusive) changed most; and the call sites whose calls into the allocator changed. From "
+                + "callgrind's per-function counts of the same samples (`callgrind_annotate` on the files beside the "
+                + "run file shows the rest).",
         ]
         for entry in entries {
             out += [
                 "", "**\(entry.id.description)**: \(MarkdownReport.percent(entry.ratio)), \(entry.verdict.marker)", "",
             ]
-            out += ["| function | instructions per call (before → after) | change |", "|---|--:|--:|"]
-            for f in entry.functions {
-                out.append(
-                    "| `\(Self.cell(f.function))` | \(Self.count(f.baseline)) → \(Self.count(f.current)) | "
-                        + "\(Self.signed(f.delta)) |"
-                )
-            }
+            out += Self.exclusiveTable(entry)
+            out += ["", "| function (inclusive) | instructions per call (before → after) | change |", "|---|--:|--:|"]
+            out += entry.functions.map(Self.row)
             if !entry.allocations.isEmpty {
                 out += [
                     "", "| call site (calls into the allocator) | calls per call (before → after) | change |",
                     "|---|--:|--:|",
                 ]
-                for a in entry.allocations {
-                    out.append(
-                        "| `\(Self.cell(a.function))` | \(Self.count(a.baseline)) → \(Self.count(a.current)) | "
-                            + "\(Self.signed(a.delta)) |"
-                    )
-                }
+                out += entry.allocations.map(Self.row)
             } else {
                 out += ["", "No call site changed its calls into the allocator."]
             }
@@ -104,12 +118,47 @@ public struct WhereItWent: Sendable {
         return out.joined(separator: "\n")
     }
 
-    /// Plain lines for the terminal: per series, the top function and the top allocation change.
+    /// The exclusive table with its sum, and what the sum leaves unattributed.
+    package static func exclusiveTable(_ entry: Entry) -> [String] {
+        guard let attribution = entry.attribution else {
+            return ["Profiles stored before exclusive figures were kept: only inclusive changes are shown."]
+        }
+        var out = [
+            "| function (exclusive: its own instructions) | per call (before → after) | change |", "|---|--:|--:|",
+        ]
+        out += attribution.changes.map(Self.row)
+        out.append("| other functions | | \(signed(attribution.otherFunctions)) |")
+        if attribution.leftOut != 0 {
+            out.append(
+                "| left out of the count (harness frames, runtime cache probes) | | \(signed(-attribution.leftOut)) |")
+        }
+        out.append("| **sum** | | **\(signed(attribution.total))** |")
+        let unattributed = entry.seriesChange - attribution.total
+        if abs(unattributed) > 0.01 * abs(entry.seriesChange) {
+            out += [
+                "",
+                "Not attributed: \(signed(unattributed)) per call of the series' change of \(signed(entry.seriesChange)) "
+                    + "(the profile averages every sample; the verdict compares medians).",
+            ]
+        }
+        return out
+    }
+
+    /// A table row of one function's change; a function inlined on one side names what it absorbed.
+    static func row(_ change: CountProfile.Change) -> String {
+        let inlined = change.absorbed.map { "`\(cell($0))`" }.joined(separator: ", ")
+        let name = "`\(cell(change.function))`" + (inlined.isEmpty ? "" : " (with \(inlined) inlined on one side)")
+        return "| \(name) | \(count(change.baseline)) → \(count(change.current)) | \(signed(change.delta)) |"
+    }
+
+    /// Plain lines for the terminal: per series, the top own-instruction changes and the top allocation change.
     public var plainLines: [String] {
         entries.flatMap { entry -> [String] in
             var lines = ["where it went, \(entry.id.description) (\(MarkdownReport.percent(entry.ratio))):"]
-            for f in entry.functions.prefix(3) {
-                lines.append("  \(Self.signed(f.delta)) instructions per call in \(f.function)")
+            let top = entry.attribution?.changes ?? entry.functions
+            let label = entry.attribution == nil ? "instructions per call (inclusive)" : "own instructions per call"
+            for f in top.prefix(3) {
+                lines.append("  \(Self.signed(f.delta)) \(label) in \(f.function)")
             }
             for a in entry.allocations.prefix(3) {
                 lines.append("  \(Self.signed(a.delta)) allocator calls per call from \(a.function)")

@@ -182,6 +182,52 @@ public struct CallgrindDump: Sendable, Equatable {
             values.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(CountProfile.limit)
                 .map { CountProfile.Entry(function: $0.key, value: Double($0.value) / n) }
         }
-        return CountProfile(inclusive: top(inclusive), allocationCalls: top(allocations), samples: dumps.count)
+        var profile = CountProfile(inclusive: top(inclusive), allocationCalls: top(allocations), samples: dumps.count)
+        exclusiveProfile(dumps, key: key).write(into: &profile)
+        return profile
+    }
+
+    /// Exclusive instructions per function, summed over `dumps`, with what the profile's exclusive fields need.
+    ///
+    /// Names are merged as the inclusive list merges them; each function's main caller, the other functions'
+    /// instructions and what the count left out are summed too.
+    static func exclusiveProfile(_ dumps: [CallgrindDump], key: (String) -> String?) -> ExclusiveSums {
+        var sums = ExclusiveSums(samples: dumps.count)
+        for dump in dumps {
+            sums.counted += dump.totals
+            for (name, value) in dump.selfCost {
+                sums.raw += value
+                if let name = key(name) { sums.own[name, default: 0] += value } else { sums.unnamed += value }
+            }
+            for (caller, callees) in dump.calls {
+                guard let from = key(caller) else { continue }
+                for (callee, value) in callees {
+                    guard let to = key(callee), to != from else { continue }
+                    sums.callers[to, default: [:]][from, default: 0] += value
+                }
+            }
+        }
+        return sums
+    }
+
+    /// What ``exclusiveProfile(_:key:)`` sums, turned into a profile's exclusive fields.
+    struct ExclusiveSums {
+        var samples: Int
+        var own: [String: UInt64] = [:], callers: [String: [String: UInt64]] = [:]
+        var raw: UInt64 = 0, counted: UInt64 = 0, unnamed: UInt64 = 0
+
+        /// Writes the exclusive list (the largest ``CountProfile/limit``), the rest and the left-out instructions.
+        func write(into profile: inout CountProfile) {
+            let n = Double(max(1, samples))
+            let sorted = own.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            let listed = sorted.prefix(CountProfile.limit)
+            profile.exclusive = listed.map { name, value in
+                let caller = callers[name]?.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
+                return CountProfile.Entry(function: name, value: Double(value) / n, caller: caller)
+            }
+            let rest = sorted.dropFirst(CountProfile.limit).reduce(unnamed) { $0 + $1.value }
+            profile.otherExclusive = Double(rest) / n
+            profile.leftOut = Double(raw - min(raw, counted)) / n
+        }
     }
 }

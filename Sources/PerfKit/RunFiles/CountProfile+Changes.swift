@@ -9,8 +9,21 @@ extension CountProfile {
         public var baseline: Double
         /// Its figure in the current side (0 when absent).
         public var current: Double
+        /// Functions present on one side only, folded into this one, their caller (inlined on one side).
+        public var absorbed: [String] = []
         /// current − baseline.
         public var delta: Double { current - baseline }
+
+        /// A function's change.
+        /// - Parameters:
+        ///   - function: The function.
+        ///   - baseline: Its figure in the baseline.
+        ///   - current: Its figure in the current side.
+        public init(function: String, baseline: Double = 0, current: Double = 0) {
+            self.function = function
+            self.baseline = baseline
+            self.current = current
+        }
     }
 
     /// The functions whose figure changed most between two profiles, largest change first.

@@ -8,12 +8,20 @@ public struct CountProfile: Sendable, Codable, Equatable {
     public struct Entry: Sendable, Codable, Equatable {
         /// The function's name, demangled when it is a Swift name.
         public var function: String
-        /// Instructions (inclusive) or calls into the allocator, per call of the body.
+        /// Instructions (inclusive or exclusive) or calls into the allocator, per call of the body.
         public var value: Double
+        /// In an exclusive list: the function that calls it most, so a function inlined on one side of a comparison
+        /// is matched to its caller.
+        public var caller: String? = nil
         /// An entry.
-        public init(function: String, value: Double) {
+        /// - Parameters:
+        ///   - function: The function's name.
+        ///   - value: Its figure per call of the body.
+        ///   - caller: The function that calls it most (exclusive lists only).
+        public init(function: String, value: Double, caller: String? = nil) {
             self.function = function
             self.value = value
+            self.caller = caller
         }
     }
 
@@ -24,6 +32,16 @@ public struct CountProfile: Sendable, Codable, Equatable {
     public var allocationCalls: [Entry]
     /// The samples (dumps) averaged.
     public var samples: Int
+    /// The functions with the most exclusive instructions (their own lines), largest first (at most ``limit``).
+    ///
+    /// With ``otherExclusive`` and ``leftOut`` it adds up: the listed values, plus the other functions', less what
+    /// the count leaves out, are the series' mean count per call. Nil in profiles stored before it was kept.
+    public var exclusive: [Entry]? = nil
+    /// The exclusive instructions per call of every function not in ``exclusive``.
+    public var otherExclusive: Double? = nil
+    /// The instructions per call callgrind counted that the count leaves out (the harness's frames around the
+    /// body, the runtime's cache probes).
+    public var leftOut: Double? = nil
 
     /// How many functions each list keeps.
     public static let limit = 60
