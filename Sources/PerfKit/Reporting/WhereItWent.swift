@@ -137,7 +137,8 @@ public struct WhereItWent: Sendable {
         if abs(unattributed) > 0.01 * abs(entry.seriesChange) {
             out += [
                 "",
-                "Not attributed: \(signed(unattributed)) per call of the series' change of \(signed(entry.seriesChange)) "
+                "Not attributed: \(signed(unattributed)) per call of the series' change of "
+                    + "\(signed(entry.seriesChange)) "
                     + "(the profile averages every sample; the verdict compares medians).",
             ]
         }
