@@ -74,6 +74,32 @@ import Testing
         #expect(sum == attribution.total)
     }
 
+    /// Inlining that moved between two functions on each side folds into their common caller, whatever the order.
+    ///
+    /// On one side a closure keeps `checksum` inlined and calls `widen`; on the other it keeps nothing of its own and
+    /// calls `checksum`, which inlined `widen`. The closure then carries all three, one change, not three.
+    @Test func inliningThatMovedFoldsIntoTheCommonCaller() throws {
+        func profile(_ entries: [CountProfile.Entry]) -> CountProfile {
+            var profile = CountProfile(inclusive: [], allocationCalls: [], samples: 1)
+            profile.exclusive = entries
+            profile.otherExclusive = 0
+            profile.leftOut = 0
+            return profile
+        }
+        let before = profile([
+            .init(function: "widen", value: 8_328, caller: "closure"), .init(function: "closure", value: 2_580),
+            .init(function: "run", value: 1_000),
+        ])
+        let after = profile([
+            .init(function: "checksum", value: 5_436, caller: "closure"), .init(function: "run", value: 1_000),
+        ])
+        let attribution = try #require(CountProfile.attribution(before, after))
+        #expect(attribution.changes.count == 1)
+        let closure = try #require(attribution.changes.first)
+        #expect(closure.function == "closure" && Set(closure.absorbed) == ["widen", "checksum"])
+        #expect(closure.delta == 5_436 - 8_328 - 2_580 && attribution.total == closure.delta)
+    }
+
     /// A 1% change in one function: the exclusive list names it and the report's sum is the series' change.
     @Test func aOnePercentChangeIsNamedAndTheTableAddsUp() throws {
         let before = Self.profile(Self.withTemporary)

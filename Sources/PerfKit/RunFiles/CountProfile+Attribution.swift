@@ -5,8 +5,8 @@ extension CountProfile {
     ///
     /// Exclusive figures add up where inclusive ones cannot: the listed changes, the other functions' change and
     /// the change in what the count leaves out make up ``total`` exactly. A function present on one side only whose
-    /// caller changed the other way (inlined on one side, outlined on the other) is folded into that caller
-    /// (``Change/absorbed``), not shown as a cost that came or went.
+    /// caller changed the other way (inlined on one side, outlined on the other, as the profiles cannot tell from a
+    /// call added or removed) is folded into that caller (``Change/absorbed``), not shown as a cost that came or went.
     public struct Attribution: Sendable, Equatable {
         /// The functions whose exclusive instructions per call changed most, largest change first.
         public var changes: [Change]
@@ -46,20 +46,28 @@ extension CountProfile {
         for entry in after { table[entry.function, default: Change(function: entry.function)].current += entry.value }
         let callerBefore = Dictionary(before.compactMap { e in e.caller.map { (e.function, $0) } }) { a, _ in a }
         let callerAfter = Dictionary(after.compactMap { e in e.caller.map { (e.function, $0) } }) { a, _ in a }
-        // One-sided functions, largest first, so a chain folds into the outermost caller the same way every time.
-        let oneSided = table.values.filter { ($0.baseline == 0) != ($0.current == 0) }
-            .sorted { abs($0.delta) != abs($1.delta) ? abs($0.delta) > abs($1.delta) : $0.function < $1.function }
-        for change in oneSided {
-            guard let moved = table[change.function] else { continue }
-            let caller = moved.baseline > 0 ? callerBefore[moved.function] : callerAfter[moved.function]
-            guard let caller, caller != moved.function, var into = table[caller], into.baseline > 0, into.current > 0,
-                (into.delta > 0) != (moved.delta > 0), into.delta != 0
-            else { continue }
-            into.baseline += moved.baseline
-            into.current += moved.current
-            into.absorbed += [moved.function] + moved.absorbed
-            table[caller] = into
-            table[moved.function] = nil
+        // One-sided functions, largest first, folded until nothing more folds: a fold can give a caller the other
+        // sign, so a function that could not fold at first may fold into it on the next pass.
+        var folding = true
+        while folding {
+            folding = false
+            let oneSided = table.values.filter { ($0.baseline == 0) != ($0.current == 0) }
+                .sorted { abs($0.delta) != abs($1.delta) ? abs($0.delta) > abs($1.delta) : $0.function < $1.function }
+            for change in oneSided {
+                guard let moved = table[change.function], (moved.baseline == 0) != (moved.current == 0) else {
+                    continue
+                }
+                let caller = moved.baseline > 0 ? callerBefore[moved.function] : callerAfter[moved.function]
+                guard let caller, caller != moved.function, var into = table[caller], into.delta != 0,
+                    (into.delta > 0) != (moved.delta > 0)
+                else { continue }
+                into.baseline += moved.baseline
+                into.current += moved.current
+                into.absorbed += [moved.function] + moved.absorbed
+                table[caller] = into
+                table[moved.function] = nil
+                folding = true
+            }
         }
         return table.values.filter { $0.delta != 0 }
     }
