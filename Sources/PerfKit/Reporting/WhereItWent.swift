@@ -148,7 +148,9 @@ public struct WhereItWent: Sendable {
     /// A table row of one function's change; a function inlined on one side names what it absorbed.
     static func row(_ change: CountProfile.Change) -> String {
         let inlined = change.absorbed.map { "`\(cell($0))`" }.joined(separator: ", ")
-        let name = "`\(cell(change.function))`" + (inlined.isEmpty ? "" : " (with \(inlined): on one side only, counted with its caller)")
+        let name =
+            "`\(cell(change.function))`"
+            + (inlined.isEmpty ? "" : " (with \(inlined): on one side only, counted with its caller)")
         return "| \(name) | \(count(change.baseline)) → \(count(change.current)) | \(signed(change.delta)) |"
     }
 
