@@ -58,6 +58,11 @@ package enum SharedBuild {
         return target + "/" + name
     }
 
+    /// Why a side's build reuses what it does, said once per session.
+    package static let sharedScratchLine =
+        "perfkit: both sides build into .perfkit/build-pinned, the package's pinned-layout build folder: a module "
+        + "whose sources, flags and pins are as an earlier build left them is not compiled again"
+
     /// Builds A, keeps its bundle, then builds B in the same worktree from A's products.
     /// - Parameters:
     ///   - a: Revision A.
@@ -70,11 +75,13 @@ package enum SharedBuild {
     ) {
         let folder = FileManager.default.currentDirectoryPath
         let sharedA = try Revision.prepare(a, worktree: worktree, progress: progress)
-        let builtA = try sharedA.build(pinnedLayout: true, progress: progress)
+        let shared = Revision.sharedPinned(in: folder)
+        progress(sharedScratchLine)
+        let builtA = try sharedA.build(pinnedLayout: true, sharedScratch: shared, progress: progress)
         let bundleA = try keep(bundle: builtA, commit: sharedA.commit, in: folder)
         progress("perfkit: building \(b) in \(a)'s worktree from its build (only what \(b) changed is compiled)")
         let revisionB = try Revision.prepare(b, worktree: worktree, progress: progress)
-        let bundleB = try revisionB.build(pinnedLayout: true, progress: progress)
+        let bundleB = try revisionB.build(pinnedLayout: true, sharedScratch: shared, progress: progress)
         let revisionA = try Revision.prepare(a, progress: progress)
         return ((revisionA, bundleA), (revisionB, bundleB))
     }

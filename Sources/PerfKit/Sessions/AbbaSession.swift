@@ -50,10 +50,18 @@ package struct AbbaSession {
             }
             let revisionA = try Revision.prepare(a, progress: progress),
                 revisionB = try Revision.prepare(b, progress: progress)
-            let bundleA = try revisionA.build(pinnedLayout: true, progress: progress)
+            // One build folder for both sides: B compiles only what differs from A (and from earlier sessions);
+            // A's bundle is kept apart before B's build replaces it.
+            let folder = FileManager.default.currentDirectoryPath
+            let shared = Revision.sharedPinned(in: folder)
+            progress(SharedBuild.sharedScratchLine)
+            let builtA = try revisionA.build(pinnedLayout: true, sharedScratch: shared, progress: progress)
+            let bundleA =
+                revisionA.directory == revisionB.directory
+                ? builtA : try SharedBuild.keep(bundle: builtA, commit: revisionA.commit, in: folder)
             let bundleB =
                 revisionA.directory == revisionB.directory
-                ? bundleA : try revisionB.build(pinnedLayout: true, progress: progress)
+                ? bundleA : try revisionB.build(pinnedLayout: true, sharedScratch: shared, progress: progress)
             return (
                 Side(revision: revisionA, bundle: bundleA, environment: environments.a),
                 Side(revision: revisionB, bundle: bundleB, environment: environments.b)
