@@ -100,6 +100,16 @@ import Testing
         #expect(closure.delta == 5_436 - 8_328 - 2_580 && attribution.total == closure.delta)
     }
 
+    /// A small function past the list's first 60 stays listed when it holds at least 0.1% of the instructions.
+    @Test func aSmallFunctionAboveTheFloorIsListedPastTheFirstSixty() {
+        let blocks = (0..<70).map { "fn=(\($0 + 10)) f\($0)\n1 1000" }.joined(separator: "\n")
+        let text = "events: Ir\n" + blocks + "\nfn=(9) extraWork\n1 150\nfn=(8) tiny\n1 20\ntotals: 70170\n"
+        let profile = CallgrindDump.profile([CallgrindDump(parsing: text)], demangle: [:])
+        let names = profile.exclusive?.map(\.function) ?? []
+        #expect(names.count == 71 && names.contains("extraWork") && !names.contains("tiny"))
+        #expect(profile.otherExclusive == 20)
+    }
+
     /// A 1% change in one function: the exclusive list names it and the report's sum is the series' change.
     @Test func aOnePercentChangeIsNamedAndTheTableAddsUp() throws {
         let before = Self.profile(Self.withTemporary)

@@ -216,16 +216,25 @@ public struct CallgrindDump: Sendable, Equatable {
         var own: [String: UInt64] = [:], callers: [String: [String: UInt64]] = [:]
         var raw: UInt64 = 0, counted: UInt64 = 0, unnamed: UInt64 = 0
 
-        /// Writes the exclusive list (the largest ``CountProfile/limit``), the rest and the left-out instructions.
+        /// Writes the exclusive list, the rest and the left-out instructions.
+        ///
+        /// The list keeps the largest ``CountProfile/limit`` functions and any other holding at least
+        /// ``CountProfile/exclusiveFloor`` of the samples' instructions (at most ``CountProfile/exclusiveLimit``), so a
+        /// small function that a change adds or grows by a fraction of a percent is named, not lost among the rest.
         func write(into profile: inout CountProfile) {
             let n = Double(max(1, samples))
             let sorted = own.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            let listed = sorted.prefix(CountProfile.limit)
+            let floor = Double(raw) * CountProfile.exclusiveFloor
+            let kept = sorted.enumerated().prefix {
+                $0.offset < CountProfile.limit
+                    || ($0.offset < CountProfile.exclusiveLimit && Double($0.element.value) >= floor)
+            }.count
+            let listed = sorted.prefix(kept)
             profile.exclusive = listed.map { name, value in
                 let caller = callers[name]?.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
                 return CountProfile.Entry(function: name, value: Double(value) / n, caller: caller)
             }
-            let rest = sorted.dropFirst(CountProfile.limit).reduce(unnamed) { $0 + $1.value }
+            let rest = sorted.dropFirst(kept).reduce(unnamed) { $0 + $1.value }
             profile.otherExclusive = Double(rest) / n
             profile.leftOut = Double(raw - min(raw, counted)) / n
         }

@@ -46,6 +46,12 @@ public struct CountProfile: Sendable, Codable, Equatable {
     /// How many functions each list keeps.
     public static let limit = 60
 
+    /// The share of a series' instructions above which a function stays in the exclusive list past ``limit``.
+    public static let exclusiveFloor = 0.001
+
+    /// The most functions the exclusive list keeps.
+    public static let exclusiveLimit = 400
+
     /// A profile.
     public init(inclusive: [Entry], allocationCalls: [Entry], samples: Int) {
         self.inclusive = inclusive
