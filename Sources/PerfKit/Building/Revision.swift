@@ -195,16 +195,6 @@ package struct Revision: Sendable, Equatable {
         pinnedLayout ? ".perfkit/build-pinned" : ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? ".build"
     }
 
-    /// The package's pinned-layout build folder as an absolute path, which every `abba` side builds into.
-    ///
-    /// A worktree's build then starts from what earlier builds of any revision compiled: a module whose sources
-    /// (at the same absolute path, as a dependency outside the repository is), flags and pins are unchanged is not
-    /// compiled again, and one that differs is, since SwiftPM compares each command and its inputs. The revision's
-    /// own targets sit at the worktree's path, so they compile for each worktree.
-    /// - Parameter folder: The package root (the working tree).
-    /// - Returns: `folder/.perfkit/build-pinned`.
-    package static func sharedPinned(in folder: String) -> String { folder + "/" + scratchPath(pinnedLayout: true) }
-
     /// The product SwiftPM links a package's test targets into, `<package name>PackageTests`.
     ///
     /// The product SwiftPM links a package's test targets into, `<package name>PackageTests`, the name
@@ -237,7 +227,7 @@ package struct Revision: Sendable, Equatable {
     ///   - pinnedLayout: Whether to build with ``pinnedLayoutFlags``, for builds that are compared
     ///     with each other (`abba`, `calibrate`). The working tree then builds into
     ///     `.perfkit/build-pinned`, so the ordinary release build is left alone.
-    ///   - sharedScratch: An absolute build folder to build into instead of the revision's own (``sharedPinned``).
+    ///   - sharedScratch: An absolute build folder to build into instead of the revision's own (``BuildFolder``).
     ///   - progress: Receives one line when the build starts.
     /// - Returns: The path of the test bundle.
     /// - Throws: ``OrchestrationError/buildFailed(revision:status:firstError:)`` quoting SwiftPM's

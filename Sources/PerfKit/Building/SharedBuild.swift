@@ -58,30 +58,27 @@ package enum SharedBuild {
         return target + "/" + name
     }
 
-    /// Why a side's build reuses what it does, said once per session.
-    package static let sharedScratchLine =
-        "perfkit: both sides build into .perfkit/build-pinned, the package's pinned-layout build folder: a module "
-        + "whose sources, flags and pins are as an earlier build left them is not compiled again"
-
     /// Builds A, keeps its bundle, then builds B in the same worktree from A's products.
     /// - Parameters:
     ///   - a: Revision A.
     ///   - b: Revision B.
+    ///   - into: The build folder and flags both sides build with.
     ///   - progress: Receives one line per step.
     /// - Returns: A's own checkout with its kept bundle, and B's revision with its bundle.
     /// - Throws: ``OrchestrationError`` for a failed checkout or build.
-    static func build(_ a: String, _ b: String, progress: (String) -> Void) throws -> (
+    static func build(_ a: String, _ b: String, into build: BuildFolder, progress: (String) -> Void) throws -> (
         a: (revision: Revision, bundle: String), b: (revision: Revision, bundle: String)
     ) {
         let folder = FileManager.default.currentDirectoryPath
         let sharedA = try Revision.prepare(a, worktree: worktree, progress: progress)
-        let shared = Revision.sharedPinned(in: folder)
-        progress(sharedScratchLine)
-        let builtA = try sharedA.build(pinnedLayout: true, sharedScratch: shared, progress: progress)
+        progress(build.progressLine)
+        let builtA = try sharedA.build(
+            pinnedLayout: build.pinnedLayout, sharedScratch: build.scratch, progress: progress)
         let bundleA = try keep(bundle: builtA, commit: sharedA.commit, in: folder)
         progress("perfkit: building \(b) in \(a)'s worktree from its build (only what \(b) changed is compiled)")
         let revisionB = try Revision.prepare(b, worktree: worktree, progress: progress)
-        let bundleB = try revisionB.build(pinnedLayout: true, sharedScratch: shared, progress: progress)
+        let bundleB = try revisionB.build(
+            pinnedLayout: build.pinnedLayout, sharedScratch: build.scratch, progress: progress)
         let revisionA = try Revision.prepare(a, progress: progress)
         return ((revisionA, bundleA), (revisionB, bundleB))
     }

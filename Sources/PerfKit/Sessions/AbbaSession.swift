@@ -25,43 +25,49 @@ package struct AbbaSession {
         /// The two sides of a comparison of revisions `a` and `b`.
         ///
         /// Both are resolved before anything is created (a bad B leaves no worktree of A behind), then built in release
-        /// with a pinned code layout: B from A's build products in one worktree when B changes only compiled files
+        /// into one folder (``BuildFolder``): a side that is the working tree's commit, the tree clean, builds in
+        /// place; otherwise B builds from A's products in one worktree when B changes only compiled files
         /// (``SharedBuild``), else each in its own worktree (once when both are one folder).
         /// - Parameters:
         ///   - a: Revision A (the baseline side), or `.` for the working tree.
         ///   - b: Revision B (the current side).
+        ///   - counts: Whether the sides are counted (built as `perfkit run` builds) rather than timed (pinned layout).
         ///   - environments: Extra environment of A's and of B's processes.
         ///   - progress: Receives one line per step.
         /// - Returns: Sides A and B.
         /// - Throws: ``OrchestrationError`` for an unknown revision, a failed checkout or build.
         package static func build(
-            _ a: String, _ b: String, environments: (a: [String: String], b: [String: String]) = ([:], [:]),
-            progress: (String) -> Void = { _ in }
+            _ a: String, _ b: String, counts: Bool = false,
+            environments: (a: [String: String], b: [String: String]) = ([:], [:]), progress: (String) -> Void = { _ in }
         ) throws -> (a: Side, b: Side) {
             for revision in [a, b] { _ = try Revision.resolve(revision) }
-            if let reason = SharedBuild.separateReason(a, b, in: FileManager.default.currentDirectoryPath) {
+            let folder = FileManager.default.currentDirectoryPath
+            let into = counts ? BuildFolder.forCounts(in: folder) : BuildFolder.forTiming(in: folder)
+            let inPlace = (a: Revision.inPlace(a, in: folder), b: Revision.inPlace(b, in: folder))
+            if inPlace.a != nil || inPlace.b != nil {
+                progress("perfkit: the working tree is clean at the commit of \(inPlace.a != nil ? a : b): built in place")
+            } else if let reason = SharedBuild.separateReason(a, b, in: folder) {
                 progress("perfkit: building \(a) and \(b) in worktrees of their own (\(reason))")
             } else {
-                let (builtA, builtB) = try SharedBuild.build(a, b, progress: progress)
+                let (builtA, builtB) = try SharedBuild.build(a, b, into: into, progress: progress)
                 return (
                     Side(revision: builtA.revision, bundle: builtA.bundle, environment: environments.a),
                     Side(revision: builtB.revision, bundle: builtB.bundle, environment: environments.b)
                 )
             }
-            let revisionA = try Revision.prepare(a, progress: progress),
-                revisionB = try Revision.prepare(b, progress: progress)
-            // One build folder for both sides: B compiles only what differs from A (and from earlier sessions);
+            let revisionA = try inPlace.a ?? Revision.prepare(a, progress: progress)
+            let revisionB = try inPlace.b ?? Revision.prepare(b, progress: progress)
+            // One build folder for both sides: B compiles only what differs from A (and from earlier builds);
             // A's bundle is kept apart before B's build replaces it.
-            let folder = FileManager.default.currentDirectoryPath
-            let shared = Revision.sharedPinned(in: folder)
-            progress(SharedBuild.sharedScratchLine)
-            let builtA = try revisionA.build(pinnedLayout: true, sharedScratch: shared, progress: progress)
-            let bundleA =
-                revisionA.directory == revisionB.directory
-                ? builtA : try SharedBuild.keep(bundle: builtA, commit: revisionA.commit, in: folder)
+            progress(into.progressLine)
+            let builtA = try revisionA.build(
+                pinnedLayout: into.pinnedLayout, sharedScratch: into.scratch, progress: progress)
+            let same = revisionA.directory == revisionB.directory
+            let bundleA = same ? builtA : try SharedBuild.keep(bundle: builtA, commit: revisionA.commit, in: folder)
             let bundleB =
-                revisionA.directory == revisionB.directory
-                ? bundleA : try revisionB.build(pinnedLayout: true, sharedScratch: shared, progress: progress)
+                same
+                ? bundleA
+                : try revisionB.build(pinnedLayout: into.pinnedLayout, sharedScratch: into.scratch, progress: progress)
             return (
                 Side(revision: revisionA, bundle: bundleA, environment: environments.a),
                 Side(revision: revisionB, bundle: bundleB, environment: environments.b)

@@ -75,7 +75,8 @@ enum AbbaCommand {
         _ parsed: Arguments, arguments: [String], filter: String, countSamples: Int?,
         environments: (a: [String: String], b: [String: String]), started: Date
     ) throws -> Int32 {
-        let built = try AbbaSession.Side.build(parsed.positionals[0], parsed.positionals[1], progress: Output.progress)
+        let built = try AbbaSession.Side.build(
+            parsed.positionals[0], parsed.positionals[1], counts: true, progress: Output.progress)
         let sides = try countSides(built, filter: filter, countSamples: countSamples, environments: environments)
         let (a, b) = (built.a.revision, built.b.revision)
         let comparison = try Comparison(
