@@ -32,7 +32,8 @@ package struct BuildFolder: Sendable, Equatable {
 
     /// The line that says why a side's build reuses what it does.
     package var progressLine: String {
-        let relative = scratch.split(separator: "/").suffix(scratch.contains("/.perfkit/") ? 2 : 1).joined(separator: "/")
+        let relative = scratch.split(separator: "/").suffix(scratch.contains("/.perfkit/") ? 2 : 1).joined(
+            separator: "/")
         return "perfkit: both sides build into \(relative)"
             + (pinnedLayout ? " with the pinned code layout" : " as perfkit run does")
             + ": a module whose sources, flags and pins are as an earlier build left them is not compiled again"

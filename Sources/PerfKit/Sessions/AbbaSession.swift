@@ -45,7 +45,8 @@ package struct AbbaSession {
             let into = counts ? BuildFolder.forCounts(in: folder) : BuildFolder.forTiming(in: folder)
             let inPlace = (a: Revision.inPlace(a, in: folder), b: Revision.inPlace(b, in: folder))
             if inPlace.a != nil || inPlace.b != nil {
-                progress("perfkit: the working tree is clean at the commit of \(inPlace.a != nil ? a : b): built in place")
+                progress(
+                    "perfkit: the working tree is clean at the commit of \(inPlace.a != nil ? a : b): built in place")
             } else if let reason = SharedBuild.separateReason(a, b, in: folder) {
                 progress("perfkit: building \(a) and \(b) in worktrees of their own (\(reason))")
             } else {
