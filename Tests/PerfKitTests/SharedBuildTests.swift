@@ -24,6 +24,27 @@ import Testing
         return (repository, try repository.commits())
     }
 
+    /// A revision builds in place only when it is the working tree's commit and the tree holds nothing else.
+    @Test func onlyTheCleanHeadBuildsInPlace() throws {
+        let (repository, commits) = try repository(changing: "Sources/Core/Core.swift")
+        let inPlace = try #require(Revision.inPlace("HEAD", in: folder.path))
+        #expect(inPlace.directory == "." && inPlace.commit == commits[1] && inPlace.name == "HEAD")
+        #expect(Revision.inPlace(commits[0], in: folder.path) == nil)
+        #expect(Revision.inPlace(".", in: folder.path) == nil)
+        try Data("let a = 2\n".utf8).write(to: URL(fileURLWithPath: folder.path + "/Sources/Core/Core.swift"))
+        #expect(Revision.inPlace("HEAD", in: folder.path) == nil, "a tracked change")
+        try repository.git(["checkout", "-q", "--", "."])
+        try Data("let b = 1\n".utf8).write(to: URL(fileURLWithPath: folder.path + "/Sources/Core/New.swift"))
+        #expect(Revision.inPlace("HEAD", in: folder.path) == nil, "an untracked source file would be compiled")
+    }
+
+    /// Counted sides build where and as `perfkit run` builds; timed sides with the pinned layout in their own folder.
+    @Test func countedSidesBuildAsTheRunDoes() {
+        let counts = BuildFolder.forCounts(in: "/p"), timing = BuildFolder.forTiming(in: "/p")
+        #expect(!counts.pinnedLayout && counts.scratch == "/p/" + Revision.scratchPath())
+        #expect(timing.pinnedLayout && timing.scratch == "/p/.perfkit/build-pinned")
+    }
+
     @Test func aChangeOfCompiledFilesOnlyBuildsFromAsProducts() throws {
         let (_, commits) = try repository(changing: "Sources/Core/Core.swift")
         #expect(SharedBuild.separateReason(commits[0], commits[1], in: folder.path) == nil)
