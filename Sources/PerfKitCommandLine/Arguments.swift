@@ -75,8 +75,8 @@ package struct Arguments {
         guard let value = self[option] else {
             let doing = action.isEmpty ? "" : " \(action)"
             throw UsageError(
-                "\(verb.tool) \(verb.name)\(doing) needs --\(option.name)\(placeholder) (\(verb.tool) \(verb.name) "
-                    + "--help)"
+                "\(verb.tool) \(verb.name)\(doing) needs --\(option.name)\(placeholder) "
+                    + "(\(verb.tool) \(verb.name) --help)"
             )
         }
         return value

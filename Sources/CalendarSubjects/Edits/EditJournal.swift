@@ -139,8 +139,8 @@ package final class EditJournal {
             lineNumber += 1
             guard let newline = bytes[offset...].firstIndex(of: 0x0A) else {
                 parsed.warnings.append(
-                    "\(path): line \(lineNumber): torn last record (\(bytes.count - offset) bytes without a newline) "
-                        + "skipped"
+                    "\(path): line \(lineNumber): torn last record "
+                        + "(\(bytes.count - offset) bytes without a newline) skipped"
                 )
                 break
             }

@@ -35,8 +35,8 @@ public enum GrowthChart {
             "<text x=\"\(Int(left))\" y=\"16\" font-size=\"12\" font-weight=\"bold\">\(escape(title))</text>",
             subtitle.map { "<text x=\"\(Int(left))\" y=\"31\" font-size=\"11\">\(escape($0))</text>" } ?? "",
             line(left, height - bottom, width - right, height - bottom), line(left, top, left, height - bottom),
-            "<text x=\"\(Int((left + width - right) / 2))\" y=\"\(Int(height - 8))\" text-anchor=\"middle\">size (log "
-                + "scale)</text>",
+            "<text x=\"\(Int((left + width - right) / 2))\" y=\"\(Int(height - 8))\" text-anchor=\"middle\">"
+                + "size (log scale)</text>",
             "<text x=\"14\" y=\"\(Int((top + height - bottom) / 2))\" transform=\"rotate(-90 14 "
                 + "\(Int((top + height - bottom) / 2)))\" text-anchor=\"middle\">\(escape(unit)) per call (log)</text>",
         ]

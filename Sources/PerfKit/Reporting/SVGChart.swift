@@ -129,8 +129,8 @@ public enum SVGChart {
         [
             "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
             "<text x=\"10\" y=\"18\" font-size=\"13\">\(escape(title)): \(escape(subtitle)) (log scale)</text>",
-            "<rect x=\"10\" y=\"28\" width=\"14\" height=\"9\" fill=\"#eaeef2\"/><text x=\"28\" y=\"36\">noise "
-                + "band</text>",
+            "<rect x=\"10\" y=\"28\" width=\"14\" height=\"9\" fill=\"#eaeef2\"/><text x=\"28\" y=\"36\">"
+                + "noise band</text>",
             "<line x1=\"100\" y1=\"32\" x2=\"118\" y2=\"32\" stroke=\"#cf222e\" stroke-width=\"2\"/><text x=\"122\" "
                 + "y=\"36\">regressed</text>",
             "<line x1=\"190\" y1=\"32\" x2=\"208\" y2=\"32\" stroke=\"#1a7f37\" stroke-width=\"2\"/><text x=\"212\" "

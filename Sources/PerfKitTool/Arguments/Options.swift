@@ -74,8 +74,8 @@ extension Option {
     package static let timeBudget = Option(
         "time-budget", value: "SECONDS",
         help:
-            "seconds of measuring; a look that would end later is cut to the rounds that fit, or not taken (default "
-            + "300)"
+            "seconds of measuring; a look that would end later is cut to the rounds that fit, "
+            + "or not taken (default 300)"
     )
     package static let with = Option(
         "with", value: "BASELINE2", help: "compare a second stored baseline instead of a run file")
