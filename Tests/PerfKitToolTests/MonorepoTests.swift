@@ -79,15 +79,15 @@ import Testing
         // A test says `@testable import Mono`: the release build passes -enable-testing, and says so.
         #expect(counted.stderr.contains(Revision.testableLine), "\(counted.stderr.suffix(2_000))")
         // The release build is of the test product alone: the executable no test needs is not built.
-        #expect(FileManager.default.fileExists(atPath: repository + "/.build/release/MonoPackageTests.xctest"))
-        #expect(!FileManager.default.fileExists(atPath: repository + "/.build/release/mono-tool"))
+        #expect(FileManager.default.fileExists(atPath: repository + "/.perfkit/build/release/MonoPackageTests.xctest"))
+        #expect(!FileManager.default.fileExists(atPath: repository + "/.perfkit/build/release/mono-tool"))
         let run = try RunFile.read(from: repository + "/c.json")
         let instructions = run.tests.flatMap { $0.measurements.flatMap(\.series) }.filter { $0.metric == .instructions }
         // Counted in every process (3 samples in each), the processes agreeing within the count tolerance
         // the comparison uses (a fresh clone's CI saw two distinct values among the nine).
         let values = instructions.first?.values ?? []
         #expect(instructions.count == 1 && values.count == 3 * CountingRun.processesPerTest, "\(values)")
-        let objects = Self.objectDates(in: repository + "/.build/release/Core.build")
+        let objects = Self.objectDates(in: repository + "/.perfkit/build/release/Core.build")
         if let low = values.min(), let high = values.max() {
             #expect(!Comparison.countsDiffer(low, high, tolerance: Comparison.defaultCountTolerance), "\(values)")
         }
@@ -109,7 +109,7 @@ import Testing
         #expect(kept.tests.contains { $0.id.hasSuffix("failsUnderValgrind()") })
         // Two more builds of the same tree, each from a new plan, compiled nothing: Core's three traits
         // kept their order (Revision.buildEnvironment), so its objects are still the counting run's.
-        #expect(!objects.isEmpty && Self.objectDates(in: repository + "/.build/release/Core.build") == objects)
+        #expect(!objects.isEmpty && Self.objectDates(in: repository + "/.perfkit/build/release/Core.build") == objects)
         // A bad filter is bad input, told before anything is built.
         let filter = try PerfkitProcess.run(["run", "--filter", "(unclosed"], in: repository)
         #expect(filter.status == ExitStatus.badInput)

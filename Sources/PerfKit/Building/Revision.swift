@@ -189,11 +189,16 @@ package struct Revision: Sendable, Equatable {
 
     /// The build folder of a release build.
     ///
-    /// `.build`, or `PERFKIT_SCRATCH_PATH` under the plugin (`swift package` holds `.build`'s lock while a plugin
-    /// runs), or `.perfkit/build-pinned` for the working tree's pinned-layout build.
+    /// `.perfkit/build` by every route (the plugin's, where `swift package` holds `.build`'s lock, and the tool's
+    /// own binary), so one route's build serves the other; `PERFKIT_SCRATCH_PATH` overrides it; `.perfkit/build-pinned`
+    /// for the working tree's pinned-layout build.
     package static func scratchPath(pinnedLayout: Bool = false) -> String {
-        pinnedLayout ? ".perfkit/build-pinned" : ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? ".build"
+        pinnedLayout
+            ? ".perfkit/build-pinned" : ProcessInfo.processInfo.environment["PERFKIT_SCRATCH_PATH"] ?? defaultScratch
     }
+
+    /// Where release builds go unless `PERFKIT_SCRATCH_PATH` says otherwise.
+    package static let defaultScratch = ".perfkit/build"
 
     /// The product SwiftPM links a package's test targets into, `<package name>PackageTests`.
     ///
