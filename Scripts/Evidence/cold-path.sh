@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The cold path side by side (round 1 runs PerfKit first; later rounds alternate) (sixth session): PerfKit's (README's parser package: the plugin's tool build and its
-# first `perfkit run`) and package-benchmark's (the same two functions as benchmarks: its tool build and first
+# The cold path side by side (round 1 runs PerfKit first; later rounds reverse the order): PerfKit's by both routes
+# (README's parser package: the plugin's tool build and its first `perfkit run`; the binary route's `swift build
+# --product perfkit` and `.build/debug/perfkit run`) and package-benchmark's (the same two functions as benchmarks: its tool build and first
 # `swift package benchmark`), each from an empty build folder, in alternating order, ROUNDS times each.
 # MIRRORS is a folder of git repositories named as SwiftPM names the packages: package-benchmark, swift-system,
 # swift-argument-parser, TextTable, hdrhistogram-swift, swift-atomics, package-jemalloc, swift-numerics (here,
@@ -19,6 +20,15 @@ perfkit_side() {  # $1: round
         /usr/bin/time -o "$dir/time" -f "%e" swift package --allow-writing-to-package-directory perfkit run \
             > "$dir/log" 2>&1)
     echo "perfkit round $1: $(cat "$dir/time") s"
+}
+
+perfkit_cli_side() {  # $1: round
+    local dir="$out/perfkit-cli-$1"
+    mkdir -p "$dir" && git clone -q "$root" "$dir/perfkit"
+    (cd "$dir" && source "$root/Scripts/Evidence/parser-package.sh" > /dev/null &&
+        /usr/bin/time -o "$dir/time" -f "%e" bash -c 'swift build --product perfkit && .build/debug/perfkit run' \
+            > "$dir/log" 2>&1)
+    echo "perfkit (binary route) round $1: $(cat "$dir/time") s"
 }
 
 benchmark_side() {  # $1: round
@@ -78,14 +88,17 @@ SWIFT
 }
 
 for round in $(seq 1 "$rounds"); do
-    if [ $((round % 2)) = 1 ]; then perfkit_side "$round"; benchmark_side "$round"
-    else benchmark_side "$round"; perfkit_side "$round"; fi
+    if [ $((round % 2)) = 1 ]; then perfkit_side "$round"; perfkit_cli_side "$round"; benchmark_side "$round"
+    else benchmark_side "$round"; perfkit_cli_side "$round"; perfkit_side "$round"; fi
 done
 python3 - "$out" "$rounds" <<'PY'
 import sys, statistics
 out, rounds = sys.argv[1], int(sys.argv[2])
 p = [float(open(f"{out}/perfkit-{r}/time").read()) for r in range(1, rounds + 1)]
 b = [float(open(f"{out}/benchmark-{r}/time").read()) for r in range(1, rounds + 1)]
-print(f"perfkit {p} s, package-benchmark {b} s; medians {statistics.median(p):.1f} / {statistics.median(b):.1f} = "
-      f"{statistics.median(p) / statistics.median(b):.2f}x")
+c = [float(open(f"{out}/perfkit-cli-{r}/time").read()) for r in range(1, rounds + 1)]
+m = statistics.median(b)
+print(f"perfkit plugin {p} s, perfkit binary {c} s, package-benchmark {b} s; medians "
+      f"{statistics.median(p):.1f} / {statistics.median(c):.1f} / {m:.1f}: "
+      f"{statistics.median(p) / m:.2f}x and {statistics.median(c) / m:.2f}x")
 PY
