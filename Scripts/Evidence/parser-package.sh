@@ -32,6 +32,16 @@ public func countFields(_ line: String) -> Int {
     for byte in line.utf8 where byte == UInt8(ascii: ",") { fields += 1 }
     return fields
 }
+
+/// Sums a line's halves in two child tasks.
+public func parseInTasks(_ line: String) async -> Int {
+    let middle = line.index(line.startIndex, offsetBy: line.count / 2)
+    let halves = [String(line[..<middle]), String(line[middle...])]
+    return await withTaskGroup(of: Int.self) { group in
+        for half in halves { group.addTask { parseSum(half) } }
+        return await group.reduce(0, +)
+    }
+}
 SWIFT
 # The README's test file, as printed.
 python3 - <<'PY'
