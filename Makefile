@@ -38,12 +38,12 @@ mutation-check:
 	./Scripts/mutation-check.sh
 
 # The flagship example has its own tool, so perfkit (and the plugin adopters build) never compiles it.
-# Built with the package's default traits, as the release build of the tests it runs is (`perfkit
-# run`): built with $(TRAITS), the two builds recompiled each other's modules in .build at every
-# `make demo` (PerfKitCore, PerfKit and all above them, twice a demo).
+# Built with the package's default traits into .perfkit/build, where and as the release build of the
+# tests it runs goes (`perfkit run`), so the two share every module they have in common: with $(TRAITS),
+# or in another folder, each compiled PerfKitCore, PerfKit and all above them again.
 demo: deps
-	$(SWIFT) build -c release --product calendar-demo $(SWIFT_FLAGS)
-	.build/release/calendar-demo demo
+	$(SWIFT) build -c release --product calendar-demo --scratch-path .perfkit/build $(SWIFT_FLAGS)
+	.perfkit/build/release/calendar-demo demo
 
 doctor: release
 	.build/release/perfkit doctor
