@@ -92,6 +92,8 @@ import Testing
         let (fallback, why) = CountingFolder.newPath(environment: ["TMPDIR": deep])
         #expect(fallback.hasPrefix("/tmp/perfkit-counts-") && fallback.count == CountingFolder.pathLength)
         #expect(why?.contains("too long") == true)
+        let (missing, said) = CountingFolder.newPath(environment: ["TMPDIR": short + "/none"])
+        #expect(missing.hasPrefix("/tmp/perfkit-counts-") && said?.contains("is not a folder") == true)
     }
 
     /// F1: an output whose folder takes no new file is refused before anything is built or measured;

@@ -7,6 +7,8 @@ import PerfKitCore
 /// path, as a dependency outside the repository is), flags and pins are as an earlier build left them is reused,
 /// whichever revision that build was of; one that differs in any of them compiles again.
 package struct BuildFolder: Sendable, Equatable {
+    /// The build folder as named (relative to the package root, or absolute from `PERFKIT_SCRATCH_PATH`).
+    package var name: String
     /// The build folder, absolute.
     package var scratch: String
     /// Whether the build passes ``Revision/pinnedLayoutFlags``.
@@ -16,7 +18,7 @@ package struct BuildFolder: Sendable, Equatable {
     /// - Parameter folder: The package root (the working tree).
     /// - Returns: The folder.
     package static func forTiming(in folder: String) -> BuildFolder {
-        BuildFolder(scratch: folder + "/" + Revision.scratchPath(pinnedLayout: true), pinnedLayout: true)
+        named(Revision.scratchPath(pinnedLayout: true), in: folder, pinnedLayout: true)
     }
 
     /// For counts: the folder and flags `perfkit run` builds with, so a side starts from the run's build.
@@ -26,15 +28,25 @@ package struct BuildFolder: Sendable, Equatable {
     /// - Parameter folder: The package root (the working tree).
     /// - Returns: The folder.
     package static func forCounts(in folder: String) -> BuildFolder {
-        let scratch = Revision.scratchPath()
-        return BuildFolder(scratch: scratch.hasPrefix("/") ? scratch : folder + "/" + scratch, pinnedLayout: false)
+        named(Revision.scratchPath(), in: folder, pinnedLayout: false)
+    }
+
+    /// The folder `name` of the package in `folder`.
+    static func named(_ name: String, in folder: String, pinnedLayout: Bool) -> BuildFolder {
+        BuildFolder(name: name, scratch: name.hasPrefix("/") ? name : folder + "/" + name, pinnedLayout: pinnedLayout)
+    }
+
+    /// Builds `revision`'s tests in release into this folder, with its flags
+    /// (``Revision/build(pinnedLayout:sharedScratch:progress:)``).
+    /// - Returns: The path of the test bundle.
+    /// - Throws: What the build throws.
+    package func build(_ revision: Revision, progress: (String) -> Void) throws -> String {
+        try revision.build(pinnedLayout: pinnedLayout, sharedScratch: scratch, progress: progress)
     }
 
     /// The line that says why a side's build reuses what it does.
     package var progressLine: String {
-        let relative = scratch.split(separator: "/").suffix(scratch.contains("/.perfkit/") ? 2 : 1).joined(
-            separator: "/")
-        return "perfkit: both sides build into \(relative)"
+        "perfkit: both sides build into \(name)"
             + (pinnedLayout ? " with the pinned code layout" : " as perfkit run does")
             + ": a module whose sources, flags and pins are as an earlier build left them is not compiled again"
     }

@@ -72,13 +72,11 @@ package enum SharedBuild {
         let folder = FileManager.default.currentDirectoryPath
         let sharedA = try Revision.prepare(a, worktree: worktree, progress: progress)
         progress(build.progressLine)
-        let builtA = try sharedA.build(
-            pinnedLayout: build.pinnedLayout, sharedScratch: build.scratch, progress: progress)
+        let builtA = try build.build(sharedA, progress: progress)
         let bundleA = try keep(bundle: builtA, commit: sharedA.commit, in: folder)
         progress("perfkit: building \(b) in \(a)'s worktree from its build (only what \(b) changed is compiled)")
         let revisionB = try Revision.prepare(b, worktree: worktree, progress: progress)
-        let bundleB = try revisionB.build(
-            pinnedLayout: build.pinnedLayout, sharedScratch: build.scratch, progress: progress)
+        let bundleB = try build.build(revisionB, progress: progress)
         let revisionA = try Revision.prepare(a, progress: progress)
         return ((revisionA, bundleA), (revisionB, bundleB))
     }

@@ -28,7 +28,11 @@ package enum CountingFolder {
     /// - Returns: The folder's path (not yet made) and a note when `TMPDIR` was set but not used.
     package static func newPath(environment: [String: String]) -> (path: String, note: String?) {
         let fallback = "/tmp/perfkit-counts-" + UUID().uuidString
-        guard let parent = usableParent(environment) else { return (fallback, nil) }
+        guard let parent = usableParent(environment) else {
+            // A TMPDIR that names no folder is said, not passed over in silence.
+            let set = environment["TMPDIR"].map { !$0.isEmpty } ?? false
+            return (fallback, set ? "TMPDIR (\(environment["TMPDIR"] ?? "")) is not a folder; using /tmp" : nil)
+        }
         if parent == "/tmp" { return (fallback, nil) }
         let digits = pathLength - parent.count - 1 - shortPrefix.count
         guard digits >= fewestDigits else {

@@ -100,7 +100,9 @@ public struct CallgrindDump: Sendable, Equatable {
         var callee = ""
         var nextIsCall = false
         var pendingCalls: UInt64 = 0
+        var counter = DumpCount.Reader()
         for line in CallgrindTokens(text) {
+            counter.read(line)
             switch line {
             case .cost(let cost) where nextIsCall:
                 calls[function, default: [:]][callee, default: 0] += cost ?? 0
@@ -121,7 +123,7 @@ public struct CallgrindDump: Sendable, Equatable {
         // graph keeps the table work: the dump's calls carry no path, so a caller's inclusive cost
         // cannot be lessened by what one of its callees spent in the table, and the profile says
         // where the run's instructions went.
-        totals = DumpCount.instructions(ofText: text) ?? 0
+        totals = counter.reading?.instructions ?? 0
     }
 
     /// Builds the profile of a series from its dumps.

@@ -15,7 +15,7 @@ extension CountProfile {
         /// The change of what the count leaves out (harness frames, runtime cache probes), already subtracted.
         public var leftOut: Double
         /// The mean count's change per call: the changes, plus ``otherFunctions``, less ``leftOut``.
-        public var total: Double
+        public var total: Double { changes.reduce(0) { $0 + $1.delta } + otherFunctions - leftOut }
     }
 
     /// How `current`'s count per call differs from `baseline`'s, function by function (exclusive), or nil when
@@ -33,10 +33,7 @@ extension CountProfile {
         let rest = changes.dropFirst(limit).reduce(0) { $0 + $1.delta }
         let other = rest + (current.otherExclusive ?? 0) - (baseline.otherExclusive ?? 0)
         let leftOut = (current.leftOut ?? 0) - (baseline.leftOut ?? 0)
-        let total =
-            changes.reduce(0) { $0 + $1.delta } + (current.otherExclusive ?? 0) - (baseline.otherExclusive ?? 0)
-            - leftOut
-        return Attribution(changes: listed, otherFunctions: other, leftOut: leftOut, total: total)
+        return Attribution(changes: listed, otherFunctions: other, leftOut: leftOut)
     }
 
     /// Every function's exclusive change, one-sided functions folded into a caller that changed the other way.

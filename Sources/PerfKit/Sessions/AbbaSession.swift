@@ -61,14 +61,13 @@ package struct AbbaSession {
             // One build folder for both sides: B compiles only what differs from A (and from earlier builds);
             // A's bundle is kept apart before B's build replaces it.
             progress(into.progressLine)
-            let builtA = try revisionA.build(
-                pinnedLayout: into.pinnedLayout, sharedScratch: into.scratch, progress: progress)
+            let builtA = try into.build(revisionA, progress: progress)
             let same = revisionA.directory == revisionB.directory
             let bundleA = same ? builtA : try SharedBuild.keep(bundle: builtA, commit: revisionA.commit, in: folder)
             let bundleB =
                 same
                 ? bundleA
-                : try revisionB.build(pinnedLayout: into.pinnedLayout, sharedScratch: into.scratch, progress: progress)
+                : try into.build(revisionB, progress: progress)
             return (
                 Side(revision: revisionA, bundle: bundleA, environment: environments.a),
                 Side(revision: revisionB, bundle: bundleB, environment: environments.b)

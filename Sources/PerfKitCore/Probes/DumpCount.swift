@@ -103,12 +103,27 @@ package enum DumpCount {
     /// has no total.
     /// - Complexity: O(n) in the text's length, one pass.
     package static func reading(ofText text: String) -> Reading? {
-        var total: UInt64?, summary: UInt64?
-        var table = NameTable()
-        var callerUncounted = false, calleeUncounted = false, nextIsCall = false, callerIsHarness = false
-        var callerClass = CallClass.other, calleeClass = CallClass.other, callCount: UInt64 = 0
-        var subtracted: UInt64 = 0, retains: UInt64 = 0, releases: UInt64 = 0
-        for line in CallgrindTokens(text) {
+        var reader = Reader()
+        for line in CallgrindTokens(text) { reader.read(line) }
+        return reader.reading
+    }
+
+    /// ``reading(ofText:)`` a line at a time.
+    ///
+    /// For a reader that walks the dump's lines for figures of its own (`CallgrindDump`), so the text is tokenized
+    /// once.
+    package struct Reader {
+        private var total: UInt64?, summary: UInt64?
+        private var table = NameTable()
+        private var callerUncounted = false, calleeUncounted = false, nextIsCall = false, callerIsHarness = false
+        private var callerClass = CallClass.other, calleeClass = CallClass.other, callCount: UInt64 = 0
+        private var subtracted: UInt64 = 0, retains: UInt64 = 0, releases: UInt64 = 0
+
+        /// A reader before the dump's first line.
+        package init() {}
+
+        /// Takes the dump's next line.
+        package mutating func read(_ line: CallgrindLine) {
             switch line {
             case .function(let name):
                 callerUncounted = table.isUncounted(name)
@@ -136,8 +151,12 @@ package enum DumpCount {
             case .cost: break
             }
         }
-        guard let counted = total ?? summary else { return nil }
-        return Reading(instructions: counted - min(counted, subtracted), retains: retains, releases: releases)
+
+        /// The lines read so far as a ``Reading``; nil before a `totals:` or `summary:` line.
+        package var reading: Reading? {
+            guard let counted = total ?? summary else { return nil }
+            return Reading(instructions: counted - min(counted, subtracted), retains: retains, releases: releases)
+        }
     }
 
     /// What each of a dump's function names is, remembered.
