@@ -17,6 +17,21 @@ package enum BuildLog {
         }
     }
 
+    /// Whether the build failed the way damaged or foreign build products fail.
+    ///
+    /// A module or object file that is malformed, truncated or from another compiler.
+    package static func isDamagedProduct(_ build: ChildProcess.Finished) -> Bool {
+        let text = log(build)
+        return damagedProductSigns.contains { text.contains($0) }
+    }
+
+    /// What the compiler, clang and the linker say about a damaged or foreign product.
+    static let damagedProductSigns = [
+        "malformed compiled module", "compiled module was created by", "module file was created by",
+        "malformed or corrupted AST file", "file too short", "file format not recognized",
+        "unexpected end of file", "is truncated", "invalid object file",
+    ]
+
     /// Whether the build failed because a test imports with `@testable` a module built without
     /// `-enable-testing` (``Revision/testableFlags``).
     package static func isNotTestable(_ build: ChildProcess.Finished) -> Bool {

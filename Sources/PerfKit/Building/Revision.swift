@@ -227,7 +227,9 @@ package struct Revision: Sendable, Equatable {
     /// The test product alone (``testProduct(in:scratch:)``), or every target with `--build-tests` when the manifest
     /// cannot be read or SwiftPM has no such product. A build that fails the way a stale build plan fails (files the
     /// plan names are gone, as after a checkout that deleted them) is retried once from a fresh plan, saying so in one
-    /// line.
+    /// line. A folder whose build stamp names another toolchain or a test bundle other than the one there
+    /// (``BuildStamp``) is emptied first, and a build that fails the way damaged products fail is retried once from an
+    /// empty folder, each with a note.
     /// - Parameters:
     ///   - pinnedLayout: Whether to build with ``pinnedLayoutFlags``, for builds that are compared
     ///     with each other (`abba`, `calibrate`). The working tree then builds into
@@ -261,8 +263,16 @@ package struct Revision: Sendable, Equatable {
         // package and 5 s in swift-protobuf (0.5 s with the plan kept), and recompiles only what changed
         // (``buildEnvironment`` keeps a new plan's commands as they were).
         let folder = scratch.hasPrefix("/") ? scratch : directory + "/" + scratch
+        let toolchain = BuildStamp.prepare(folder: folder, named: scratch, in: directory, progress: progress)
         BuildLog.removePlan(scratch: folder)
         var finished = try swiftBuild()
+        if finished.status != 0, BuildLog.isDamagedProduct(finished) {
+            progress(
+                "perfkit: \(scratch) holds a damaged or foreign build product (\(BuildLog.firstError(finished))); "
+                    + "building it afresh")
+            BuildStamp.startAfresh(folder: folder)
+            finished = try swiftBuild()
+        }
         if finished.status != 0, let name = product, BuildLog.isUnknownProduct(finished) {
             product = nil
             progress("perfkit: SwiftPM has no product \(name); building every target with --build-tests")
@@ -283,7 +293,14 @@ package struct Revision: Sendable, Equatable {
             throw OrchestrationError.buildFailed(
                 revision: name, status: finished.status, firstError: BuildLog.firstError(finished))
         }
-        let release = folder + "/release"
+        let bundle = try Self.testBundle(in: folder + "/release")
+        BuildStamp.record(bundle: bundle, in: folder, toolchain: toolchain)
+        return bundle
+    }
+
+    /// The test bundle SwiftPM linked into `release`.
+    /// - Throws: ``OrchestrationError/noTestBundle(folder:)`` when there is none.
+    static func testBundle(in release: String) throws -> String {
         guard
             let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: {
                 $0.hasSuffix("PackageTests.xctest")
