@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A user's package whose measured code follows addresses (issue 37): a `Set` of objects' identities, a
 # dictionary keyed by `ObjectIdentifier`, a `[String: Int]`, each built from inputs the test makes before
-# `measure`. Two counting runs of one build, then a second, separately built copy (a comment added), and
+# `measure`, and one over objects a lazily initialised global made (issue 61 item 6). Two counting runs of one build, then a second, separately built copy (a comment added), and
 # the count series compared (Scripts/Evidence/counts-identical.py).
 # usage: hash-package.sh [PERFKIT_CHECKOUT]   (default /work/main; the package is made in /tmp/hashes)
 set -euo pipefail
@@ -24,7 +24,7 @@ let package = Package(
 SWIFT
 cat > Sources/Hashes/Hashes.swift <<'SWIFT'
 /// A node of a graph, compared by identity.
-public final class Node {
+public final class Node: Sendable {
     public let weight: Int
     public init(weight: Int) { self.weight = weight }
 }
@@ -38,6 +38,9 @@ public func weights(_ nodes: [Node]) -> [ObjectIdentifier: Int] {
     for node in nodes { totals[ObjectIdentifier(node), default: 0] += node.weight }
     return totals
 }
+
+/// Nodes made once, at first use, by whichever thread touches them first (a lazily initialised global).
+public let sharedPool: [Node] = (0..<2_000).map { Node(weight: $0) }
 
 /// How often each word occurs.
 public func wordCounts(_ words: [String]) -> [String: Int] {
@@ -62,6 +65,11 @@ import Testing
         let pool = (0..<2_000).map { Node(weight: $0) }
         let nodes = (0..<6_000).map { pool[($0 &* 7_919) % pool.count] }
         try measure("weights") { weights(nodes).count }
+    }
+
+    @Test(.performance()) func globalIdentityDictionary() throws {
+        let nodes = (0..<6_000).map { sharedPool[($0 &* 7_919) % sharedPool.count] }
+        try measure("weights of a global's nodes") { weights(nodes).count }
     }
 
     @Test(.performance()) func stringDictionary() throws {

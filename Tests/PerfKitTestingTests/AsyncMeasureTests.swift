@@ -50,7 +50,7 @@ import Testing
     /// Leaked descriptors (a descriptor table is the process's) and jemalloc's allocation hooks (installed only where
     /// tests run one at a time), checked in a measured process of this bundle, as `perfkit run` runs tests. There:
     /// - the cycle leaks no descriptor and 2 allocations a call, made by the node's initializer
-    ///   called from the leaking body (its leak sites);
+    ///   called from the leaking body (its leak sites), whether the body is async or not;
     /// - a body that opens `/dev/null` and never closes it leaks 1 descriptor a call;
     /// - a Dispatch hand-off leaks nothing, whether the queue waits 1 ms or resumes the body at once
     ///   (the continuation libdispatch keeps in its cache is told apart by its stack), and its other
@@ -77,6 +77,13 @@ import Testing
                 LeakSite(
                     function: "PerfKitTestingTests.CycleNode.__allocating_init() ← static "
                         + "PerfKitTestingTests.ConcurrentFixtures.leakCycle() async", perCall: 2)
+            ])
+        // A synchronous body's sites come from one more call of the leaking phase, in a hooked window.
+        #expect(values("leaking-sync-cycle", .leakedAllocations)?.allSatisfy { $0 == 2 } == true)
+        #expect(
+            measurement("leaking-sync-cycle")?.leakSites?.map(\.function) == [
+                "PerfKitTestingTests.CycleNode.__allocating_init() ← static "
+                    + "PerfKitTestingTests.ConcurrentFixtures.leakSyncCycle()"
             ])
         for name in ["dispatch-hand-off", "dispatch-at-once"] {
             #expect(values(name, .leakedAllocations) == [0, 0, 0], "\(name): \(measurement(name)?.unavailable ?? [])")

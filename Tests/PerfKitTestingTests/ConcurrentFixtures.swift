@@ -65,6 +65,14 @@ enum ConcurrentFixtures {
         return ObjectIdentifier(a).hashValue & 1
     }
 
+    /// Leaks one two-object retain cycle per call, synchronously.
+    static func leakSyncCycle() -> Int {
+        let a = CycleNode(), b = CycleNode()
+        a.next = b
+        b.next = a
+        return ObjectIdentifier(a).hashValue & 1
+    }
+
     /// Opens `/dev/null` and never closes it: one leaked descriptor per call.
     static func leakDescriptor() async -> Int32 {
         open("/dev/null", O_RDONLY)
@@ -117,6 +125,10 @@ final class CycleNode: @unchecked Sendable {
 
     @Test(.performance(samples: 3)) func leakingCycle() async throws {
         try await measure("leaking-cycle", async: { await ConcurrentFixtures.leakCycle() })
+    }
+
+    @Test(.performance(samples: 3)) func leakingSyncCycle() throws {
+        try measure("leaking-sync-cycle") { ConcurrentFixtures.leakSyncCycle() }
     }
 
     @Test(.performance(samples: 3)) func leakingDescriptor() async throws {

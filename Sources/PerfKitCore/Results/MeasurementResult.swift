@@ -116,10 +116,22 @@ public struct LeakSite: Sendable, Codable, Equatable {
     public var function: String
     /// Blocks per call still live at the end of the call and its settle wait.
     public var perCall: Double
+    /// The arm whose call kept them, when the measurement has more than one.
+    public var arm: String? = nil
+    /// The phase whose call kept them (a synchronous body's; an async body's are its warm calls).
+    public var phase: Phase? = nil
+
     /// A site.
-    public init(function: String, perCall: Double) {
+    public init(function: String, perCall: Double, arm: String? = nil, phase: Phase? = nil) {
         self.function = function
         self.perCall = perCall
+        self.arm = arm
+        self.phase = phase
+    }
+
+    /// Whether the site was found for `series` (a site without an arm or phase is any series').
+    public func belongs(to series: SampleSeries) -> Bool {
+        (arm ?? series.arm) == series.arm && (phase ?? series.phase) == series.phase
     }
 }
 
@@ -135,8 +147,10 @@ public struct MeasurementResult: Sendable, Codable, Equatable {
     public var series: [SampleSeries]
     /// Metrics that were asked for but could not be measured.
     public var unavailable: [UnavailableMetric]
-    /// Where the allocations counted as leaked were made (an async body's exact-count pass, with
-    /// jemalloc), most first; nil when not known.
+    /// Where the allocations counted as leaked were made, most first; nil when not known.
+    ///
+    /// An async body's from its exact-count pass, a synchronous body's from one more call of each leaking arm and
+    /// phase; both need jemalloc's allocation hooks, installed only in a `perfkit run` process.
     public var leakSites: [LeakSite]? = nil
 
     /// Creates a result.

@@ -120,8 +120,10 @@ public struct Runner: Sendable {
             : configuration.metrics.sorted { $0.name < $1.name }.compactMap { metric in
                 ProbeSet.unavailableReason(for: metric).map { UnavailableMetric(metric: metric.name, reason: $0) }
             }
-        return MeasurementResult(
+        var result = MeasurementResult(
             name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series, unavailable: unavailable)
+        if !SimulatedCounter.isCounting { result.leakSites = try leakSites(arms, collector.series) }
+        return result
     }
 
     /// The timed pass of one phase.
@@ -179,7 +181,7 @@ public struct Runner: Sendable {
         }
     }
 
-    private func prepare<S: MeasurableSubject>(_ subject: S, _ slot: inout AnyObject?, _ phase: Phase) throws
+    func prepare<S: MeasurableSubject>(_ subject: S, _ slot: inout AnyObject?, _ phase: Phase) throws
         -> StateBox<S.State>
     {
         if phase == .cold || slot == nil {

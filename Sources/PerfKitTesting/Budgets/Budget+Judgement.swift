@@ -42,7 +42,8 @@ extension Budget {
         for measurement in measurements {
             for series in measurement.series where series.metric == metric {
                 var judgement = judge(series, in: measurement.name, mode: mode)
-                if metric == .leakedAllocations, judgement.outcome.status == .failed, let sites = measurement.leakSites
+                if metric == .leakedAllocations, judgement.outcome.status == .failed,
+                    let sites = measurement.leakSites?.filter({ $0.belongs(to: series) }), !sites.isEmpty
                 {
                     let named = sites.prefix(3).map { "\($0.function) (\(Format.trim($0.perCall)) a call)" }
                     judgement.message += "; allocated at " + named.joined(separator: ", ")
