@@ -90,3 +90,25 @@ cd ..
 latest() { ls -t $1/.perfkit/runs/*.json | head -${2:-1} | tail -1; }
 echo "== two runs of one build"; python3 "$here/counts-identical.py" "$(latest hashes 1)" "$(latest hashes 2)" | tail -4
 echo "== two builds"; python3 "$here/counts-identical.py" "$(latest hashes 1)" "$(latest hashes-b 1)" | tail -4
+cd $root && cp -r hashes hashes-c && cd hashes-c && rm -rf .build .perfkit
+python3 - <<'EOF2'
+p = 'Sources/Hashes/Hashes.swift'
+s = open(p).read().replace("    for word in words { counts[word, default: 0] += 1 }\n",
+    "    for word in words { counts[word, default: 0] += 1 }\n    for word in words.prefix(60) { counts[word, default: 0] += 0 }\n")
+open(p, 'w').write(s)
+p = 'Tests/HashesTests/HashBenchmarks.swift'
+s = open(p).read().replace("@Suite struct HashBenchmarks {\n", """@Suite struct HashBenchmarks {
+    static let suitePool = (0..<2_000).map { Node(weight: $0 &* 3) }
+
+    @Test(.performance()) func suiteStaticIdentityDictionary() throws {
+        let nodes = (0..<6_000).map { Self.suitePool[($0 &* 7_919) % Self.suitePool.count] }
+        try measure("weights of a static's nodes") { weights(nodes).count }
+    }
+""")
+open(p, 'w').write(s)
+EOF2
+/usr/bin/time -f "counting run after a change elsewhere: %e s" $tool run --counts-only > run4.log 2>&1; tail -1 run4.log
+$tool baseline save first --from "$(ls ../hashes/.perfkit/runs/2*.json | head -1)" > /dev/null
+echo "== a change elsewhere"; $tool compare first | sed -n 2,3p
+echo "== the suite's static objects, two runs"; $tool run --counts-only > run5.log 2>&1
+python3 "$here/counts-identical.py" "$(latest hashes-c 1)" "$(latest hashes-c 2)" | tail -1

@@ -21,8 +21,16 @@
 //    The region waits, uncounted, for carried blocks to return before it closes
 //    (perfkit_shim_settle_blocks): a block's tail after it resumes the body (its closure's return,
 //    the thunk's release) would otherwise be counted or not as valgrind's scheduler ordered the two
-//    threads (27,213 against 27,320 instructions for one hand-off). The Swift concurrency pool's threads need no carrying: a counted async body's jobs run on
-//    PerfKit's own thread. Blocks queued by dispatch_after and dispatch sources are not carried.
+//    threads (27,213 against 27,320 instructions for one hand-off). The Swift concurrency pool's threads need no
+//    carrying: a counted async body's jobs run on PerfKit's own thread. Blocks queued by dispatch_after and dispatch
+//    sources are not carried.
+//
+// 4. A block queued from a job of a counted async body (perfkit_shim_set_in_job) is held, uncounted, until the
+//    thread async bodies run on sleeps with nothing queued (perfkit_shim_set_idle, from its doorbell), up to 100 ms.
+//    A block that resumed the body at once would otherwise resume it before or after it suspended, and while its
+//    thread was awake or asleep, as the two threads happened to run: paths of different lengths in the runtime's
+//    continuation and in the wake-up (up to 1.5% of a hand-off). Held, it always finds the body suspended and its
+//    thread asleep.
 #define _GNU_SOURCE
 #include "PerfKitValgrindShim.h"
 #include <dlfcn.h>
@@ -47,12 +55,20 @@ int sigsuspend(const sigset_t *mask) {
 }
 
 static __thread int collecting;
+// Set while this thread runs a job of a counted async body: blocks it queues are held (4. above).
+static __thread int in_job;
+// Set while the thread async bodies run on sleeps with nothing queued.
+static atomic_int executor_idle;
 // Set while a dispatch call of this shim runs: a thread libdispatch starts then is its worker, not
 // a thread of the body's, and is not carried (its whole life would be counted).
 static __thread int in_dispatch;
 static atomic_int started;
 
 void perfkit_shim_set_collecting(int on) { collecting = on; }
+
+void perfkit_shim_set_in_job(int on) { in_job = on; }
+
+void perfkit_shim_set_idle(int idle) { atomic_store(&executor_idle, idle); }
 
 int perfkit_shim_threads_started(void) { return atomic_load(&started); }
 
@@ -99,6 +115,7 @@ struct perfkit_block {
 
 struct perfkit_carried {
     struct perfkit_block *block;
+    int hold;  // queued from a job of a counted async body: run once its thread sleeps
 };
 
 static void *(*perfkit_block_copy)(const void *);
@@ -123,6 +140,8 @@ int perfkit_shim_settle_blocks(void) {
 static void perfkit_carried_run(void *raw) {
     struct perfkit_carried carried = *(struct perfkit_carried *)raw;
     free(raw);
+    // Uncounted (collection is not on yet on this thread), up to 100 ms in 50 µs sleeps.
+    for (int i = 0; carried.hold && i < 2000 && !atomic_load(&executor_idle); i++) usleep(50);
     int was = collecting;
     if (!was) {
         collecting = 1;
@@ -144,6 +163,7 @@ static struct perfkit_carried *perfkit_carry(void *block) {
     struct perfkit_carried *carried = malloc(sizeof *carried);
     if (!carried) return 0;
     carried->block = (struct perfkit_block *)perfkit_block_copy(block);
+    carried->hold = in_job;
     atomic_fetch_add(&in_flight, 1);
     return carried;
 }

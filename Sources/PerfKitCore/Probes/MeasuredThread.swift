@@ -1,4 +1,5 @@
 import CPinnedHeap
+import CValgrind
 import Dispatch
 import Foundation
 import Synchronization
@@ -11,7 +12,8 @@ import Synchronization
 /// allocated once, so each thread frees only what it allocated.
 final class MeasuredThread: TaskExecutor, @unchecked Sendable {
     // @unchecked: every field is set once in `init`, or is behind `state` (a Mutex, because callers
-    // on any thread and the thread itself take and give work), or is a semaphore.
+    // on any thread and the thread itself take and give work), or is a semaphore or the doorbell (each safe to use from
+    // any thread).
 
     /// The measured thread, when this is a counting process with a pinned heap.
     static var pinned: MeasuredThread? { threads?.pinned }
@@ -22,8 +24,8 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
     /// Made apart, whichever was asked for first was made first, its stack and thread identity differed between runs,
     /// and so did the counts of a body keyed by key paths (in 1 of 6 processes).
     private static let threads: (pinned: MeasuredThread, helper: MeasuredThread)? = {
-        guard PinnedHeap.status == 0, let pinned = MeasuredThread(pinned: true),
-            let helper = MeasuredThread(pinned: false)
+        guard PinnedHeap.status == 0, let pinned = MeasuredThread(pinned: true, reportsIdle: true),
+            let helper = MeasuredThread(pinned: false, reportsIdle: false)
         else { return nil }
         return (pinned, helper)
     }()
@@ -32,7 +34,7 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
     ///
     /// The measured thread in a counting process with a pinned heap, else a plain thread of PerfKit's made on first
     /// use; nil when no thread could be started.
-    static let asyncBodies: MeasuredThread? = pinned ?? MeasuredThread(pinned: false)
+    static let asyncBodies: MeasuredThread? = pinned ?? MeasuredThread(pinned: false, reportsIdle: true)
 
     /// Jobs the ring holds at most; a job enqueued beyond it runs on Dispatch's pool instead.
     static let ringCapacity = 4_096
@@ -46,12 +48,18 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
     }
     private let state = Mutex(State())
     private let ring = UnsafeMutablePointer<UnownedJob?>.allocate(capacity: MeasuredThread.ringCapacity)
-    private let ready = DispatchSemaphore(value: 0)
+    /// Rung for each handed-over call and job (``perfkit_doorbell_make``).
+    ///
+    /// A wake-up costs the same instructions whether the thread was asleep yet or not, and the thread async bodies run
+    /// on tells the counting shim when it sleeps with nothing queued, so a Dispatch block a body queued runs only then.
+    private let ready: UnsafeMutableRawPointer
     private let done = DispatchSemaphore(value: 0)
     private let calls = DispatchSemaphore(value: 1)
     private let thread = Mutex<pthread_t?>(nil)
 
-    private init?(pinned: Bool) {
+    private init?(pinned: Bool, reportsIdle: Bool) {
+        guard let bell = perfkit_doorbell_make(reportsIdle ? 1 : 0) else { return nil }
+        ready = bell
         ring.initialize(repeating: nil, count: Self.ringCapacity)
         let context = Unmanaged.passRetained(Box(owner: self, pinned: pinned)).toOpaque()
         var handle = pthread_t()
@@ -91,7 +99,7 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
     /// The thread's loop, for the process's life: a handed-over call, else the next job.
     private func serve() -> Never {
         while true {
-            ready.wait()
+            perfkit_doorbell_wait(ready)
             enum Next { case call(UnsafeMutableRawPointer), job(UnownedJob) }
             let next: Next? = state.withLock { s in
                 if let call = UnsafeMutableRawPointer(bitPattern: s.call) { return .call(call) }
@@ -107,7 +115,9 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
                 call.assumingMemoryBound(to: (() -> Void).self).pointee()
                 done.signal()
             case .job(let job):
+                perfkit_job_begin()
                 job.runSynchronously(on: asUnownedTaskExecutor())
+                perfkit_job_end()
                 state.withLock { $0.runningJob = false }
             case nil: break
             }
@@ -128,7 +138,7 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
             withUnsafeMutablePointer(to: &call) { pointer in
                 let address = UInt(bitPattern: pointer)
                 state.withLock { $0.call = address }
-                ready.signal()
+                perfkit_doorbell_ring(ready)
                 done.wait()
                 state.withLock { $0.call = 0 }
             }
@@ -160,7 +170,7 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
             return true
         }
         if queued {
-            ready.signal()
+            perfkit_doorbell_ring(ready)
         } else {
             let executor = asUnownedTaskExecutor()
             DispatchQueue.global().async { unowned.runSynchronously(on: executor) }

@@ -11,4 +11,6 @@ void perfkit_shim_set_collecting(int on);
 int perfkit_shim_threads_started(void);
 /// Waits up to 100 ms for blocks queued from counted regions to return; the number still running.
 int perfkit_shim_settle_blocks(void);
+void perfkit_shim_set_in_job(int on);
+void perfkit_shim_set_idle(int idle);
 #endif
