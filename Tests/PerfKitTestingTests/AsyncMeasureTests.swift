@@ -34,6 +34,33 @@ import Testing
         #expect(Self.values(pingPong, .leakedAllocations) == [0, 0, 0])
     }
 
+    /// A body that makes N objects in N child tasks reads N mallocs a call plus the runtime's.
+    ///
+    /// The figures Documentation/Concurrency.md states, measured here for 1 to 16 children.
+    @Test func objectsMadeInChildTasksAreCountedWithTheRuntimesShare() async throws {
+        guard Jemalloc.isLinked else { return }
+        var perCall: [Int: Double] = [:]
+        for children in [1, 2, 4, 8, 16] {
+            let result = try await Self.run { await ConcurrentFixtures.objectsInChildren(children) }
+            let mallocs = try #require(Self.values(result, .mallocs))
+            #expect(mallocs.allSatisfy { $0 == mallocs[0] }, "\(children): \(mallocs)")
+            #expect(Self.values(result, .leakedAllocations) == [0, 0, 0])
+            perCall[children] = mallocs[0]
+        }
+        for children in [1, 2, 4, 8, 16] {
+            #expect(
+                perCall[children] == Double(children) * (1 + Self.runtimeMallocsPerChild) + Self.runtimeMallocsPerGroup,
+                "\(children) children: \(perCall[children] ?? -1)")
+        }
+    }
+
+    /// What the runtime allocates for each child task of a group, besides what the child makes.
+    ///
+    /// Swift 6.3.1: 7, 12, 22, 42 and 82 mallocs a call for 1, 2, 4, 8 and 16 children.
+    static let runtimeMallocsPerChild = 4.0
+    /// What the runtime allocates for a task group, once a call.
+    static let runtimeMallocsPerGroup = 2.0
+
     /// A body that leaks a two-object retain cycle per call reads 2 leaked allocations a call.
     @Test func leakedAllocationsAreCountedPerCall() async throws {
         let cycle = try await Self.run { await ConcurrentFixtures.leakCycle() }

@@ -19,6 +19,20 @@ enum ConcurrentFixtures {
         }
     }
 
+    /// A task group of `children` children, each making one object.
+    ///
+    /// `children` allocations of the body's own, plus what the runtime allocates for the group and each child task.
+    static func objectsInChildren(_ children: Int) async -> Int {
+        await withTaskGroup(of: Int.self) { group in
+            for child in 0..<children {
+                group.addTask { Counted(child).value }
+            }
+            var total = 0
+            for await value in group { total &+= value }
+            return total
+        }
+    }
+
     /// One child's work: an array of 200 and a loop over it.
     @inline(never) static func childWork(_ seed: Int, extra: Int) -> Int {
         let values = (0..<200).map { $0 &* 31 &+ seed }
@@ -87,6 +101,12 @@ actor PingCounter {
         count &+= value
         return count
     }
+}
+
+/// One object a child task makes.
+final class Counted: Sendable {
+    let value: Int
+    @inline(never) init(_ value: Int) { self.value = value &* 3 }
 }
 
 /// A node of a retain cycle.

@@ -34,6 +34,14 @@ import Testing
         #expect(check.tableLines.count == 4)
     }
 
+    /// One threshold file given alone is read as the folder of it, not as a package-benchmark baseline.
+    @Test func oneThresholdFileIsReadAsItsOwnFolder() throws {
+        let root = try thresholds(["Target.m.p90.json": #"{"mallocCountTotal": 43}"#])
+        let alone = try PackageBenchmarkThresholds(file: root + "/6.3/Target.m.p90.json")
+        #expect(alone == (try PackageBenchmarkThresholds(folder: root + "/6.3")))
+        #expect(ThresholdCheck(alone, tests: Self.tests).rows.map(\.status) == [.exceeded])
+    }
+
     /// Limits carried into PerfKit's budgets (issue 60): the traits each benchmark's test takes.
     @Test func limitsBecomeBudgetTraits() throws {
         let root = try thresholds([

@@ -55,6 +55,13 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
         for name in files { limits += try Self.read("\(folder)/\(name)", name: name) }
     }
 
+    /// Reads one threshold file, `<Target>.<Benchmark>.p90.json`, as a folder of it alone.
+    /// - Parameter file: The file's path.
+    /// - Throws: ``FileError`` as ``init(folder:)`` does for each of its files.
+    public init(file: String) throws(FileError) {
+        limits = try Self.read(file, name: URL(fileURLWithPath: file).lastPathComponent)
+    }
+
     /// The limits of one file.
     static func read(_ path: String, name: String) throws(FileError) -> [Limit] {
         let stem = String(name.dropLast(".p90.json".count))

@@ -69,8 +69,8 @@ extension Option {
     package static let thresholds = Option(
         "thresholds", value: "DIR|FILE",
         help:
-            "package-benchmark threshold files (Thresholds/, a folder per toolchain, or one toolchain's folder) "
-            + "or a stored baseline's results.json (its p90s as limits)")
+            "package-benchmark threshold files (Thresholds/, a folder per toolchain, one toolchain's folder, or one "
+            + "<Target>.<Benchmark>.p90.json) or a stored baseline's results.json (its p90s as limits)")
     package static let timeBudget = Option(
         "time-budget", value: "SECONDS",
         help:

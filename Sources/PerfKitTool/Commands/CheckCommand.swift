@@ -2,7 +2,7 @@ import Foundation
 import PerfKit
 import PerfKitCommandLine
 
-/// `perfkit check --thresholds DIR|results.json [--current RUNFILE]`.
+/// `perfkit check --thresholds DIR|FILE.p90.json|results.json [--current RUNFILE]`.
 ///
 /// Gates a run against package-benchmark's per-toolchain p90 threshold files, or the p90s of one of its
 /// stored baselines; prints the difference table, exits 1 when a limit is exceeded.
@@ -12,6 +12,14 @@ enum CheckCommand {
         try parsed.requirePositionals(0...0)
         guard let root = parsed[.thresholds] else { throw UsageError("check needs --thresholds DIR") }
         var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), !isFolder.boolValue,
+            root.hasSuffix(".p90.json")
+        {
+            // One threshold file, `<Target>.<Benchmark>.p90.json`: its toolchain is the folder it was taken from.
+            let thresholds = try PackageBenchmarkThresholds(file: root)
+            if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
+            return try gate(thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil)
+        }
         if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), !isFolder.boolValue {
             // A package-benchmark baseline (`.benchmarkBaselines/<Target>/<name>/results.json`).
             let thresholds = try PackageBenchmarkThresholds(baselineFile: root)
