@@ -1,8 +1,7 @@
 import Foundation
+import PerfKit
 import PerfKitTestSupport
 import Testing
-
-@testable import PerfKit
 
 /// A build folder is reused only when its stamp says PerfKit's last build, by this toolchain, left what is there.
 @Suite struct BuildStampTests {
