@@ -111,4 +111,4 @@ EOF2
 $tool baseline save first --from "$(ls ../hashes/.perfkit/runs/2*.json | head -1)" > /dev/null
 echo "== a change elsewhere"; $tool compare first | sed -n 2,3p
 echo "== the suite's static objects, two runs"; $tool run --counts-only > run5.log 2>&1
-python3 "$here/counts-identical.py" "$(latest hashes-c 1)" "$(latest hashes-c 2)" | tail -1
+cd $root && python3 "$here/counts-identical.py" "$(latest hashes-c 1)" "$(latest hashes-c 2)" | tail -1
