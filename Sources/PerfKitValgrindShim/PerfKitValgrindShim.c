@@ -30,7 +30,7 @@
 //    A block that resumed the body at once would otherwise resume it before or after it suspended, and while its
 //    thread was awake or asleep, as the two threads happened to run: paths of different lengths in the runtime's
 //    continuation and in the wake-up (up to 1.5% of a hand-off). Held, it always finds the body suspended and its
-//    thread asleep.
+//    thread asleep. A block the body did not wait for is let go when the region starts waiting for its blocks.
 #define _GNU_SOURCE
 #include "PerfKitValgrindShim.h"
 #include <dlfcn.h>
@@ -130,18 +130,25 @@ static int perfkit_find_blocks(void) {
 }
 
 static atomic_int in_flight;
+// Set while a region waits for its blocks: a held block then runs at once (the body has returned; a block it queued
+// and did not wait for would otherwise wait out its hold while the region waits out its settle).
+static atomic_int settling;
 
 int perfkit_shim_settle_blocks(void) {
+    atomic_store(&settling, 1);
     // Up to 100 ms, in 50 µs sleeps: a block still running then is left running, and said so.
     for (int i = 0; i < 2000 && atomic_load(&in_flight) > 0; i++) usleep(50);
-    return atomic_load(&in_flight);
+    int left = atomic_load(&in_flight);
+    atomic_store(&settling, 0);
+    return left;
 }
 
 static void perfkit_carried_run(void *raw) {
     struct perfkit_carried carried = *(struct perfkit_carried *)raw;
     free(raw);
     // Uncounted (collection is not on yet on this thread), up to 100 ms in 50 µs sleeps.
-    for (int i = 0; carried.hold && i < 2000 && !atomic_load(&executor_idle); i++) usleep(50);
+    for (int i = 0; carried.hold && i < 2000 && !atomic_load(&executor_idle) && !atomic_load(&settling); i++)
+        usleep(50);
     int was = collecting;
     if (!was) {
         collecting = 1;

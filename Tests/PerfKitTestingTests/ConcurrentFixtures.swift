@@ -71,6 +71,12 @@ enum ConcurrentFixtures {
         }
     }
 
+    /// Work queued on Dispatch that the body does not wait for.
+    static func dispatchFireAndForget(_ queue: DispatchQueue) async -> Int {
+        queue.async { _ = countedWork(500) }
+        return 1
+    }
+
     /// Leaks one two-object retain cycle per call.
     static func leakCycle() async -> Int {
         let a = CycleNode(), b = CycleNode()
@@ -141,6 +147,12 @@ final class CycleNode: @unchecked Sendable {
     /// A hand-off whose queue does not wait: it may resume the body before it suspends.
     @Test(.performance(samples: 3)) func dispatchHandOffAtOnce() async throws {
         try await measure("dispatch-at-once", async: { await ConcurrentFixtures.dispatchHandOff(Self.queue, wait: 0) })
+    }
+
+    /// A block the body queues and does not wait for: counted while the region waits for its blocks.
+    @Test(.performance(samples: 3)) func dispatchFireAndForget() async throws {
+        try await measure(
+            "dispatch-fire-and-forget", async: { await ConcurrentFixtures.dispatchFireAndForget(Self.queue) })
     }
 
     @Test(.performance(samples: 3)) func leakingCycle() async throws {

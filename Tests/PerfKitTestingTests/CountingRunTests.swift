@@ -474,12 +474,14 @@ struct LookedUp<T> { var value: T }
     /// 500 steps of ``countedWork(_:)`` on the queue's thread). Two counting runs agree exactly, the process's first
     /// sample too: the warm-up's worker is let go back to waiting first (``AsyncRunner``), else that sample's wake-up
     /// path moved it by 96 of 36,609 instructions. So does a queue that resumes the body at once: the shim holds the
-    /// block until the body's thread sleeps (``perfkit_doorbell_make``), where it moved by up to 1.5%.
+    /// block until the body's thread sleeps (``perfkit_doorbell_make``), where it moved by up to 1.5%; a block the
+    /// body does not wait for is let go when the region starts waiting for its blocks, and is counted the same too.
     @Test func workHandedToADispatchQueueIsCountedWithTheBody() throws {
         try Self.withCountingSetup { setup in
             var runs: [[String: [Double]]] = []
             for _ in 0..<2 {
-                let tests = try Self.count(#"ConcurrentFixtureTests/dispatchHandOff(AtOnce)?\(\)"#, setup: setup)
+                let tests = try Self.count(
+                    #"ConcurrentFixtureTests/dispatch(HandOff(AtOnce)?|FireAndForget)\(\)"#, setup: setup)
                 var values: [String: [Double]] = [:]
                 for measurement in tests.flatMap(\.measurements) {
                     values[measurement.name] = measurement.series.first { $0.metric == .instructions }?.values
@@ -490,7 +492,7 @@ struct LookedUp<T> { var value: T }
                 try Self.count("CountingRunTests/countedLoop", setup: setup).first?.measurements.first?.series.first {
                     $0.metric == .instructions
                 })
-            for name in ["dispatch-hand-off", "dispatch-at-once"] {
+            for name in ["dispatch-hand-off", "dispatch-at-once", "dispatch-fire-and-forget"] {
                 let (first, second) = (runs[0][name] ?? [], runs[1][name] ?? [])
                 // 500 steps on the queue's thread: at least a quarter of the 2,000-step loop's count.
                 #expect(
