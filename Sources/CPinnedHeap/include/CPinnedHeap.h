@@ -48,6 +48,10 @@ int perfkit_pinned_heap_overflowed(void);
 /// Returns 0, or -1 when the address is taken.
 int perfkit_pinned_heap_thread_stack(pthread_attr_t *attributes);
 
+/// Calls `body(context)` with the stack pointer at a fixed depth of the measured thread's stack (1 MiB below its top),
+/// whatever frames are above; elsewhere (another thread, or deeper already) calls it at once.
+void perfkit_pinned_heap_at_fixed_depth(void (*body)(void *), void *context);
+
 /// What of the measured thread could not be made to repeat, as bits: the metadata page
 /// (``perfkit_pinned_heap_fresh_metadata_page`` failed), the stack (its address was taken) and a
 /// test case's arena (``perfkit_pinned_heap_fresh_arena`` failed).

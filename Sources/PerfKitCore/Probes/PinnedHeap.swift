@@ -54,6 +54,24 @@ package enum PinnedHeap {
         return try thread.run(body)
     }
 
+    /// Runs `body` with the stack at a fixed depth of the measured thread's stack
+    /// (``perfkit_pinned_heap_at_fixed_depth``).
+    ///
+    /// A counted body's stack addresses then repeat across builds whatever the harness's frames above it: code that
+    /// follows them (glibc's `strcmp` takes a longer path for a string near a page's end; ICU's locale parsing compares
+    /// strings in stack buffers thousands of times a call) counts the same. Elsewhere `body` runs at once.
+    static func atFixedDepth<R>(_ body: () -> R) -> R {
+        var result: R?
+        withoutActuallyEscaping(body) { body in
+            var call: () -> Void = { result = body() }
+            withUnsafeMutablePointer(to: &call) { pointer in
+                perfkit_pinned_heap_at_fixed_depth(
+                    { raw in raw!.assumingMemoryBound(to: (() -> Void).self).pointee() }, pointer)
+            }
+        }
+        return result!
+    }
+
     /// Runs harness work (reading a dump, whose size follows process IDs and paths) off the measured thread, so its
     /// allocations never enter the pinned heap.
     ///

@@ -123,14 +123,16 @@ public enum SimulatedCounter {
             defer { free(cLabel) }
             // The region on the measured thread (``PinnedHeap``); the dump is read here, after it.
             let outcome = try PinnedHeap.run { () -> Result<R, any Error> in
-                perfkit_count_begin()
-                do {
-                    let value = try body()
-                    perfkit_count_end(cLabel)
-                    return .success(value)
-                } catch {
-                    perfkit_count_end(cLabel)
-                    return .failure(error)
+                PinnedHeap.atFixedDepth {
+                    perfkit_count_begin()
+                    do {
+                        let value = try body()
+                        perfkit_count_end(cLabel)
+                        return .success(value)
+                    } catch {
+                        perfkit_count_end(cLabel)
+                        return .failure(error)
+                    }
                 }
             }
             last += 1
