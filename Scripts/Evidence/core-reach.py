@@ -2,8 +2,9 @@
 """Which of PerfKitCore's files a measured test bundle reaches by name from PerfKitTesting's.
 
 A walk over the capitalised names each file declares at top level (and the types it extends) and the
-names it mentions, from PerfKitTesting's files. Prints the lines reached and the files not reached:
-those could move out of what a test bundle compiles in release.
+names it mentions, from PerfKitTesting's files. Prints the lines reached and the files not reached. A file
+not reached may still be public API a test body calls itself (`blackHole`, a lowercase function, is not
+followed), so it is a candidate to move out of what a test bundle compiles, not a verdict.
 usage: Scripts/Evidence/core-reach.py   (from the package folder)
 """
 import glob
