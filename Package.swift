@@ -95,8 +95,9 @@ let package = Package(
                 permissions: [
                     .writeToPackageDirectory(reason: "perfkit writes .perfkit/, Baselines/ and reports in the package")
                 ]
-            ),
-            dependencies: ["PerfKitTool"]
+            )
+            // No dependency on PerfKitTool: the plugin builds the tool itself, so a first run's release build
+            // of the tests can start beside it (Plugins/PerfKitPlugin/ReleaseBuildAhead.swift).
         ),
         .testTarget(name: "PerfKitTests", dependencies: ["PerfKit", "PerfKitTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PerfKitHistoryTests", dependencies: ["PerfKitHistory", "PerfKit", "PerfKitTestSupport"]),

@@ -5,18 +5,29 @@ import PackagePlugin
 ///
 /// `perfkit` builds and runs that package's measured tests and writes `.perfkit/`, `Baselines/` and reports inside it,
 /// so the command needs `--allow-writing-to-package-directory`.
+///
+/// The plugin builds the tool itself (in debug, through SwiftPM) rather than declaring it a dependency, so that on a
+/// first `run` the tests' release build (``ReleaseBuildAhead``) runs beside the tool's build instead of after it.
 @main
 struct PerfKitPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let tool = try context.tool(named: "PerfKitTool")
+        let ahead = ReleaseBuildAhead.start(in: context.package, arguments: arguments)
+        let tool: URL
+        do {
+            tool = try toolURL()
+        } catch {
+            ahead?.stop()
+            throw error
+        }
+        ahead?.waitUntilFinished()
         let process = Process()
-        process.executableURL = tool.url
+        process.executableURL = tool
         process.arguments = arguments
         process.currentDirectoryURL = context.package.directoryURL
         // `swift package` holds the lock of the package's .build while the plugin runs, so a
         // `swift build` from perfkit into .build would wait for it forever: build elsewhere.
         var environment = ProcessInfo.processInfo.environment
-        environment["PERFKIT_SCRATCH_PATH"] = ".perfkit/build"
+        environment["PERFKIT_SCRATCH_PATH"] = ReleaseBuildAhead.scratch
         process.environment = environment
         try process.run()
         process.waitUntilExit()
@@ -25,10 +36,25 @@ struct PerfKitPlugin: CommandPlugin {
             throw PluginFailure(status: process.terminationStatus)
         }
     }
+
+    /// Builds the `perfkit` product in debug and returns its executable.
+    private func toolURL() throws -> URL {
+        let result = try packageManager.build(
+            .product("perfkit"), parameters: .init(configuration: .debug, logging: .concise, echoLogs: true))
+        guard result.succeeded,
+            let tool = result.builtArtifacts.first(where: {
+                $0.kind == .executable && $0.url.lastPathComponent == "perfkit"
+            })
+        else {
+            throw PluginFailure(status: 3, reason: "the perfkit tool did not build")
+        }
+        return tool.url
+    }
 }
 
 /// perfkit's non-zero exit status, passed on so a CI step fails.
 struct PluginFailure: Error, CustomStringConvertible {
     var status: Int32
-    var description: String { "perfkit exited with status \(status)" }
+    var reason: String?
+    var description: String { reason ?? "perfkit exited with status \(status)" }
 }

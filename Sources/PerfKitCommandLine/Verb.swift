@@ -41,9 +41,14 @@ package struct Verb: Sendable {
         var lines = ["usage: \(usage)", "", summary]
         if !options.isEmpty {
             lines.append("")
-            let width = options.map { 2 + $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
+            let width =
+                options.map { (option: Option) -> Int in
+                    let value: Int = option.value.map { $0.count + 1 } ?? 0
+                    return 2 + option.name.count + value
+                }.max() ?? 0
             for option in options {
-                let left = "--\(option.name)" + (option.value.map { " " + $0 } ?? "")
+                let value: String = option.value.map { " " + $0 } ?? ""
+                let left: String = "--" + option.name + value
                 let aliases = option.deprecatedAliases.map { " (--\($0) still works, deprecated)" }.joined()
                 lines.append(
                     "  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + option.help + aliases)

@@ -231,8 +231,9 @@ extension Comparison {
             let edge = Foundation.log(shift.value >= 0 ? 1 + band : 1 - band)
             let twoSided = try MannWhitney(lx.map { $0 + edge }, ly).pValue
             row.pValue = oneSided(twoSided, beyondEdge: abs(shift.value) > abs(edge))
-            let (n, m) = (Double(x.count), Double(y.count))
-            row.smallestP = Foundation.exp(lgamma(n + 1) + lgamma(m + 1) - lgamma(n + m + 1))
+            let n = Double(x.count), m = Double(y.count)
+            let logCount: Double = lgamma(n + 1) + lgamma(m + 1) - lgamma(n + m + 1)
+            row.smallestP = Foundation.exp(logCount)
             row.detectableChange = detectableChange(halfWidth: (shift.upper - shift.lower) / 2, band: band, alpha: 0.05)
         } else {
             row.difference = try TwoSampleEstimate.differenceOfMedians(baseline: x, current: y)
