@@ -18,9 +18,11 @@ struct ReleaseBuildAhead {
 
     private let process: Process
 
-    /// Starts the build when `arguments` are a first `run`'s; nil otherwise or when it cannot start.
+    /// Starts the build when `arguments` are a first `run`'s or `build`'s; nil otherwise or when it cannot start.
     static func start(in package: Package, arguments: [String]) -> ReleaseBuildAhead? {
-        guard arguments.first == "run", !arguments.contains("--help"), !arguments.contains("-h") else { return nil }
+        guard arguments.first == "run" || arguments.first == "build", !arguments.contains("--help"),
+            !arguments.contains("-h")
+        else { return nil }
         let root = package.directoryURL
         guard !FileManager.default.fileExists(atPath: root.appendingPathComponent(scratch).path) else { return nil }
         let process = Process()

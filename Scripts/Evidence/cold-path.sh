@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The cold path side by side (round 1 runs PerfKit first; later rounds reverse the order): PerfKit's by both routes
-# (README's parser package: the plugin's tool build and its first `perfkit run`; the binary route's `swift build
-# --product perfkit` and `.build/debug/perfkit run`) and package-benchmark's (the same two functions as benchmarks: its tool build and first
-# `swift package benchmark`), each from an empty build folder, in alternating order, ROUNDS times each.
+# The cold path side by side (round 1 runs PerfKit first; later rounds reverse the order): PerfKit's by every route
+# (README's parser package: the plugin's `perfkit run`, whose first run builds the tests beside the tool; the binary
+# route as documented, `swift package … perfkit build` then `.build/debug/perfkit run`; and, for the record, the
+# binary built alone by `swift build --product perfkit` before `.build/debug/perfkit run`) and package-benchmark's
+# (the same two functions as benchmarks: its tool build and first `swift package benchmark`), each from an empty
+# build folder, ROUNDS times each.
 # MIRRORS is a folder of git repositories named as SwiftPM names the packages: package-benchmark, swift-system,
 # swift-argument-parser, TextTable, hdrhistogram-swift, swift-atomics, package-jemalloc, swift-numerics (here,
 # links to what `fetch` brought under /work/.mirror). package-benchmark is taken at 1ce127f, the last commit
@@ -22,13 +24,12 @@ perfkit_side() {  # $1: round
     echo "perfkit round $1: $(cat "$dir/time") s"
 }
 
-perfkit_cli_side() {  # $1: round
-    local dir="$out/perfkit-cli-$1"
+perfkit_cli_side() {  # $1: round; $2: the build command before `.build/debug/perfkit run`; $3: the side's name
+    local dir="$out/perfkit-$3-$1"
     mkdir -p "$dir" && git clone -q "$root" "$dir/perfkit"
     (cd "$dir" && source "$root/Scripts/Evidence/parser-package.sh" > /dev/null &&
-        /usr/bin/time -o "$dir/time" -f "%e" bash -c 'swift build --product perfkit && .build/debug/perfkit run' \
-            > "$dir/log" 2>&1)
-    echo "perfkit (binary route) round $1: $(cat "$dir/time") s"
+        /usr/bin/time -o "$dir/time" -f "%e" bash -c "$2 && .build/debug/perfkit run" > "$dir/log" 2>&1)
+    echo "perfkit ($3 route) round $1: $(cat "$dir/time") s"
 }
 
 benchmark_side() {  # $1: round
@@ -88,8 +89,10 @@ SWIFT
 }
 
 for round in $(seq 1 "$rounds"); do
-    if [ $((round % 2)) = 1 ]; then perfkit_side "$round"; perfkit_cli_side "$round"; benchmark_side "$round"
-    else benchmark_side "$round"; perfkit_cli_side "$round"; perfkit_side "$round"; fi
+    binary() { perfkit_cli_side "$round" "swift package --allow-writing-to-package-directory perfkit build" cli; }
+    serial() { perfkit_cli_side "$round" "swift build --product perfkit" serial; }
+    if [ $((round % 2)) = 1 ]; then perfkit_side "$round"; binary; serial; benchmark_side "$round"
+    else benchmark_side "$round"; serial; binary; perfkit_side "$round"; fi
 done
 python3 - "$out" "$rounds" <<'PY'
 import sys, statistics
@@ -97,8 +100,10 @@ out, rounds = sys.argv[1], int(sys.argv[2])
 p = [float(open(f"{out}/perfkit-{r}/time").read()) for r in range(1, rounds + 1)]
 b = [float(open(f"{out}/benchmark-{r}/time").read()) for r in range(1, rounds + 1)]
 c = [float(open(f"{out}/perfkit-cli-{r}/time").read()) for r in range(1, rounds + 1)]
+s = [float(open(f"{out}/perfkit-serial-{r}/time").read()) for r in range(1, rounds + 1)]
 m = statistics.median(b)
-print(f"perfkit plugin {p} s, perfkit binary {c} s, package-benchmark {b} s; medians "
-      f"{statistics.median(p):.1f} / {statistics.median(c):.1f} / {m:.1f}: "
-      f"{statistics.median(p) / m:.2f}x and {statistics.median(c) / m:.2f}x")
+print(f"perfkit plugin {p} s, binary (perfkit build) {c} s, binary (swift build --product) {s} s, "
+      f"package-benchmark {b} s; medians {statistics.median(p):.1f} / {statistics.median(c):.1f} / "
+      f"{statistics.median(s):.1f} / {m:.1f}: {statistics.median(p) / m:.2f}x, {statistics.median(c) / m:.2f}x, "
+      f"{statistics.median(s) / m:.2f}x")
 PY

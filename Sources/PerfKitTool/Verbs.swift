@@ -45,6 +45,12 @@ extension VerbTable {
                     .shard,
                 ]),
             Verb(
+                name: "build", run: measuring(BuildCommand.run), positionals: "",
+                summary:
+                    "Builds the package's tests in release as run does, measuring nothing (through the plugin, a "
+                    + "first build runs beside the tool's).",
+                options: []),
+            Verb(
                 name: "merge", run: MergeCommand.run, positionals: "RUNFILE RUNFILE…",
                 summary: "Joins the run files of a suite's shards (perfkit run --shard I/N) into one run file.",
                 options: [

@@ -7,7 +7,8 @@ import Testing
 /// table matches the declarations.
 @Suite struct HelpTests {
     static let verbs = [
-        "doctor", "stats", "run", "merge", "baseline", "compare", "export", "abba", "history", "bisect", "calibrate",
+        "doctor", "stats", "run", "build", "merge", "baseline", "compare", "export", "abba", "history", "bisect",
+        "calibrate",
     ]
 
     @Test(arguments: verbs)

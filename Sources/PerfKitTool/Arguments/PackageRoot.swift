@@ -8,7 +8,9 @@ import PerfKitCommandLine
 /// the package instead of building a second copy into `Sources/.build`.
 enum PackageRoot {
     /// Verbs that build, measure or read the package's `.perfkit/` and `Baselines/`.
-    static let verbs: Set<String> = ["run", "baseline", "compare", "abba", "calibrate", "history", "bisect", "merge"]
+    static let verbs: Set<String> = [
+        "run", "build", "baseline", "compare", "abba", "calibrate", "history", "bisect", "merge",
+    ]
     /// Options whose values are paths, made absolute before moving to the root.
     static let pathOptions: Set<String> = [
         "output", "current", "markdown", "csv", "json", "from", "noise", "root", "store",
