@@ -7,7 +7,8 @@ import PackagePlugin
 /// so the command needs `--allow-writing-to-package-directory`.
 ///
 /// The plugin builds the tool itself (in debug, through SwiftPM) rather than declaring it a dependency, so that on a
-/// first `run` the tests' release build (``ReleaseBuildAhead``) runs beside the tool's build instead of after it.
+/// first `run` or `build` the tests' release build (``ReleaseBuildAhead``) runs beside the tool's build, not after
+/// it.
 @main
 struct PerfKitPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {

@@ -1,15 +1,15 @@
 import Foundation
 import PackagePlugin
 
-/// A first `run`'s release build of the tests, started while SwiftPM builds the tool.
+/// A first `run`'s or `build`'s release build of the tests, started while SwiftPM builds the tool.
 ///
 /// The tool's debug build and the tests' release build each leave a core idle for much of their time (a release build
-/// optimizes a module on one thread), so on a first `perfkit run` the plugin starts the very build `perfkit run` would
-/// start (`swift build -c release --product <Package>PackageTests --scratch-path .perfkit/build`, with
-/// `-Xswiftc -enable-testing` when a test under `Tests/` has `@testable import`, and the same
-/// `SWIFT_DETERMINISTIC_HASHING`) and waits for it before running the tool. The tool then builds as always, from a
-/// fresh plan, and finds nothing left to compile. Only a first run starts one (no `.perfkit/build` yet): a folder
-/// that exists has the tool's build stamp to be checked before anything builds into it. A build that differs from the
+/// optimizes a module on one thread), so on a first `perfkit run` or `perfkit build` the plugin starts the very build
+/// `perfkit run` would start and waits for it before running the tool: `swift build -c release --product
+/// <Package>PackageTests --scratch-path .perfkit/build`, with `-Xswiftc -enable-testing` when a test under `Tests/`
+/// has `@testable import`, and the same `SWIFT_DETERMINISTIC_HASHING`. The tool then builds as always, from a fresh
+/// plan, and finds nothing left to compile. Only a first run starts one (no `.perfkit/build` yet): a folder that
+/// exists has the tool's build stamp to be checked before anything builds into it. A build that differs from the
 /// tool's (another manifest name, another flag) costs time, never correctness: the tool's own build compiles what
 /// differs, and repeats any error, since this one's output is not shown.
 struct ReleaseBuildAhead {
@@ -55,7 +55,10 @@ struct ReleaseBuildAhead {
         process.waitUntilExit()
     }
 
-    /// Whether a Swift file under `Tests/` has a line starting `@testable import ` (the tool's own rule).
+    /// Whether a Swift file under `Tests/` has a line starting `@testable import `.
+    ///
+    /// The tool's own rule (`Revision.usesTestableImport(in:)`), repeated because a plugin cannot import PerfKit;
+    /// should they differ, the tool's build compiles again with its own flags.
     private static func usesTestableImport(in root: URL) -> Bool {
         let tests = root.appendingPathComponent("Tests").path
         guard let files = FileManager.default.enumerator(atPath: tests) else { return false }
