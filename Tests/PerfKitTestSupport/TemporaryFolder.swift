@@ -13,5 +13,15 @@ package final class TemporaryFolder: Sendable {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
+    /// Writes each file of `files` (a path relative to the folder, and its text), making the folders it needs.
+    package func write(_ files: [String: String]) throws {
+        for (relative, text) in files {
+            let url = URL(fileURLWithPath: path + "/" + relative)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+    }
+
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -29,12 +29,7 @@ import Testing
             }
             """,
         ]
-        for (path, text) in files {
-            let url = URL(fileURLWithPath: package.path + "/" + path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
+        try package.write(files)
     }
 
     /// The bundle it names is the one `perfkit run` measures (in `.perfkit/build`, stamped).

@@ -37,12 +37,7 @@ import Glibc
             }
             """,
         ]
-        for (path, text) in files {
-            let url = URL(fileURLWithPath: package.path + "/" + path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
+        try package.write(files)
         try FileManager.default.createDirectory(atPath: package.path + "/tmp", withIntermediateDirectories: true)
     }
 
