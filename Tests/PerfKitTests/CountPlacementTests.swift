@@ -62,16 +62,27 @@ import Testing
         #expect(faster.verdict == .improved, "\(faster.note)")
     }
 
-    @Test func twoBuildsOfOneLayoutAreIdenticalAndTwoPlacementsKeepTheWidenedTolerance() throws {
+    @Test func twoBuildsOfOneLayoutAreIdenticalAndPlacementsAreComparedPlacementByPlacement() throws {
         let placements = Self.placements(5)
         let identical = try Self.row(placements, placements)
         #expect(identical.verdict == .unchanged)
         #expect(identical.replicatedOver == nil)
-        // Two processes a side (a check, no more placements): the tolerance widened to twice their spread.
+        // Two processes a side whose placements count apart: each placement moved the same way, beyond the one
+        // instruction its samples vary by, so the change is a verdict, not widened away.
         let two = try Self.row([1_000_000, 1_010_000], [1_004_000, 1_012_000])
         #expect(two.replicatedOver == nil)
-        #expect(two.verdict == .withinNoise)
-        #expect(abs(two.noiseBand - Comparison.countTolerance(spread: 0.01)) < 1e-5)
+        #expect(two.verdict == .regressed)
+        #expect(two.difference?.lower == 2_000 && two.difference?.upper == 4_000)
+        // Placements that moved apart, too few to be a distribution: inconclusive, saying so.
+        let apart = try Self.row([1_000_000, 1_010_000], [1_004_000, 1_006_000])
+        #expect(apart.verdict == .inconclusive)
+        #expect(apart.reason == .placementsDisagree)
+        // The same +273 at each of five placements that count differently from each other.
+        let base: [Double] = [974_835, 974_190, 975_175, 974_530, 976_001]
+        let shifted = base.map { $0 + 273 }
+        let exact = try Self.row(base, shifted)
+        #expect(exact.verdict == .regressed)
+        #expect(exact.note.hasPrefix("varies by up to 1 instructions within a placement: +273 instructions a call"), "\(exact.note)")
     }
 
     @Test func aPlacementAboveOneMovesValgrindsLowestClientAddress() {

@@ -43,22 +43,29 @@ import Testing
         #expect(try Self.row([100_000, 100_000], [101_500, 101_500]).verdict == .regressed)
     }
 
-    @Test func countsAreJudgedByTheirMedianAgainstTheTolerance() throws {
-        // One sample's one-time cost moves the mean, not the median.
+    @Test func countsThatRepeatAreComparedExactlyAndOthersAgainstTheirVariation() throws {
+        // One sample's one-time cost moves the mean, not the median, and is the variation a change must clear.
         #expect(try Self.row([1000, 1000, 1400], [1000, 1000, 1000]).verdict == .withinNoise)
-        #expect(
-            // +0.03%, 300 instructions: over the floor, within the 0.05% tolerance
-            try Self.row([1_000_000, 1_000_000, 1_000_000], [1_000_300, 1_000_300, 1_000_300]).verdict == .withinNoise)
+        #expect(try Self.row([1000, 1000, 1400], [1000, 1000, 1300]).verdict == .withinNoise)
+        #expect(try Self.row([1000, 1000, 1400], [1500, 1500, 1500]).verdict == .regressed)
+        // +300 instructions in every sample of a 1,000,000-instruction body: a change, with its size.
+        let small = try Self.row([1_000_000, 1_000_000, 1_000_000], [1_000_300, 1_000_300, 1_000_300])
+        #expect(small.verdict == .regressed)
+        #expect(small.note == "exact: +300 instructions a call (+0.03%)")
+        #expect(small.difference?.value == 300)
+        // +48 on a 4-million-instruction body.
+        let tiny = try Self.row([4_000_000, 4_000_000], [4_000_048, 4_000_048])
+        #expect(tiny.verdict == .regressed)
+        #expect(tiny.note == "exact: +48 instructions a call (+0.0012%)")
         // +0.1%, 1,000 instructions: a change the tolerance and the floor both let through
         #expect(
             try Self.row([1_000_000, 1_000_000, 1_000_000], [1_001_000, 1_001_000, 1_001_000]).verdict == .regressed)
         // +1.5%, 1,500 instructions
         #expect(try Self.row([100_000, 100_000, 100_000], [101_500, 101_500, 101_500]).verdict == .regressed)
-        // 100: at the floor
-        #expect(try Self.row([100_000, 100_000, 100_000], [99_900, 99_900, 99_900]).verdict == .withinNoise)
+        #expect(try Self.row([100_000, 100_000, 100_000], [99_900, 99_900, 99_900]).verdict == .improved)
         #expect(try Self.row([200_000, 200_000, 200_000], [198_000, 198_000, 198_000]).verdict == .improved)
-        // A tiny body: 83 instructions fewer, under the 100-instruction floor.
-        #expect(try Self.row([1_683, 1_683, 1_683], [1_600, 1_600, 1_600]).verdict == .withinNoise)
+        // A tiny body: 83 instructions fewer.
+        #expect(try Self.row([1_683, 1_683, 1_683], [1_600, 1_600, 1_600]).verdict == .improved)
     }
 
     @Test func countsFromAnotherToolchainAreNotJudgedButAnotherCPUIs() throws {

@@ -71,15 +71,11 @@ extension Comparison {
             row.verdict = .notJudged
             row.reason = .noBetterDirection
             row.note =
-                "\(metric.name) has no better direction (fewer bytes freed can mean memory kept): shown, not judged"
-            return row
-        }
-        if metric.isSimulated {
-            try judgeSimulated(&row, baseline: baseline, current: current, replication: replication, context: context)
+                "\(metric.name) has no better direction (fewer can mean memory kept): shown, not judged"
             return row
         }
         if metric.isCounted {
-            judgeCounted(&row, baseline: baseline, current: current)
+            try judgeSimulated(&row, baseline: baseline, current: current, replication: replication, context: context)
             return row
         }
         // An exact count needs no pairing: constant on each side, any process of a side stands for
@@ -110,20 +106,6 @@ extension Comparison {
         case .unpaired: break
         }
         return row
-    }
-
-    /// Retains and releases come from a counting run: a process's first call may differ from later ones (first uses),
-    /// but every sample repeats run to run.
-    ///
-    /// Judged on the median per call, exactly.
-    static func judgeCounted(_ row: inout ComparisonRow, baseline: [Double], current: [Double]) {
-        let b = Quantile.percentile(sorted: baseline.sorted(), 50)
-        let c = Quantile.percentile(sorted: current.sorted(), 50)
-        judgeExactly(&row, baseline: b, current: c, threshold: 0)
-        if row.verdict == .unchanged && baseline.sorted() != current.sorted() { row.verdict = .withinNoise }
-        row.note =
-            "counted, median per call \(Format.trim(b)) → \(Format.trim(c))"
-            + (row.verdict == .withinNoise ? " (medians equal, samples not)" : "")
     }
 
     /// A row with a side missing.
@@ -263,21 +245,16 @@ extension Comparison {
         beyondEdge ? twoSided / 2 : 1 - twoSided / 2
     }
 
-    /// The relative tolerance simulated counts are judged with unless a noise file sets one for the metric: 0.05%.
+    /// The relative tolerance simulated counts are judged with unless a noise file sets one for the metric: none.
     ///
-    /// With the measured thread's heap pinned, two counting runs of one calendar binary left 18 of 30 series identical
-    /// in every sample; of the rest, those that spend under 1% in the runtime's shared lookups moved at most 0.0004%,
-    /// and those above it get a heap-shifted second process that widens their tolerance
-    /// (``countTolerance(base:spread:)``).
-    public static let defaultCountTolerance = 0.0005
+    /// A count that repeats is compared exactly, placement by placement, and one that varies between samples against
+    /// that variation (``judgeCountsByPlacement(_:_:_:floor:)``).
+    /// A fixed tolerance called a real +48-instruction change in every sample "within noise".
+    public static let defaultCountTolerance = 0.0
 
-    /// The smallest change of a simulated count per call that is judged, unless a noise file's `absolute` sets one: 100
-    /// instructions.
-    ///
-    /// In the same two runs a series that stayed on one process moved by at most 116 instructions per call, on a
-    /// 32-million-instruction body (0.0004%, inside the relative tolerance); a change must clear both this floor and
-    /// ``defaultCountTolerance``.
-    public static let defaultCountFloor = 100.0
+    /// The smallest change of a simulated count per call that is judged, unless the user sets a floor (a noise file's
+    /// `absolute`, or `--count-floor N`): none, so any difference of an exact count is a verdict.
+    public static let defaultCountFloor = 0.0
 
     /// Whether two simulated counts per call differ.
     ///
@@ -292,7 +269,7 @@ extension Comparison {
         _ before: Double, _ after: Double, tolerance: Double = defaultCountTolerance, floor: Double = defaultCountFloor
     ) -> Bool {
         guard before > 0 else { return after != before }
-        return abs(after / before - 1) > tolerance && abs(after - before) > floor
+        return abs(after / before - 1) > tolerance && abs(after - before) > floor && after != before
     }
 
     /// Judges a simulated count.
@@ -310,30 +287,55 @@ extension Comparison {
         max(base, 2 * spread)
     }
 
-    /// Judges a simulated count.
+    /// Judges a counted metric (instructions, retains, releases).
     ///
-    /// Across placements when both sides counted it at several and they differ
-    /// (``judgeCountsAcrossPlacements(_:_:_:context:)``), else against the count tolerance, widened by what its
-    /// processes moved (``judgeCounts(_:baseline:current:layoutSensitivity:unpinned:context:)``).
+    /// Not judged when the toolchain, valgrind or the build differ. A series that repeats at every placement on both
+    /// sides is compared placement by placement, exactly, and one that varies within a placement against that variation
+    /// (``judgeCountsByPlacement(_:_:_:floor:)``); one whose placements moved apart, with enough of them, as a
+    /// distribution of per-placement medians (``judgeCountsAcrossPlacements(_:_:_:context:)``).
     static func judgeSimulated(
         _ row: inout ComparisonRow, baseline: [Double], current: [Double], replication: Replication,
         context: RowContext
     ) throws {
-        var sensitivity = 0.0
-        var unpinned: String?
-        if case .processes(let b, let c) = replication {
-            sensitivity = max(b.processSpread, c.processSpread)
-            unpinned = c.heapUnpinned ?? b.heapUnpinned
-            if sensitivity > 0, baseline != current, context.countingDifferences.isEmpty,
-                min(b.processCount, c.processCount) >= minimumPlacements
-            {
-                try judgeCountsAcrossPlacements(&row, b, c, context: context)
-                return
-            }
+        if !context.countingDifferences.isEmpty {
+            row.verdict = .notJudged
+            row.reason = .countsFromAnotherSetup
+            row.note =
+                "simulated counts from another \(context.countingDifferences.joined(separator: ", ")): not comparable"
+            return
         }
-        judgeCounts(
-            &row, baseline: baseline, current: current, layoutSensitivity: sensitivity, unpinned: unpinned,
-            context: context)
+        var sides: (b: [Int]?, c: [Int]?) = (nil, nil)
+        var series: (b: SampleSeries, c: SampleSeries)?
+        if case .processes(let b, let c) = replication {
+            sides = (b.processes, c.processes)
+            series = (b, c)
+        }
+        let floor = context.bands.absolute[row.metric.name] ?? defaultCountFloor
+        if baseline == current && sides.b == sides.c {
+            row.verdict = .unchanged
+            row.change = Estimate(value: 1, lower: 1, upper: 1)
+            row.note = "simulated count, identical in every sample" + notes(series, context)
+            return
+        }
+        let b = PlacementCounts(values: baseline, processes: sides.b)
+        let c = PlacementCounts(values: current, processes: sides.c)
+        if !judgeCountsByPlacement(&row, b, c, floor: floor), let series {
+            try judgeCountsAcrossPlacements(&row, series.b, series.c, context: context)
+            return
+        }
+        row.note += notes(series, context)
+    }
+
+    /// What a count row adds to its note: a heap that was not pinned, CPUs with other features.
+    private static func notes(_ series: (b: SampleSeries, c: SampleSeries)?, _ context: RowContext) -> String {
+        let heap = (series?.c.heapUnpinned ?? series?.b.heapUnpinned).map { "; heap not pinned (\($0))" } ?? ""
+        let cpu =
+            context.countingCPUs.map {
+                "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other "
+                    + "string routines"
+            }
+            ?? ""
+        return heap + cpu
     }
 
     /// The fewest processes per side from which a moving count is judged across placements.
@@ -363,62 +365,6 @@ extension Comparison {
             "simulated count that follows code addresses (its placements spread "
             + "\(Format.trim(max(b.processSpread, c.processSpread) * 100))%): per-placement medians of \(x.count) and "
             + "\(y.count) placements; "
-    }
-
-    /// Judges a simulated count (see ``judgeCounts(_:baseline:current:layoutSensitivity:context:)``).
-    static func judgeCounts(
-        _ row: inout ComparisonRow, baseline: [Double], current: [Double], layoutSensitivity: Double = 0,
-        unpinned: String? = nil, context: RowContext
-    ) {
-        if !context.countingDifferences.isEmpty {
-            row.verdict = .notJudged
-            row.reason = .countsFromAnotherSetup
-            row.note =
-                "simulated counts from another \(context.countingDifferences.joined(separator: ", ")): not comparable"
-            return
-        }
-        // A series that moved when the heap moved is judged against twice that movement: a
-        // separately built binary moves the heap too, and identical code then counts differently.
-        let baseTolerance = context.bands.relative[row.metric.name] ?? defaultCountTolerance
-        let tolerance = countTolerance(base: baseTolerance, spread: layoutSensitivity)
-        let sensitive =
-            tolerance > baseTolerance
-            ? "; address-sensitive: moved \(Format.trim(layoutSensitivity * 100))% when the heap moved" : ""
-        let heap = unpinned.map { "; heap not pinned (\($0))" } ?? ""
-        let cpu =
-            context.countingCPUs.map {
-                "; counted on CPUs with different features (\($0.baseline) / \($0.current)): glibc may pick other "
-                    + "string routines"
-            }
-            ?? ""
-        row.noiseBand = tolerance
-        if baseline == current {
-            row.verdict = .unchanged
-            row.change = Estimate(value: 1, lower: 1, upper: 1)
-            row.note = "simulated count, identical in every sample\(heap)\(cpu)"
-            return
-        }
-        // The median per call: one sample that pays a one-time cost (a metadata cache filled, a
-        // lazily bound symbol) moved the mean by up to 3.9% in an A/A, the median by at most 0.15%.
-        let b = Quantile.percentile(sorted: baseline.sorted(), 50),
-            c = Quantile.percentile(sorted: current.sorted(), 50)
-        guard b > 0 else {
-            row.verdict = c == 0 ? .unchanged : .regressed
-            row.note = "simulated count from zero\(cpu)"
-            return
-        }
-        let ratio = c / b
-        row.change = Estimate(value: ratio, lower: ratio, upper: ratio)
-        let floor = context.bands.absolute[row.metric.name] ?? defaultCountFloor
-        let within = !countsDiffer(b, c, tolerance: tolerance, floor: floor)
-        row.verdict =
-            within ? .withinNoise : (ratio > 1) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
-        row.note =
-            "simulated count, median per call \(Format.value(b, row.metric.unit)) → "
-            + "\(Format.value(c, row.metric.unit)), "
-            + (within ? "within" : "beyond")
-            + " the count tolerance (±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) "
-            + "instructions)\(sensitive)\(heap)\(cpu)"
     }
 
     /// Whether every value is the same: only then is a deterministic metric compared exactly.

@@ -12,7 +12,9 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
         case otherMachine, clockResolution, supportingCPU, notMeasured, onePerSide, countsFromAnotherSetup,
             noBetterDirection, armIdle
         // Inconclusive.
-        case tooNoisy, aboutTheBandsSize, significanceFloor, notSignificant, tooFew, notPaired
+        case tooNoisy, aboutTheBandsSize, significanceFloor, notSignificant, tooFew, notPaired, placementsDisagree
+        // Within noise.
+        case belowFloor
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -49,6 +51,11 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
     /// On both sides but not comparable unit by unit.
     public static let notPaired = VerdictReason(.notPaired)
 
+    /// An exact count whose placements moved in different directions (a count that follows code addresses).
+    public static let placementsDisagree = VerdictReason(.placementsDisagree)
+    /// A change no larger than the floor the user set (a noise file's `absolute`, or `--count-floor`).
+    public static let belowFloor = VerdictReason(.belowFloor)
+
     /// The stored identifier.
     public var identifier: String { value.rawValue }
     /// Parses a stored identifier.
@@ -74,6 +81,8 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
         case .notSignificant: "not significant after adjustment"
         case .tooFew: "too few values"
         case .notPaired: "not paired"
+        case .placementsDisagree: "placements moved apart"
+        case .belowFloor: "below your floor"
         }
     }
 

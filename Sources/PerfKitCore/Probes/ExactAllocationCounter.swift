@@ -29,9 +29,88 @@ public enum ExactAllocationCounter {
         /// Where the blocks still live at the window's end were allocated (a fresh window's only).
         public var kept: LeakSites? = nil
 
-        /// Allocations made and not freed: `mallocs − frees`, less the continuations libdispatch
-        /// keeps in its cache (``LeakSites/keptByDispatch``).
-        public var leaked: Double { Double(mallocs) - Double(frees) - Double(kept?.keptByDispatch ?? 0) }
+        /// Allocations made and not freed by this one window's end: `mallocs − frees`, less the continuations
+        /// libdispatch keeps in its cache (``LeakSites/keptByDispatch``).
+        ///
+        /// Not the leak metric: a value the body returns, a cache filled once or a global replaced each call stays
+        /// past one window without leaking. ``leakedPerCall(calls:_:)`` measures what stays per call.
+        public var live: Double { Double(mallocs) - Double(frees) - Double(kept?.keptByDispatch ?? 0) }
+    }
+
+    /// What stays per call in the steady state, measured across calls.
+    public enum Growth: Sendable, Equatable {
+        /// Allocations still live per call: (live after 2k calls − live after k) / k, never negative.
+        case perCall(Double)
+        /// Live allocations fell between k and 2k calls: the body freed what was made before the window, so the
+        /// figure is a measurement error, not a leak (the count is the fall).
+        case fell(Double)
+        /// Allocation counts are unavailable.
+        case unavailable
+    }
+
+    /// Runs `call` 2k times in one window and returns the allocations still live per call between the k-th and the
+    /// 2k-th: what a body keeps per call once caches are filled, as swift-nio's `remaining_allocations`.
+    ///
+    /// `call` must release whatever the body returns before it returns (a returned value released after a window
+    /// is not a leak); a global replaced each call, or a cache filled once, reads 0; a two-object cycle made each call
+    /// reads 2.
+    /// - Parameters:
+    ///   - calls: k (at least 1).
+    ///   - call: One call of the body, its result released.
+    /// - Throws: Whatever `call` throws (the window is closed first).
+    public static func leakedPerCall(calls: Int, _ call: () throws -> Void) rethrows -> Growth {
+        guard let window = Window.open(fresh: true) else {
+            for _ in 0..<2 * max(calls, 1) { try call() }
+            return .unavailable
+        }
+        let k = max(calls, 1)
+        var halfway = 0.0
+        do {
+            for index in 0..<2 * k {
+                if index == k { halfway = window.live() }
+                try call()
+            }
+        } catch {
+            _ = window.close()
+            throw error
+        }
+        let end = window.live()
+        return growth(from: halfway, to: end, calls: k, keptByDispatch: window.close().kept?.keptByDispatch ?? 0)
+    }
+
+    /// ``leakedPerCall(calls:_:)`` for an async body (the calling task runs every call, and `settle` after each).
+    public static func leakedPerCall(calls: Int, _ call: () async throws -> Void) async rethrows -> Growth {
+        guard let window = Window.open(fresh: true) else {
+            for _ in 0..<2 * max(calls, 1) { try await call() }
+            return .unavailable
+        }
+        let k = max(calls, 1)
+        var halfway = 0.0
+        do {
+            for index in 0..<2 * k {
+                if index == k {
+                    // A Dispatch thread may still be freeing what the last call handed it.
+                    _ = window.awaitOtherThreadsFrees()
+                    halfway = window.live()
+                }
+                try await call()
+            }
+        } catch {
+            _ = window.close()
+            throw error
+        }
+        _ = window.awaitOtherThreadsFrees()
+        let end = window.live()
+        return growth(from: halfway, to: end, calls: k, keptByDispatch: window.close().kept?.keptByDispatch ?? 0)
+    }
+
+    /// The growth per call, less what libdispatch keeps in its continuation cache (``LeakSites/keptByDispatch``):
+    /// a hand-off's continuation, freed on a Dispatch thread into that thread's cache of up to 1,024, stays live in the
+    /// window without leaking. The cache keeps the same number each call until it is full, so the window's share of
+    /// it per call is what it kept over all 2k calls, divided by 2k.
+    private static func growth(from halfway: Double, to end: Double, calls k: Int, keptByDispatch: Int) -> Growth {
+        let grown = (end - halfway) / Double(k) - Double(keptByDispatch) / Double(2 * k)
+        return grown >= 0 ? .perCall(grown) : .fell(-grown)
     }
 
     /// Why exact counts are unavailable, or `nil` when they are available.
@@ -139,6 +218,18 @@ public enum ExactAllocationCounter {
         /// late, as before, and a hand-off's leak count is named unavailable.
         static let hooksAllowed =
             ProcessEnvironment.value(MeasuredProcessEnvironment.mode) == MeasuredProcessEnvironment.measureMode
+
+        /// Blocks allocated since the window opened and not freed yet (jemalloc's hooks count frees on any thread; without
+        /// them, the arena's counters).
+        public func live() -> Double {
+            #if Jemalloc
+            let now = arena.read()
+            let frees = hooked ? UInt64(perfkit_hooks_frees()) : now.frees &- before.frees
+            return Double(now.mallocs &- before.mallocs) - Double(frees)
+            #else
+            return 0
+            #endif
+        }
 
         /// Reads the counts since ``open()`` and restores the thread's arena and cache.
         public consuming func close() -> Counts {

@@ -47,7 +47,30 @@ public struct AsyncRunner: Sendable {
             return try await measureHere(name, body, unavailable: ["no thread could be started for async bodies"])
         }
         return try await Self.gate.holding {
-            try await withTaskExecutorPreference(executor) { try await measureHere(name, body, unavailable: []) }
+            try await Self.withoutTaskLocals(on: executor) { try await measureHere(name, body, unavailable: []) }
+        }
+    }
+
+    /// Runs `work` in a task of its own on `executor`, with no task-local value bound.
+    ///
+    /// An unstructured `Task {}` copies every task-local value of the task that starts it
+    /// (`swift_task_localsCopyTo`), through a set ordered by heap address: in a test process, where Swift Testing and
+    /// PerfKit bind task-locals of their own at addresses that are not pinned, a body that starts tasks counted
+    /// multiples of 41 instructions differently run to run. A detached task inherits none, so the body's tasks copy
+    /// nothing, as in a plain executable. A task-local the test binds around `measure` is therefore not seen inside
+    /// the body.
+    static func withoutTaskLocals<R: Sendable>(
+        on executor: some TaskExecutor, _ work: () async throws -> R
+    ) async throws -> R {
+        try await withoutActuallyEscaping(work) { work in
+            // The detached task is awaited before `work` goes out of scope, so sending it is safe.
+            let unchecked = UncheckedWork(work: work)
+            let task = Task.detached(executorPreference: executor) { try await unchecked.work() }
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
         }
     }
 
@@ -94,7 +117,7 @@ public struct AsyncRunner: Sendable {
         }
         var result = MeasurementResult(
             name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
-            series: collector.series, unavailable: unavailable)
+            series: collector.series, unavailable: unavailable + collector.unavailable)
         if collector.series.contains(where: { $0.metric == .leakedAllocations }), !sites.isEmpty {
             result.leakSites = sites
         }
@@ -127,9 +150,20 @@ public struct AsyncRunner: Sendable {
             blackHole(output)
             if let reading { collector.addCounted(reading, label, dump: dump, threads: threads) }
         }
+        var unavailable: [UnavailableMetric] = []
+        if SimulatedCounter.countsAllocations {
+            let (unsettled, elsewhere, _) = try await exactPass(body, &collector)
+            if unsettled > 0 || elsewhere > 0 {
+                collector.remove(.leakedAllocations)
+                unavailable.append(
+                    UnavailableMetric(
+                        metric: Metric.leakedAllocations.name,
+                        reason: "work was still running after the body returned, or ran on other threads"))
+            }
+        }
         return MeasurementResult(
             name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
-            series: collector.series, unavailable: [])
+            series: collector.series, unavailable: unavailable + collector.unavailable)
     }
 
     /// Why `metric` is not recorded for an async body, or nil when it is.
@@ -198,6 +232,16 @@ public struct AsyncRunner: Sendable {
                 collector.add(.leakedDescriptors, Double(leaked), label)
             }
         }
+        if configuration.metrics.contains(.leakedAllocations) {
+            let calls = Runner.leakCalls(configuration)
+            var late = false
+            let growth = try await ExactAllocationCounter.leakedPerCall(calls: calls) {
+                blackHole(try await body())
+                if !(await settle()) { late = true }
+            }
+            let label = SampleLabel(arm: "main", phase: .warm, round: 0, position: 0, index: 0)
+            if late { unsettled += 1 } else { collector.addLeak(growth, label, calls: calls) }
+        }
         let rounds = Double(max(configuration.exactCountRounds, 1))
         let sites = kept.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {
             LeakSite(function: $0.key, perCall: Double($0.value) / rounds)
@@ -216,12 +260,13 @@ public struct AsyncRunner: Sendable {
         // A new arena for each call: a runtime cache can free, in a later call, what an earlier one
         // kept (a ping-pong's third call read −1 in a loaded CI run), and that free must not be counted.
         let window = ExactAllocationCounter.Window.open(fresh: true)
-        let outcome: Result<Output, any Error>
-        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        let outcome: Result<Void, any Error>
+        // The returned value is released inside the window: what a body returns is not kept.
+        do { outcome = .success(blackHole(try await body())) } catch { outcome = .failure(error) }
         let settled = await settle()
         _ = window?.awaitOtherThreadsFrees()
         let counts = window?.close()
-        blackHole(try outcome.get())
+        try outcome.get()
         return (counts, settled, (MeasuredThread.asyncBodies?.foreignEnqueues ?? 0) != foreign)
     }
 
@@ -237,4 +282,10 @@ public struct AsyncRunner: Sendable {
         }
         return true
     }
+}
+
+/// A closure handed to a detached task that its caller awaits before the closure's scope ends
+/// (``AsyncRunner/withoutTaskLocals(on:_:)``).
+private struct UncheckedWork<R>: @unchecked Sendable {
+    let work: () async throws -> R
 }

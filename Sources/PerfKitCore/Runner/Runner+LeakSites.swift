@@ -22,20 +22,21 @@ extension Runner {
         return sites.isEmpty ? nil : sites
     }
 
-    /// One call of `subject` in `phase`, in a hooked window: the functions that allocated what it kept.
+    /// One call of `subject` in `phase` after a first, in a hooked window: the functions that allocated what it kept.
     private func leakSites<S: MeasurableSubject>(of subject: S, arm: String?, phase: Phase) throws -> [LeakSite] {
         var slot: AnyObject?
+        // One call first, so what a first call fills once (a cache, a lazily made global) is not named.
+        let first = try prepare(subject, &slot, phase)
+        blackHole(try subject.run(&first.value))
         let box = try prepare(subject, &slot, phase)
         guard let window = ExactAllocationCounter.Window.open(fresh: true) else { return [] }
-        let output: S.Output
         do {
-            output = try subject.run(&box.value)
+            blackHole(try subject.run(&box.value))  // the returned value released inside the window
         } catch {
             _ = window.close()
             throw error
         }
         let counts = window.close()
-        blackHole(output)
         return (counts.kept?.sites ?? []).map {
             LeakSite(function: $0.function, perCall: Double($0.count), arm: arm, phase: phase)
         }

@@ -114,6 +114,11 @@ public struct Runner: Sendable {
             try timedPass(arms, phase, order, probes, &collector)
             if !SimulatedCounter.isCounting { try untimedPass(arms, phase, order, &collector) }
         }
+        // A counting process that also counts allocations does so after every counted pass, so no counted sample
+        // follows an exact-count call's heap.
+        if SimulatedCounter.countsAllocations {
+            for phase in phases { try untimedPass(arms, phase, order, &collector) }
+        }
         let unavailable =
             SimulatedCounter.isCounting
             ? []
@@ -121,7 +126,8 @@ public struct Runner: Sendable {
                 ProbeSet.unavailableReason(for: metric).map { UnavailableMetric(metric: metric.name, reason: $0) }
             }
         var result = MeasurementResult(
-            name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series, unavailable: unavailable)
+            name: name, arms: arms.map(\.name), order: order.rounds, series: collector.series,
+            unavailable: unavailable + collector.unavailable)
         if !SimulatedCounter.isCounting { result.leakSites = try leakSites(arms, collector.series) }
         return result
     }
@@ -179,7 +185,28 @@ public struct Runner: Sendable {
                 indices[armIndex] += 1
             }
         }
+        guard exact, configuration.metrics.contains(.leakedAllocations) else { return }
+        for (armIndex, arm) in arms.enumerated() {
+            let label = SampleLabel(arm: arm.name, phase: phase, round: 0, position: 0, index: 0)
+            try measureLeak(arm.subject, &states[armIndex], label, &collector)
+        }
     }
+
+    /// The arm's leaked allocations in `phase`: what stays per call across ``leakCalls`` calls and as many again, on
+    /// the untimed pass's state (``ExactAllocationCounter/leakedPerCall(calls:_:)``).
+    private func measureLeak<S: MeasurableSubject>(
+        _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector
+    ) throws {
+        let calls = Self.leakCalls(configuration)
+        let growth = try ExactAllocationCounter.leakedPerCall(calls: calls) {
+            let box = try prepare(subject, &slot, label.phase)
+            blackHole(try subject.run(&box.value))  // released inside the window: a returned value is not a leak
+        }
+        collector.addLeak(growth, label, calls: calls)
+    }
+
+    /// k of the leak measurement: the exact-count rounds, at least 2.
+    static func leakCalls(_ configuration: RunConfiguration) -> Int { max(2, configuration.exactCountRounds) }
 
     func prepare<S: MeasurableSubject>(_ subject: S, _ slot: inout AnyObject?, _ phase: Phase) throws
         -> StateBox<S.State>
@@ -301,8 +328,8 @@ public struct Runner: Sendable {
         let before = counters ? Self.runningTotals(subject, box.value) : [:]
         if exact {
             let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.open() : nil
-            let (output, counts) = try ExactAllocationCounter.count { try subject.run(&box.value) }
-            blackHole(output)
+            // The returned value is released inside the window, so its frees are the call's.
+            let (_, counts) = try ExactAllocationCounter.count { blackHole(try subject.run(&box.value)) }
             if let counts { collector.addAllocations(counts, label, metrics: configuration.metrics) }
             if let descriptors, let leaked = OpenDescriptors.leaked(since: descriptors) {
                 collector.add(.leakedDescriptors, Double(leaked), label)

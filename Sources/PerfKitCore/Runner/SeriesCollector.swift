@@ -16,6 +16,8 @@ final class StateBox<Value> {
 /// Gathers samples into series, keeping first-seen order.
 struct SeriesCollector {
     private(set) var series: [SampleSeries] = []
+    /// Metrics found not to hold while the samples were taken, with why.
+    var unavailable: [UnavailableMetric] = []
     private var index: [String: Int] = [:]
 
     /// Drops every series of `metric` (a figure found not to hold after it was taken).
@@ -27,12 +29,25 @@ struct SeriesCollector {
         }
     }
 
-    /// Adds one exact-count call: its mallocs, frees and what stayed (mallocs less frees), as wanted.
+    /// Adds one exact-count call: its mallocs and frees, as wanted.
     mutating func addAllocations(_ counts: ExactAllocationCounter.Counts, _ label: SampleLabel, metrics: Set<Metric>) {
         if metrics.contains(.mallocs) { add(.mallocs, Double(counts.mallocs), label) }
         if metrics.contains(.frees) { add(.frees, Double(counts.frees), label) }
-        if metrics.contains(.leakedAllocations) {
-            add(.leakedAllocations, counts.leaked, label)
+    }
+
+    /// Adds what stays per call (``ExactAllocationCounter/leakedPerCall(calls:_:)``) as the arm and phase's leaked
+    /// allocations, or says why there is no figure: a fall is a measurement error, never a negative leak.
+    mutating func addLeak(_ growth: ExactAllocationCounter.Growth, _ label: SampleLabel, calls: Int) {
+        switch growth {
+        case .perCall(let value): add(.leakedAllocations, value, label)
+        case .fell(let value):
+            unavailable.append(
+                UnavailableMetric(
+                    metric: Metric.leakedAllocations.name,
+                    reason: "live allocations fell by \(Format.trim(value)) a call between \(calls) and \(2 * calls) "
+                        + "calls [\(label.arm), \(label.phase)]: the body freed what was made before the window, a "
+                        + "measurement error, not a negative leak"))
+        case .unavailable: break
         }
     }
 

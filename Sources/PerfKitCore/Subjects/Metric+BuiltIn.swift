@@ -30,8 +30,9 @@ extension Metric {
     /// Frees of blocks in the measuring arena during the body (its own pass).
     ///
     /// Blocks are counted by the arena that owns them, so frees by other threads of earlier measured blocks are
-    /// included: exact in a serial run (`perfkit run`), an upper bound under parallel tests.
-    public static let frees = Metric("frees", unit: .count, isDeterministic: true, scope: .process)
+    /// included: exact in a serial run (`perfkit run`), an upper bound under parallel tests. No better direction: a leak
+    /// fix frees more, so it is shown beside ``mallocs`` and ``leakedAllocations``, never judged on its own.
+    public static let frees = Metric("frees", unit: .count, polarity: .neither, isDeterministic: true, scope: .process)
     /// Retired user-space instructions of the measuring thread (`perf_event_open`).
     ///
     /// Real hardware counts, unavailable in most virtual machines (no PMU), and not deterministic.
@@ -49,8 +50,10 @@ extension Metric {
     public static let retains = Metric(
         "retains", unit: .count, kind: .referenceCounting, isDeterministic: true, scope: .thread)
     /// Calls into the runtime's release entry points per call of the body (``retains``' counterpart).
+    ///
+    /// No better direction: releasing what was kept is a fix, so it is shown beside ``retains``, never judged alone.
     public static let releases = Metric(
-        "releases", unit: .count, kind: .referenceCounting, isDeterministic: true, scope: .thread)
+        "releases", unit: .count, polarity: .neither, kind: .referenceCounting, isDeterministic: true, scope: .thread)
     /// Allocations made during a call and not freed by its end (and, for an async body, by the settle wait): `mallocs −
     /// frees` of the exact-count pass.
     ///

@@ -57,7 +57,8 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
         isDeterministic = try container.decode(Bool.self, forKey: .isDeterministic)
         scope = try container.decode(MetricScope.self, forKey: .scope)
         if name == "instructions" && unit == .count { name = "retiredInstructions" }
-        if name == "bytesFreed" { polarity = .neither }  // stored as smallerIsBetter before schema 4
+        // Stored as smallerIsBetter before: fewer frees, bytes freed or releases can mean memory kept.
+        if ["bytesFreed", "frees", "releases"].contains(name) { polarity = .neither }
     }
 
     /// Whether the metric is counted under simulation (valgrind), not measured on the hardware.

@@ -49,9 +49,16 @@ public enum ResultText {
                 "\(measurement.name) [\(arm), \(phase)] " + figures.joined(separator: ", ")
                     + (missing.isEmpty ? "" : " (not measured: \(missing.joined(separator: ", ")))"))
         }
-        let failed = result.budgets.filter { $0.status == .failed }.count
-        let budgets =
-            result.budgets.isEmpty ? "" : "; budgets \(result.budgets.count - failed) of \(result.budgets.count) passed"
-        return "perfkit \(mode.name): \(result.id): " + parts.joined(separator: "; ") + budgets
+        return "perfkit \(mode.name): \(result.id): " + parts.joined(separator: "; ") + budgetText(result.budgets)
+    }
+
+    /// "; budgets 1 of 2 passed, 1 not judged": a budget not judged is never counted as passed.
+    static func budgetText(_ budgets: [BudgetOutcome]) -> String {
+        guard !budgets.isEmpty else { return "" }
+        func count(_ status: BudgetStatus) -> Int { budgets.filter { $0.status == status }.count }
+        let others = [BudgetStatus.failed, .notJudged, .targetMissed].compactMap { status in
+            count(status) > 0 ? "\(count(status)) \(status)" : nil
+        }
+        return "; budgets \(count(.passed)) of \(budgets.count) passed" + others.map { ", " + $0 }.joined()
     }
 }

@@ -77,6 +77,10 @@ enum AbbaCommand {
     ) throws -> Int32 {
         let built = try AbbaSession.Side.build(
             parsed.positionals[0], parsed.positionals[1], counts: true, progress: Output.progress)
+        // No native run stands beside a side's counts: its counting processes take the allocation counts too.
+        var environments = environments
+        environments.a[MeasuredProcessEnvironment.countAllocations] = "1"
+        environments.b[MeasuredProcessEnvironment.countAllocations] = "1"
         let sides = try countSides(built, filter: filter, countSamples: countSamples, environments: environments)
         let (a, b) = (built.a.revision, built.b.revision)
         let comparison = try Comparison(
