@@ -36,25 +36,38 @@ import Testing
         }
     }
 
-    @Test func aCountStepIsFoundAtExactlyItsCommitAndNothingWithinTheToleranceIs() {
-        // Commit 12 adds 2%; other commits wobble by up to 0.05% (address-sensitive code in another binary).
+    @Test func aCountStepIsFoundAtExactlyItsCommitAndWobblesOnlyBelowAStatedFloor() {
+        // Commit 12 adds 2%; commits 5 and 21 wobble by 300 and 200 instructions (address-sensitive code).
         var values = (1...30).map { $0 < 12 ? 768_893.0 : 784_266.0 }
         values[4] += 300
         values[20] -= 200
-        let histories = ChangePointDetector().histories(Self.entries(values, measure: .simulatedCount))
+        // Counts are exact by default: every step is a change, the wobbles included.
+        let exact = ChangePointDetector().histories(Self.entries(values, measure: .simulatedCount))
+        #expect(exact[0].changes.map(\.commit.position) == [5, 6, 12, 21, 22])
+        // A floor the user states leaves the wobbles out.
+        var floored = ChangePointDetector()
+        floored.countFloor = 400
+        let histories = floored.histories(Self.entries(values, measure: .simulatedCount))
         #expect(histories.count == 1)
         #expect(histories[0].changes.map(\.commit.position) == [12])
         #expect(histories[0].changes[0].previous.position == 11)
         #expect(histories[0].changes[0].ratio.value == 784_266.0 / 768_893.0)
     }
 
-    @Test func aCountChangeMustClearTheToleranceAndTheFloorBoth() {
-        // 0.5% of a 10,000-instruction body is 50 instructions: beyond the tolerance, under the floor.
+    @Test func aCountChangeIsAChangeUnlessBelowAStatedToleranceOrFloor() {
+        // 50 instructions of a 10,000-instruction body: a change by default, not under a 100-instruction floor.
         let small = ChangePointDetector().histories(
             Self.entries([10_000, 10_000, 10_050, 10_050], measure: .simulatedCount))
-        #expect(small[0].changes.isEmpty)
-        // 1,500 instructions of a 10,000,000-instruction body is 0.015%: over the floor, within the tolerance.
-        let large = ChangePointDetector().histories(
+        #expect(small[0].changes.map(\.commit.position) == [3])
+        var floored = ChangePointDetector()
+        floored.countFloor = 100
+        #expect(
+            floored.histories(Self.entries([10_000, 10_000, 10_050, 10_050], measure: .simulatedCount))[0]
+                .changes.isEmpty)
+        // 1,500 instructions of a 10,000,000-instruction body (0.015%): not under a 0.05% tolerance.
+        var tolerant = ChangePointDetector()
+        tolerant.countTolerance = 0.0005
+        let large = tolerant.histories(
             Self.entries([1e7, 1e7, 1e7 + 1_500, 1e7 + 1_500], measure: .simulatedCount))
         #expect(large[0].changes.isEmpty)
         let both = ChangePointDetector().histories(Self.entries([1e6, 1e6, 1.01e6, 1.01e6], measure: .simulatedCount))

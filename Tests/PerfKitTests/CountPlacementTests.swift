@@ -82,7 +82,9 @@ import Testing
         let shifted = base.map { $0 + 273 }
         let exact = try Self.row(base, shifted)
         #expect(exact.verdict == .regressed)
-        #expect(exact.note.hasPrefix("varies by up to 1 instructions within a placement: +273 instructions a call"), "\(exact.note)")
+        #expect(
+            exact.note.hasPrefix("varies by up to 1 instructions within a placement: +273 instructions a call"),
+            "\(exact.note)")
     }
 
     @Test func aPlacementAboveOneMovesValgrindsLowestClientAddress() {

@@ -34,9 +34,16 @@ extension PackageBenchmarkThresholds {
                     unread.insert(result.metricName ?? "custom")
                     continue
                 }
-                guard let p90 = result.statistics.histogram.p90(prefersLarger: result.statistics.prefersLarger)
-                else {
-                    throw FileError(path, "\(identifier.target).\(identifier.name) '\(name)': an empty histogram")
+                let place = "\(identifier.target).\(identifier.name) '\(name)'"
+                let computed: UInt64?
+                do {
+                    computed = try result.statistics.histogram.p90(prefersLarger: result.statistics.prefersLarger)
+                } catch {
+                    throw FileError(path, "\(place): histogram field '\(error.field)': \(error.reason)")
+                }
+                guard let p90 = computed else { throw FileError(path, "\(place): an empty histogram") }
+                guard Double(p90) <= PackageBenchmarkThresholds.largestLimit else {
+                    throw FileError(path, "\(place): the p90 \(p90) is too large for a limit (at most 2^53)")
                 }
                 limits.append(
                     Limit(
@@ -119,15 +126,55 @@ struct StoredHistogram: Decodable {
         case totalCount = "_totalCount"
     }
 
+    /// A histogram field that makes the percentile impossible to compute without overflow.
+    struct Problem: Error {
+        var field: String
+        var reason: String
+    }
+
+    /// The most buckets a histogram may have: hdrhistogram's for 64-bit values at 5 significant digits is under
+    /// 2^22; a larger array is not one it wrote.
+    static let maximumBuckets = 1 << 22
+
+    /// Whether every field lets ``highestEquivalent(_:)`` and the running count stay inside 64 bits.
+    func validate() throws(Problem) {
+        guard (0...62).contains(unitMagnitude) else {
+            throw Problem(field: "unitMagnitude", reason: "\(unitMagnitude) is outside 0…62")
+        }
+        guard (0...30).contains(subBucketHalfCountMagnitude) else {
+            throw Problem(
+                field: "subBucketHalfCountMagnitude", reason: "\(subBucketHalfCountMagnitude) is outside 0…30")
+        }
+        guard counts.count <= Self.maximumBuckets else {
+            throw Problem(field: "counts", reason: "\(counts.count) buckets, more than \(Self.maximumBuckets)")
+        }
+        // The highest bucket's shift must stay inside 64 bits.
+        let buckets = counts.count >> subBucketHalfCountMagnitude
+        guard buckets + unitMagnitude + subBucketHalfCountMagnitude + 1 < 64 else {
+            throw Problem(field: "counts", reason: "\(counts.count) buckets overflow 64-bit values at this magnitude")
+        }
+        var sum: UInt64 = 0
+        for count in counts {
+            let (next, overflow) = sum.addingReportingOverflow(count)
+            guard !overflow else { throw Problem(field: "counts", reason: "the counts add up past 2^64") }
+            sum = next
+        }
+        guard sum == totalCount else {
+            throw Problem(field: "_totalCount", reason: "\(totalCount), but the counts add up to \(sum)")
+        }
+    }
+
     /// The p90 as package-benchmark reads it (p10 of a metric that prefers larger values), by
     /// hdrhistogram's `valueAtPercentile`.
     ///
     /// The highest value equivalent to the bucket where the running count reaches the percentile, kept
     /// within the recorded minimum and maximum. Nil when empty.
-    func p90(prefersLarger: Bool) -> UInt64? {
+    /// - Throws: ``Problem`` naming a field that would overflow the computation.
+    func p90(prefersLarger: Bool) throws(Problem) -> UInt64? {
+        try validate()
         guard totalCount > 0 else { return nil }
         let percentile = (prefersLarger ? 10.0 : 90.0).nextDown
-        let target = max(1, UInt64((percentile * Double(totalCount) / 100).rounded(.up)))
+        let target = max(1, UInt64(min((percentile * Double(totalCount) / 100).rounded(.up), Double(totalCount))))
         let minimum = counts.first.map { $0 > 0 } == true ? 0 : minNonZeroValue
         var running: UInt64 = 0
         for (index, count) in counts.enumerated() {
@@ -137,7 +184,7 @@ struct StoredHistogram: Decodable {
         return nil
     }
 
-    /// The highest value that counts at `index`.
+    /// The highest value that counts at `index` (after ``validate()``).
     func highestEquivalent(_ index: Int) -> UInt64 {
         let halfCount = 1 << subBucketHalfCountMagnitude
         var bucket = (index >> subBucketHalfCountMagnitude) - 1
@@ -147,6 +194,6 @@ struct StoredHistogram: Decodable {
             bucket = 0
         }
         let lowest = UInt64(subBucket) << (bucket + unitMagnitude)
-        return lowest + (UInt64(1) << (unitMagnitude + bucket)) - 1
+        return lowest &+ ((UInt64(1) << (unitMagnitude + bucket)) &- 1)
     }
 }

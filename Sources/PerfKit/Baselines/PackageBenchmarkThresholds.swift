@@ -30,6 +30,10 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
     /// Metric names a package-benchmark baseline file held that PerfKit has no counterpart for.
     public var unreadMetrics: [String] = []
 
+    /// The largest limit read: 2^53, past which a Double no longer holds every whole number and a conversion to a
+    /// budget's integer could overflow.
+    public static let largestLimit = 9_007_199_254_740_992.0
+
     /// package-benchmark's metric names and the PerfKit metrics they map to (Documentation/Thresholds.md).
     ///
     /// Time limits are read as nanoseconds, memory as bytes.
@@ -41,8 +45,10 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
 
     /// Reads every `*.p90.json` file of a toolchain folder.
     /// - Parameter folder: For example `Thresholds/6.3`.
-    /// - Throws: ``FileError`` naming the file and the field: not a JSON object of numbers, an unknown
-    ///   metric, a negative or non-numeric limit, a name not of the form `<Target>.<Benchmark>.p90.json`.
+    /// - Throws: ``FileError`` naming the file and the field: not a JSON object of numbers, a negative, non-numeric or
+    ///   too large limit, a name not of the form `<Target>.<Benchmark>.p90.json`. A metric PerfKit has no counterpart
+    ///   for
+    ///   is skipped and named in ``unreadMetrics``.
     public init(folder: String) throws(FileError) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw FileError(folder, "not a readable folder of package-benchmark threshold files")
@@ -52,18 +58,26 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
             throw FileError(folder, "holds no <Target>.<Benchmark>.p90.json file")
         }
         limits = []
-        for name in files { limits += try Self.read("\(folder)/\(name)", name: name) }
+        var unread: Set<String> = []
+        for name in files {
+            let file = try Self.read("\(folder)/\(name)", name: name)
+            limits += file.limits
+            unread.formUnion(file.unread)
+        }
+        unreadMetrics = unread.sorted()
     }
 
     /// Reads one threshold file, `<Target>.<Benchmark>.p90.json`, as a folder of it alone.
     /// - Parameter file: The file's path.
     /// - Throws: ``FileError`` as ``init(folder:)`` does for each of its files.
     public init(file: String) throws(FileError) {
-        limits = try Self.read(file, name: URL(fileURLWithPath: file).lastPathComponent)
+        let read = try Self.read(file, name: URL(fileURLWithPath: file).lastPathComponent)
+        limits = read.limits
+        unreadMetrics = read.unread.sorted()
     }
 
-    /// The limits of one file.
-    static func read(_ path: String, name: String) throws(FileError) -> [Limit] {
+    /// The limits of one file, and the metric names in it PerfKit has no counterpart for (skipped, never refused).
+    static func read(_ path: String, name: String) throws(FileError) -> (limits: [Limit], unread: [String]) {
         let stem = String(name.dropLast(".p90.json".count))
         guard let dot = stem.firstIndex(of: "."), dot != stem.startIndex, stem.index(after: dot) != stem.endIndex
         else { throw FileError(path, "not named <Target>.<Benchmark>.p90.json") }
@@ -72,22 +86,26 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
             throw FileError(path, "not package-benchmark's threshold format: a JSON object of metric names to limits")
         }
         var limits: [Limit] = []
+        var unread: [String] = []
         for key in fields.keys.sorted() {
             guard let metric = metricNames[key] else {
-                throw FileError(
-                    path, "field '\(key)': unknown metric (known: \(metricNames.keys.sorted().joined(separator: ", ")))"
-                )
+                unread.append(FileError.shown(key))
+                continue
             }
             guard let number = fields[key]?.number, number.isFinite else {
-                throw FileError(path, "field '\(key)': the limit is not a number")
+                throw FileError(path, "field '\(FileError.shown(key))': the limit is not a number")
             }
-            guard number >= 0 else { throw FileError(path, "field '\(key)': the limit is negative") }
+            guard number >= 0 else { throw FileError(path, "field '\(FileError.shown(key))': the limit is negative") }
+            guard number <= largestLimit else {
+                throw FileError(
+                    path, "field '\(FileError.shown(key))': the limit \(number) is too large (at most 2^53)")
+            }
             limits.append(
                 Limit(
                     file: path, target: String(stem[..<dot]), benchmark: String(stem[stem.index(after: dot)...]),
                     name: key, metric: metric, limit: number))
         }
-        return limits
+        return (limits, unread)
     }
 
     /// One field's value: a number, or nil for anything else (a string, a boolean, an object).

@@ -47,7 +47,8 @@ package enum BuildLog {
     /// SwiftPM's first `error:` line, trimmed (empty when it printed none).
     package static func firstError(_ build: ChildProcess.Finished) -> String {
         let lines = log(build).split(separator: "\n")
-        let line = lines.first { $0.contains("error:") } ?? lines.last ?? ""
+        // Only a real error line: a build killed by a signal ends on an ordinary progress line.
+        let line = lines.first { $0.contains("error:") } ?? ""
         return line.trimmingCharacters(in: .whitespaces)
     }
 

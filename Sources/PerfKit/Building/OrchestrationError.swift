@@ -14,7 +14,7 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
     /// git failed at something other than resolving or checking out (bisecting, listing).
     case git(GitError)
     /// The release build failed; `firstError` is SwiftPM's first `error:` line.
-    case buildFailed(revision: String, status: Int32, firstError: String)
+    case buildFailed(revision: String, ending: String, firstError: String)
     /// The build left no test bundle where one was expected.
     case noTestBundle(folder: String)
     /// No measured test matched the filter in a measured process.
@@ -52,8 +52,8 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
             "no Package.swift in \(folder) or a folder above; run perfkit inside the Swift package to measure"
         case .checkoutFailed(let revision, let path, let said): "cannot check out \(revision) in \(path): \(said)"
         case .git(let error): error.description
-        case .buildFailed(let revision, let status, let firstError):
-            "release build of \(revision) failed (exit \(status))" + (firstError.isEmpty ? "" : ": \(firstError)")
+        case .buildFailed(let revision, let ending, let firstError):
+            "release build of \(revision) failed (\(ending))" + (firstError.isEmpty ? "" : ": \(firstError)")
         case .noTestBundle(let folder): "no test bundle in \(folder)"
         case .noMeasuredTests(let filter, let directory, let status):
             "no measured test matched '\(filter)' in \(directory) (test process exit \(status))"

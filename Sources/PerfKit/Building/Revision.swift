@@ -237,7 +237,7 @@ package struct Revision: Sendable, Equatable {
     ///   - sharedScratch: An absolute build folder to build into instead of the revision's own (``BuildFolder``).
     ///   - progress: Receives one line when the build starts.
     /// - Returns: The path of the test bundle.
-    /// - Throws: ``OrchestrationError/buildFailed(revision:status:firstError:)`` quoting SwiftPM's
+    /// - Throws: ``OrchestrationError/buildFailed(revision:ending:firstError:)`` quoting SwiftPM's
     ///   first error, or ``OrchestrationError/noTestBundle(folder:)``.
     package func build(
         pinnedLayout: Bool = false, sharedScratch: String? = nil, progress: (String) -> Void = { _ in }
@@ -291,7 +291,7 @@ package struct Revision: Sendable, Equatable {
         }
         guard finished.status == 0 else {
             throw OrchestrationError.buildFailed(
-                revision: name, status: finished.status, firstError: BuildLog.firstError(finished))
+                revision: name, ending: finished.ending, firstError: BuildLog.firstError(finished))
         }
         let bundle = try Self.testBundle(in: folder + "/release")
         BuildStamp.record(bundle: bundle, in: folder, toolchain: toolchain)

@@ -8,8 +8,11 @@ import PerfKitCore
 struct PlacementCounts {
     /// The median count at each placement (the process label; 0 for a series without labels).
     var medians: [Int: Double]
-    /// The widest spread (highest − lowest) of one placement's samples: 0 when every placement repeated exactly.
+    /// The widest spread (highest − lowest) of one placement's samples after its first, when it has three or more (a
+    /// process's first call may pay first uses: a metadata cache filled, a symbol bound): 0 when they repeat exactly.
     var variation: Double
+    /// Whether every sample of every placement, its first included, is the same.
+    var isExact: Bool
 
     /// The series' counts by placement.
     init(values: [Double], processes: [Int]?) {
@@ -19,7 +22,12 @@ struct PlacementCounts {
             byPlacement[placement, default: []].append(value)
         }
         medians = byPlacement.mapValues { Quantile.percentile(sorted: $0.sorted(), 50) }
-        variation = byPlacement.values.map { $0.max()! - $0.min()! }.max() ?? 0
+        variation =
+            byPlacement.values.map { samples in
+                let later = samples.count >= 3 ? Array(samples.dropFirst()) : samples
+                return later.max()! - later.min()!
+            }.max() ?? 0
+        isExact = byPlacement.values.allSatisfy { $0.min() == $0.max() }
     }
 }
 
@@ -47,7 +55,12 @@ extension Comparison {
         let counted =
             b.medians.count == c.medians.count
             ? "" : "; \(b.medians.count) and \(c.medians.count) placements counted, \(common.count) compared"
-        let kind = variation == 0 ? "exact" : "varies by up to \(signed(variation, unit).dropFirst()) within a placement"
+        let kind =
+            b.isExact && c.isExact
+            ? "exact"
+            : variation == 0
+                ? "exact after each placement's first sample"
+                : "varies by up to \(signed(variation, unit).dropFirst()) within a placement"
         let ratios = zip(bases, deltas).map { $0 > 0 ? ($0 + $1) / $0 : 1 }
         let low = deltas.min()!, high = deltas.max()!
         row.change = Estimate(value: median(ratios), lower: ratios.min()!, upper: ratios.max()!)
@@ -57,9 +70,10 @@ extension Comparison {
             low == high
             ? "\(signed(low, unit)) a call (\(percent(ratios[0])))\(at)"
             : "\(signed(low, unit)) to \(signed(high, unit)) a call at \(common.count) placements"
-        if low == 0 && high == 0 && variation == 0 {
+        if low == 0 && high == 0 && b.isExact && c.isExact {
             row.verdict = .unchanged
-            row.note = "exact: \(Format.grouped(bases[0]))\(unit == .count ? "" : " \(unit)") in every sample\(at)\(counted)"
+            row.note =
+                "exact: \(Format.grouped(bases[0]))\(unit == .count ? "" : " \(unit)") in every sample\(at)\(counted)"
             return true
         }
         if max(abs(low), abs(high)) <= tolerance {
@@ -78,7 +92,8 @@ extension Comparison {
             return true
         }
         row.verdict = (low > 0) == (row.metric.polarity == .smallerIsBetter) ? .regressed : .improved
-        row.note = "\(kind): \(size)" + (variation > 0 || floor > 0 ? ", beyond \(Format.trim(tolerance))" : "") + counted
+        row.note =
+            "\(kind): \(size)" + (variation > 0 || floor > 0 ? ", beyond \(Format.trim(tolerance))" : "") + counted
         return true
     }
 

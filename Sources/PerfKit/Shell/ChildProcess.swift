@@ -37,6 +37,19 @@ package enum ChildProcess {
 
         /// A finished child (``runKeepingErrors(_:in:environment:output:showErrors:replacingEnvironment:)`` makes the
         /// real ones).
+        /// How the process ended, for a message: "exit 1", or "killed by signal 9 (SIGKILL: the system may have run
+        /// out of memory)".
+        package var ending: String {
+            guard signalled else { return "exit \(status)" }
+            switch status {
+            case 9: return "killed by signal 9 (SIGKILL: the system may have run out of memory)"
+            case 15: return "killed by signal 15 (SIGTERM)"
+            case 6: return "killed by signal 6 (SIGABRT)"
+            case 11: return "killed by signal 11 (SIGSEGV)"
+            default: return "killed by signal \(status)"
+            }
+        }
+
         package init(status: Int32, signalled: Bool, output: Data, errors: String) {
             self.status = status
             self.signalled = signalled

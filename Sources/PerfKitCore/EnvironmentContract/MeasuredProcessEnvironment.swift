@@ -28,7 +28,8 @@ package enum MeasuredProcessEnvironment {
     package static let exactCounts = "PERFKIT_EXACT_COUNTS"
     /// The value of ``exactCounts`` that skips the exact-count pass.
     package static let exactCountsElsewhere = "elsewhere"
-    /// Set to `1` when a counting process also takes the exact allocation counts (``SimulatedCounter/countsAllocations``).
+    /// Set to `1` when a counting process also takes the exact allocation counts
+    /// (``SimulatedCounter/countsAllocations``).
     package static let countAllocations = "PERFKIT_COUNT_ALLOCATIONS"
     /// Set to `1` in a counting run's placement trial.
     ///

@@ -219,7 +219,8 @@ public enum ExactAllocationCounter {
         static let hooksAllowed =
             ProcessEnvironment.value(MeasuredProcessEnvironment.mode) == MeasuredProcessEnvironment.measureMode
 
-        /// Blocks allocated since the window opened and not freed yet (jemalloc's hooks count frees on any thread; without
+        /// Blocks allocated since the window opened and not freed yet (jemalloc's hooks count frees on any thread;
+        /// without
         /// them, the arena's counters).
         public func live() -> Double {
             #if Jemalloc

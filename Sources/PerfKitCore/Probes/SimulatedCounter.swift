@@ -74,19 +74,20 @@ public enum SimulatedCounter {
         return "simulated: counted only in a counting run (perfkit run --counts)"
     }
 
+    /// Whether a counting process also takes the exact allocation counts, after every counted pass.
+    ///
+    /// Mallocs, frees, leaked allocations and descriptors, for `abba --counts`, which has no native run beside it.
+    public static var countsAllocations: Bool {
+        guard isCounting, let value = getenv(MeasuredProcessEnvironment.countAllocations) else { return false }
+        return value[0] == 0x31 && value[1] == 0  // "1"
+    }
+
     /// Whether this counting process is a placement trial (``MeasuredProcessEnvironment/placementTrial``).
     ///
     /// It counts the first round of its first measurement's first phase, then ends (``endPlacementTrial()``); the
     /// orchestrator reads those samples from their dumps. Read with `getenv` at each call, never through `ProcessInfo`:
     /// the runner asks mid-test, on the measured thread, and building `ProcessInfo`'s environment there allocated on
     /// the pinned heap and moved 20 of the calendar's 30 count series (the artwork's native warm arm +0.13%).
-    /// Whether a counting process also takes the exact allocation counts (mallocs, frees, leaked allocations and
-    /// descriptors), after every counted pass: `abba --counts` and `bisect`, which have no native run beside them.
-    public static var countsAllocations: Bool {
-        guard isCounting, let value = getenv(MeasuredProcessEnvironment.countAllocations) else { return false }
-        return value[0] == 0x31 && value[1] == 0  // "1"
-    }
-
     public static var isPlacementTrial: Bool {
         guard isCounting, let value = getenv(MeasuredProcessEnvironment.placementTrial) else { return false }
         return value[0] == 0x31 && value[1] == 0  // "1"

@@ -30,7 +30,8 @@ extension Metric {
     /// Frees of blocks in the measuring arena during the body (its own pass).
     ///
     /// Blocks are counted by the arena that owns them, so frees by other threads of earlier measured blocks are
-    /// included: exact in a serial run (`perfkit run`), an upper bound under parallel tests. No better direction: a leak
+    /// included: exact in a serial run (`perfkit run`), an upper bound under parallel tests. No better direction: a
+    /// leak
     /// fix frees more, so it is shown beside ``mallocs`` and ``leakedAllocations``, never judged on its own.
     public static let frees = Metric("frees", unit: .count, polarity: .neither, isDeterministic: true, scope: .process)
     /// Retired user-space instructions of the measuring thread (`perf_event_open`).

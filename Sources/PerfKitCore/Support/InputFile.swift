@@ -22,6 +22,12 @@ public enum InputFile {
     /// threshold files): 64 MiB.
     public static let textLimit = 64 << 20
 
+    /// How long a read waits for a pipe's writer to send its first bytes: 10 s.
+    static let pipeWaitMilliseconds = 10_000
+
+    /// How long a read of a named FIFO waits for a writer to open it: 2 s.
+    static let writerWaitMilliseconds = 2_000
+
     /// Reads `path` (or standard input for `-`).
     /// - Parameters:
     ///   - path: The file.
@@ -41,7 +47,8 @@ public enum InputFile {
                 throw FileError(path, "is \(info.st_size) bytes, over the \(limit)-byte limit for an input")
             }
         }
-        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        // Never blocking in open: a named FIFO with no writer would wait for one for ever.
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileError(name, "not readable: \(String(cString: strerror(errno)))") }
         defer { if fd != 0 { close(fd) } }
         guard fstat(fd, &info) == 0 else { throw FileError(name, "cannot read: \(String(cString: strerror(errno)))") }
@@ -50,14 +57,34 @@ public enum InputFile {
             throw FileError(name, "is \(kind == S_IFSOCK ? "a socket" : "a device"), not a file or a pipe")
         }
         var data = Data()
+        var waitedForWriter = false
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // A pipe with a writer that has not written yet: wait for it, within a limit.
+                    var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    if poll(&waiting, 1, Int32(pipeWaitMilliseconds)) == 0 {
+                        throw FileError(name, "is a pipe whose writer sent nothing in \(pipeWaitMilliseconds / 1000) s")
+                    }
+                    continue
+                }
                 throw FileError(name, "read failed: \(String(cString: strerror(errno)))")
             }
-            if n == 0 { return data }
+            if n == 0 {
+                if data.isEmpty && kind == S_IFIFO && path != "-" && !waitedForWriter {
+                    // A named FIFO read before its writer opened it: wait a little for one, then refuse.
+                    waitedForWriter = true
+                    var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    if poll(&waiting, 1, Int32(writerWaitMilliseconds)) == 0 {
+                        throw FileError(name, "is a FIFO with no writer")
+                    }
+                    continue
+                }
+                return data
+            }
             data.append(contentsOf: chunk[0..<n])
             if data.count > limit {
                 throw FileError(name, "more than \(limit) bytes (a device or an endless stream?); refusing to read on")

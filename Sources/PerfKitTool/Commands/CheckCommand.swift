@@ -23,10 +23,6 @@ enum CheckCommand {
         if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), !isFolder.boolValue {
             // A package-benchmark baseline (`.benchmarkBaselines/<Target>/<name>/results.json`).
             let thresholds = try PackageBenchmarkThresholds(baselineFile: root)
-            if !thresholds.unreadMetrics.isEmpty {
-                Output.progress(
-                    "\(root): not read (no PerfKit counterpart): \(thresholds.unreadMetrics.joined(separator: ", "))")
-            }
             if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
             return try gate(thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil)
         }
@@ -66,6 +62,7 @@ enum CheckCommand {
     static func gate(
         _ thresholds: PackageBenchmarkThresholds, against current: String, source: String, version: String?
     ) throws -> Int32 {
+        noteUnread(thresholds, source)
         let run = try RunFile.read(from: current)
         let check = ThresholdCheck(thresholds, tests: run.tests)
         let toolchain = version.map { ", Swift \($0)" } ?? ""
@@ -78,13 +75,18 @@ enum CheckCommand {
         return check.exceeded ? ExitStatus.regression : ExitStatus.fine
     }
 
+    /// Names the metrics of `source` that were skipped (no PerfKit counterpart), never refusing the folder.
+    static func noteUnread(_ thresholds: PackageBenchmarkThresholds, _ source: String) {
+        guard !thresholds.unreadMetrics.isEmpty else { return }
+        Output.progress(
+            "\(FileError.shown(source)): not read (no PerfKit counterpart): "
+                + thresholds.unreadMetrics.joined(separator: ", "))
+    }
+
     /// `--as-budgets`: each benchmark's limits as the budget traits to put on its `@Test`.
     static func printBudgets(_ thresholds: PackageBenchmarkThresholds, folder: String) -> Int32 {
-        Output.line("// package-benchmark's p90 limits of \(folder) as PerfKit budgets, one test each:")
-        for benchmark in thresholds.budgets {
-            Output.line("// \(benchmark.target).\(benchmark.benchmark): measure(\"\(benchmark.benchmark)\") { … }")
-            Output.line("@Test(.performance(), " + benchmark.traits.joined(separator: ", ") + ")")
-        }
+        noteUnread(thresholds, folder)
+        for line in thresholds.budgetSource(folder: folder) { Output.line(line) }
         return 0
     }
 }
