@@ -23,6 +23,9 @@ package struct Revision: Sendable, Equatable {
     package func environment(machine: MachineFingerprint) -> Environment {
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: directory)
         environment.commit = commit
+        // Dirty as the revision was resolved: a worktree's status shows PerfKit's own manifest rewrite (pinned path
+        // dependencies), never a change of the user's.
+        environment.dirty = commit.hasSuffix("+dirty")
         environment.machine = machine
         environment.testableBuild = testableBuild
         return environment

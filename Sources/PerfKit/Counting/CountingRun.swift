@@ -104,7 +104,18 @@ package enum CountingRun {
         let unpinned = tests.contains { test in
             test.measurements.contains { $0.series.contains { $0.heapUnpinned != nil } }
         }
-        return unpinned ? unpinnedSetup : pinnedSetup
+        var setup = unpinned ? unpinnedSetup : pinnedSetup
+        // As run: `--count-samples N` sets another number than the default.
+        var perProcess: [Int: Int] = [:]
+        for series in tests.flatMap(\.measurements).flatMap(\.series) where series.metric.isSimulated {
+            let labels = series.processes ?? Array(repeating: 0, count: series.values.count)
+            let counts = Dictionary(grouping: labels, by: { $0 }).mapValues(\.count)
+            for count in counts.values { perProcess[count, default: 0] += 1 }
+        }
+        if let common = perProcess.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key {
+            setup.samplesPerArmAndPhase = common
+        }
+        return setup
     }
 
     /// Records in `environment` what a counting run of `tests` was taken with: valgrind, its CPU and the setup.

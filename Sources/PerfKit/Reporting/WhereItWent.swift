@@ -59,9 +59,17 @@ public struct WhereItWent: Sendable {
                 attribution: CountProfile.attribution(b, c, limit: limit),
                 seriesChange: (row.current?.median ?? 0) - (row.baseline?.median ?? 0),
                 functions: Self.innermost(
-                    CountProfile.changes(b.inclusive, c.inclusive, limit: 4 * limit), limit: limit),
+                    CountProfile.changes(Self.matched(b, c), Self.matched(c, b), limit: 4 * limit), limit: limit),
                 allocations: CountProfile.changes(b.allocationCalls, c.allocationCalls, limit: limit))
         }
+    }
+
+    /// `profile`'s inclusive entries, with the frames `other` lists that `profile` left out as enclosing the whole body
+    /// (``CountProfile/enclosing``) at their figure: the body's own frame is matched across sides, never `0 → N`.
+    static func matched(_ profile: CountProfile, _ other: CountProfile) -> [CountProfile.Entry] {
+        let listed = Set(profile.inclusive.map(\.function))
+        let wanted = Set(other.inclusive.map(\.function)).subtracting(listed)
+        return profile.inclusive + (profile.enclosing ?? []).filter { wanted.contains($0.function) }
     }
 
     /// Nested frames carry the same inclusive change (the runtime's job, the test's closure and the function it calls
@@ -104,7 +112,7 @@ public struct WhereItWent: Sendable {
             ]
             out += Self.exclusiveTable(entry)
             out += ["", "| function (inclusive) | instructions per call (before → after) | change |", "|---|--:|--:|"]
-            out += entry.functions.map(Self.row)
+            out += entry.functions.map(Self.inclusiveRow)
             if !entry.allocations.isEmpty {
                 out += [
                     "", "| call site (calls into the allocator) | calls per call (before → after) | change |",
@@ -145,6 +153,14 @@ public struct WhereItWent: Sendable {
         return out
     }
 
+    /// A row of the inclusive table: a function listed on one side only is marked so, as in the exclusive table.
+    static func inclusiveRow(_ change: CountProfile.Change) -> String {
+        var marked = change
+        if change.baseline == 0 { marked.function += " (after only)" }
+        if change.current == 0 { marked.function += " (before only)" }
+        return row(marked)
+    }
+
     /// A table row of one function's change; a function inlined on one side names what it absorbed.
     static func row(_ change: CountProfile.Change) -> String {
         let inlined = change.absorbed.map { "`\(cell($0))`" }.joined(separator: ", ")
@@ -158,10 +174,21 @@ public struct WhereItWent: Sendable {
     public var plainLines: [String] {
         entries.flatMap { entry -> [String] in
             var lines = ["where it went, \(entry.id.description) (\(MarkdownReport.percent(entry.ratio))):"]
-            let top = entry.attribution?.changes ?? entry.functions
-            let label = entry.attribution == nil ? "instructions per call (inclusive)" : "own instructions per call"
-            for f in top.prefix(3) {
-                lines.append("  \(Self.signed(f.delta)) \(label) in \(f.function)")
+            if let attribution = entry.attribution {
+                // The same rows as the Markdown's exclusive table, with the remainder, so they add up.
+                for f in attribution.changes.prefix(8) {
+                    lines.append("  \(Self.signed(f.delta)) own instructions per call in \(f.function)")
+                }
+                let rest = attribution.changes.dropFirst(8).reduce(0) { $0 + $1.delta } + attribution.otherFunctions
+                lines.append("  \(Self.signed(rest)) in other functions")
+                if attribution.leftOut != 0 {
+                    lines.append("  \(Self.signed(-attribution.leftOut)) left out of the count (harness frames)")
+                }
+                lines.append("  = \(Self.signed(attribution.total)) per call")
+            } else {
+                for f in entry.functions.prefix(3) {
+                    lines.append("  \(Self.signed(f.delta)) instructions per call (inclusive) in \(f.function)")
+                }
             }
             for a in entry.allocations.prefix(3) {
                 lines.append("  \(Self.signed(a.delta)) allocator calls per call from \(a.function)")

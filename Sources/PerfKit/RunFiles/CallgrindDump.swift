@@ -178,6 +178,7 @@ public struct CallgrindDump: Sendable, Equatable {
         let whole = inclusive.filter { Double($0.value) >= 0.999 * total }.min {
             $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key
         }
+        let enclosing = inclusive.filter { Double($0.value) >= 0.999 * total && $0.key != whole?.key }
         inclusive = inclusive.filter { Double($0.value) < 0.999 * total }
         if let whole { inclusive[whole.key] = whole.value }
         func top(_ values: [String: UInt64]) -> [CountProfile.Entry] {
@@ -185,6 +186,7 @@ public struct CallgrindDump: Sendable, Equatable {
                 .map { CountProfile.Entry(function: $0.key, value: Double($0.value) / n) }
         }
         var profile = CountProfile(inclusive: top(inclusive), allocationCalls: top(allocations), samples: dumps.count)
+        profile.enclosing = top(enclosing)
         exclusiveProfile(dumps, key: key).write(into: &profile)
         return profile
     }

@@ -18,6 +18,9 @@ extension CountProfile {
         public var total: Double { changes.reduce(0) { $0 + $1.delta } + otherFunctions - leftOut }
     }
 
+    /// The most rows an attribution lists while its rows explain less than two thirds of the change.
+    public static let explainingLimit = 25
+
     /// How `current`'s count per call differs from `baseline`'s, function by function (exclusive), or nil when
     /// either profile predates exclusive figures.
     /// - Parameters:
@@ -29,7 +32,16 @@ extension CountProfile {
         guard let before = baseline.exclusive, let after = current.exclusive else { return nil }
         var changes = folded(before, after)
         changes.sort { abs($0.delta) != abs($1.delta) ? abs($0.delta) > abs($1.delta) : $0.function < $1.function }
-        let listed = Array(changes.prefix(limit))
+        let total =
+            changes.reduce(0) { $0 + $1.delta } + (current.otherExclusive ?? 0) - (baseline.otherExclusive ?? 0)
+            - ((current.leftOut ?? 0) - (baseline.leftOut ?? 0))
+        // At least `limit` rows, and more (up to ``explainingLimit``) until they explain two thirds of the change.
+        var shown = min(limit, changes.count)
+        func explained(_ rows: Int) -> Bool {
+            abs(total - changes.prefix(rows).reduce(0) { $0 + $1.delta }) <= abs(total) / 3
+        }
+        while shown < min(explainingLimit, changes.count), !explained(shown) { shown += 1 }
+        let listed = Array(changes.prefix(shown))
         let rest = changes.dropFirst(limit).reduce(0) { $0 + $1.delta }
         let other = rest + (current.otherExclusive ?? 0) - (baseline.otherExclusive ?? 0)
         let leftOut = (current.leftOut ?? 0) - (baseline.leftOut ?? 0)

@@ -43,6 +43,11 @@ public struct CountProfile: Sendable, Codable, Equatable {
     /// body, the runtime's cache probes).
     public var leftOut: Double? = nil
 
+    /// The frames left out of ``inclusive`` because they enclose the whole body (the test's thunks, the body's own
+    /// closure), with their figure per call; a comparison matches a frame listed on one side to this on the other, so
+    /// the body's own frame never reads as appearing from nothing. Nil in profiles stored before it was kept.
+    public var enclosing: [Entry]? = nil
+
     /// How many functions each list keeps.
     public static let limit = 60
 

@@ -29,17 +29,28 @@ package enum GlobalJobRedirect {
     /// How many begins are open (nested bodies redirect once).
     private static let depth = Mutex(0)
 
+    /// Whether only jobs enqueued from the measured thread itself are redirected (the tasks a body starts, where
+    /// other tests run in parallel and enqueue jobs of their own); read by the hook, which cannot capture.
+    private static let fromMeasuredThreadOnly = Atomic<Bool>(false)
+
     /// Whether the runtime's hook can be set here.
     package static var isAvailable: Bool { slot != nil && MeasuredThread.asyncBodies != nil }
 
     /// Starts sending global jobs to the async bodies' thread.
-    package static func begin() {
+    /// - Parameter onlyFromMeasuredThread: Send only the jobs enqueued from that thread (a `Task {}` the body starts,
+    ///   its first job and every job it enqueues from there), leaving other threads' jobs to the pool: for a plain
+    ///   `swift test`, where other tests run in parallel. Every global job otherwise (`perfkit run`, one test at a
+    ///   time).
+    package static func begin(onlyFromMeasuredThread: Bool = false) {
         guard let slot, MeasuredThread.asyncBodies != nil else { return }
         depth.withLock { depth in
             if depth == 0 {
+                fromMeasuredThreadOnly.store(onlyFromMeasuredThread, ordering: .relaxed)
                 // A closure literal: the compiler can form a thin function only from one.
                 slot.pointee = { job, original in
-                    if let thread = MeasuredThread.asyncBodies {
+                    if let thread = MeasuredThread.asyncBodies,
+                        !GlobalJobRedirect.fromMeasuredThreadOnly.load(ordering: .relaxed) || thread.isCurrent
+                    {
                         thread.enqueue(unowned: job)
                     } else {
                         original(job)

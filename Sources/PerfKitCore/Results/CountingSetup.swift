@@ -54,6 +54,9 @@ public struct CountingSetup: Sendable, Equatable, Codable {
     }
 
     /// The names of the fields in which `other` differs from this setup, in declaration order.
+    ///
+    /// The samples per arm and phase are recorded as run but are not a difference: a count per call does not depend
+    /// on how many calls were counted.
     /// - Parameter other: The other run's setup.
     /// - Returns: Field names (`heap`, `uncounted work`, …); `recorded setup` when either is an unknown older one.
     public func differences(from other: CountingSetup) -> [String] {
@@ -62,7 +65,6 @@ public struct CountingSetup: Sendable, Equatable, Codable {
         }
         let fields: [(String, Bool)] = [
             ("counter", counter == other.counter), ("processes", processes == other.processes),
-            ("samples per arm and phase", samplesPerArmAndPhase == other.samplesPerArmAndPhase),
             ("heap", heap == other.heap), ("uncounted work", uncounted == other.uncounted),
             ("process settings", processSettings == other.processSettings), ("checks", checks == other.checks),
         ]

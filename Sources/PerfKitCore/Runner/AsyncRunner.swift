@@ -85,8 +85,10 @@ public struct AsyncRunner: Sendable {
         ThrowHooks.suspend()
         defer { ThrowHooks.resume() }
         var collector = SeriesCollector()
-        let redirect = redirectsGlobalJobs && reasons.isEmpty
-        if redirect { GlobalJobRedirect.begin() }
+        // Where tests run in parallel (a plain `swift test`), only the jobs the body's own thread enqueues: the tasks
+        // it starts run with it, and other tests' jobs stay on the pool.
+        let redirect = reasons.isEmpty
+        if redirect { GlobalJobRedirect.begin(onlyFromMeasuredThread: !redirectsGlobalJobs) }
         defer { if redirect { GlobalJobRedirect.end() } }
         for _ in 0..<configuration.warmupCalls { blackHole(try await body()) }
         if SimulatedCounter.isCounting { return try await countedPass(name, body, &collector) }
