@@ -73,8 +73,8 @@ public enum StoreLocation: Sendable, Equatable {
 
     /// A connection as shown.
     ///
-    /// Rebuilt from what libpq parsed (`postgres://user@host:port/dbname`), so no password, query parameter or stray
-    /// part of the string can reach a message.
+    /// Rebuilt from what libpq parsed (`postgres://host:port/dbname`), so no user information (a password, or a token
+    /// libpq reads as a user name), query parameter or stray part of the string can reach a message.
     /// - Throws: ``HistoryStoreError`` when libpq cannot parse it; the string is then not shown at all.
     static func display(ofConnection text: String) throws(HistoryStoreError) -> String {
         var parseError: UnsafeMutablePointer<CChar>?
@@ -96,9 +96,10 @@ public enum StoreLocation: Sendable, Equatable {
         func shown(_ key: String) -> String? {
             values[key].map { $0.contains("=") || $0.lowercased().contains("password") ? "…" : $0 }
         }
-        let user = shown("user").map { $0 + "@" } ?? ""
+        // No user information at all: libpq reads a lone `TOKEN@host` as the user name, so a token given that way
+        // would be printed as one.
         let port = shown("port").map { ":" + $0 } ?? ""
-        return "postgres://" + user + (shown("host") ?? shown("hostaddr") ?? "") + port + "/" + (shown("dbname") ?? "")
+        return "postgres://" + (shown("host") ?? shown("hostaddr") ?? "") + port + "/" + (shown("dbname") ?? "")
     }
 
     /// `postgres://` or `postgresql://`, any case.
@@ -118,8 +119,8 @@ public enum StoreLocation: Sendable, Equatable {
 
     /// The connection without any secret.
     ///
-    /// A URL's user information (everything before the last `@`) keeps only the user name before its first `:`
-    /// (`u:***@host`), or becomes `***` without one, and the value of every `password` parameter, in a URL's query or a
+    /// A URL's user information (everything before the last `@`) becomes `***`, user name and all (`***@host`), and the
+    /// value of every `password` parameter, in a URL's query or a
     /// `key=value` string, becomes `***`.
     public static func redacted(_ text: String) -> String {
         if isKeywordConnection(text), !isPostgresURL(text) { return redactedKeywords(text) }
@@ -128,9 +129,8 @@ public enum StoreLocation: Sendable, Equatable {
         var rest = String(text[scheme.upperBound...])
         // The user information ends at the last '@': a password may hold '@', '/', '?' and ':'.
         if let at = rest.lastIndex(of: "@") {
-            let credentials = rest[..<at]
-            let user = credentials.firstIndex(of: ":").map { credentials[..<$0] }
-            rest = (user.map { $0 + ":***" } ?? "***") + "@" + rest[rest.index(after: at)...]
+            // The whole user information: a lone `TOKEN@` is read by libpq as a user name.
+            rest = "***@" + rest[rest.index(after: at)...]
         }
         guard let question = rest.firstIndex(of: "?") else { return head + rest }
         let query = rest[rest.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map {

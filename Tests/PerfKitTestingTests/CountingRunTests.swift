@@ -439,9 +439,9 @@ struct LookedUp<T> { var value: T }
                 // Unpinned, a test is counted in as many processes as its shift check asks for.
                 guard Jemalloc.isLinked else { continue }
                 #expect(a.count == b.count, "\(name)")
-                for (x, y) in zip(a, b) { #expect(!Comparison.countsDiffer(x, y), "\(name): \(a) \(b)") }
-                guard name != "pipeline" else { continue }
-                #expect(a == b, "\(name)")
+                // The pipeline's producer is an unstructured task: with no task-local bound in the body's task, it
+                // copies nothing and counts the same every run (it moved by multiples of 41 before).
+                #expect(a == b, "\(name): \(a) \(b)")
                 #expect(first["\(name) releases"] == second["\(name) releases"], "\(name)")
             }
             // The children's work is in the count: 8 children building 200 elements each.

@@ -114,7 +114,7 @@ import Testing
         "postgres://u:s3c@ret@127.0.0.1:1/db", "postgresql://u@127.0.0.1:1/db?password=s3c-ret&sslmode=disable",
         "POSTGRES://u:s3c-ret@127.0.0.1:1/db", "host=127.0.0.1 port=1 dbname=db user=u password=s3c-ret",
         "host=127.0.0.1 port=1 password='s3c ret'", "postgres://u:s3c%zzret@127.0.0.1:1/db",
-        "postgres://u:s3c-ret@[::1/db",
+        "postgres://u:s3c-ret@[::1/db", "postgres://s3c-ret-token@127.0.0.1:1/db",
     ])
     func noSpellingOfAPasswordIsEverPrintedOrBecomesAFile(store: String) throws {
         let commit = try GitRepository(at: folder.path, commits: 1).commits()[0]

@@ -73,19 +73,23 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
 ///
 /// The timing run was written to `written` (with no counts), and `cause` says why the counts are missing.
 package struct CountingFailedAfterTiming: Error, Sendable, CustomStringConvertible {
-    /// Where the finished timing run was written.
+    /// Where the finished part of the run was written.
     package var written: String
-    /// Why counting failed.
-    package var cause: OrchestrationError
+    /// Why the run stopped short: counting that failed after timing, or a measured process that ended inside a test
+    /// (``MeasuredProcessEndedEarly``).
+    package var cause: any Error & Sendable
 
-    /// The failure, after the timing run was written to `written`.
-    package init(written: String, cause: OrchestrationError) {
+    /// The failure, after the finished part of the run was written to `written`.
+    package init(written: String, cause: any Error & Sendable) {
         self.written = written
         self.cause = cause
     }
 
     /// One line.
     package var description: String {
-        "\(cause); the timing run it followed was kept: \(written) (no counts in it)"
+        if let early = cause as? MeasuredProcessEndedEarly {
+            return "\(early); the \(early.finished.count) tests that finished before it were kept: \(written)"
+        }
+        return "\(cause); the timing run it followed was kept: \(written) (no counts in it)"
     }
 }

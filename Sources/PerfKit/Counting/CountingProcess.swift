@@ -209,7 +209,16 @@ package struct CountingProcess: Sendable {
             let counts = Self.dumpTotals(in: folder)
             if !counts.isEmpty { return Outcome(tests: [], status: 0, folder: folder, trialCounts: counts) }
         }
-        let fragments = (try? FileManager.default.contentsOfDirectory(atPath: results)) ?? []
+        let fragments = ((try? FileManager.default.contentsOfDirectory(atPath: results)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }
+        // A test still marked as running ended the process inside it (an `exit`, a crash the status hides).
+        if let running = RunningMarker.read(in: results) {
+            throw OrchestrationError.countingFailed(
+                status: status,
+                detail: "\(running.testID) ended the process before it finished "
+                    + "(\(finished.signalled ? finished.ending : "exit \(status)")) under valgrind")
+        }
         // 0: passed; 1: a test failed (its results are still there). Anything else, a signal, an
         // internal error, or a process that wrote no results (valgrind gave up before the test ran)
         // is a failed count, told in valgrind's own last words.

@@ -61,8 +61,8 @@ extension CountingRun {
         return trial
     }
 
-    /// Whether `other` counted beyond the default count tolerance and floor
-    /// (``Comparison/countsDiffer(_:_:tolerance:floor:)``) from `first`.
+    /// Whether `other` counted differently from `first` at all (``Comparison/countsDiffer(_:_:tolerance:floor:)``
+    /// with no tolerance), so a test whose counts repeat gets the same placements in every run.
     ///
     /// A move that could change a verdict. A placement trial's samples are compared with the first process's samples of
     /// the same dump numbers (the first round, taken after the same history); a check's per-series medians with the
@@ -101,9 +101,9 @@ extension CountingRun {
     {
         let moving = Set(followUps.filter { $0.process.placement >= 2 }.map(\.process.id)).sorted()
         guard !moving.isEmpty else { return nil }
-        return "perfkit run: \(moving.count) of \(tests) tests counted beyond the count tolerance apart when the "
-            + "bundle loaded elsewhere (\(moving.prefix(3).joined(separator: ", "))\(moving.count > 3 ? ", …" : "")): "
-            + "their counts follow code addresses, so each was counted at \(placementsPerMovingTest) placements and is "
-            + "compared from its per-placement medians"
+        return "perfkit run: \(moving.count) of \(tests) tests counted differently when the bundle loaded elsewhere "
+            + "(\(moving.prefix(3).joined(separator: ", "))\(moving.count > 3 ? ", …" : "")): their counts follow code "
+            + "addresses, so each was counted at \(placementsPerMovingTest) placements, the same in every run, and is "
+            + "compared placement by placement"
     }
 }

@@ -59,6 +59,9 @@ extension CountingRun {
             // resolution in whichever sample first made it.
             "LD_BIND_NOW": "1",
             "LD_PRELOAD": root + "/shim.so",
+            // A body that crashes under valgrind must end the process: Swift's backtracer, started on a crash, ran on
+            // as an orphan holding perfkit's standard error (an `abort()` hung `--counts-only` for minutes).
+            "SWIFT_BACKTRACE": "enable=no",
             // jemalloc returns dirty pages on a timer (decay): under valgrind, 50× slower, whether a
             // purge falls inside a sample depends on the machine's load, and counts moved by up to
             // 0.6% between runs of one binary. Without decay the allocator's work is the same each run.

@@ -61,6 +61,14 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
     /// A launcher.
     package init() {}
 
+    /// The longest one measured test may run in a timing process before perfkit stops it: 600 s, or
+    /// `PERFKIT_TEST_TIME_LIMIT` seconds; a test's own `.timeLimit` takes its place.
+    package static var testTimeLimit: Double {
+        ProcessInfo.processInfo.environment["PERFKIT_TEST_TIME_LIMIT"].flatMap(Double.init).flatMap {
+            $0 > 0 ? $0 : nil
+        } ?? 600
+    }
+
     /// Runs `request.bundle` with Swift Testing, one test at a time, in measure mode.
     /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no fragment
     ///   was written; ``OrchestrationError/measuredProcessFailed(description:status:)`` when the
@@ -83,12 +91,31 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
             request.bundle.hasPrefix("/")
             ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
         // Standard error wired straight through (never a pipe and a reader thread while it is timed).
+        let testLimit = Self.testTimeLimit
         let finished = try ChildProcess.runKeepingErrors(
             [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter],
             in: request.directory,
             environment: environment, output: request.forwardOutput ? .standardError : .discard,
-            showErrors: request.forwardOutput, keepErrors: false, timeLimit: ChildProcess.processTimeLimit)
+            showErrors: request.forwardOutput, keepErrors: false, timeLimit: ChildProcess.processTimeLimit,
+            stopWhen: {
+                // One test past its limit (its own `.timeLimit`, else the default) stops the process.
+                guard let running = RunningMarker.read(in: results), let age = RunningMarker.age(in: results) else {
+                    return false
+                }
+                return age > (running.limit ?? testLimit)
+            })
         let status = finished.status
+        let tests = try ResultFragments.readAll(from: results)
+        // A test still marked as running: the process crashed, exited or was stopped inside it. What finished stands.
+        if let running = RunningMarker.read(in: results) {
+            let how =
+                finished.timedOut
+                ? "ran past its limit of \(Format.trim(running.limit ?? testLimit)) s (its .timeLimit, or "
+                    + "PERFKIT_TEST_TIME_LIMIT=SECONDS) and was stopped"
+                : finished.signalled
+                    ? "crashed (\(finished.ending))" : "ended the process (exit \(status)) before it finished"
+            throw MeasuredProcessEndedEarly(test: running.testID, how: how, finished: tests)
+        }
         if finished.timedOut {
             throw OrchestrationError.measuredProcessFailed(
                 description: "the measured process of \(request.directory) (\(request.filter)) ran past "
@@ -96,7 +123,6 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
                     + "PERFKIT_PROCESS_TIME_LIMIT=SECONDS sets the limit",
                 status: status)
         }
-        let tests = try ResultFragments.readAll(from: results)
         // 0: every test passed; 1: a test failed (its results stand, the failure is in them). Anything
         // else (a crash, a signal) may have cut a measurement short.
         guard status == 0 || status == 1 else {
@@ -109,4 +135,18 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         }
         return MeasuredProcessOutcome(tests: tests, status: status)
     }
+}
+
+/// A measured process that crashed, exited or was stopped inside a test: the test it was in and the results of the
+/// tests that finished before it, which the run keeps.
+package struct MeasuredProcessEndedEarly: Error, Sendable, CustomStringConvertible {
+    /// The test that was running.
+    package var test: String
+    /// What happened ("crashed (killed by signal 6 (SIGABRT))", "ran past its limit of 600 s …").
+    package var how: String
+    /// The tests that finished before it.
+    package var finished: [TestResult]
+
+    /// One line naming the test.
+    package var description: String { "the measured test \(FileError.shown(test)) \(how)" }
 }

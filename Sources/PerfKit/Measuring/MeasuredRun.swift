@@ -53,10 +53,18 @@ package enum MeasuredRun {
         for process in 0..<processes {
             progress(
                 "perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
-            let outcome = try launcher.measure(
-                MeasuredProcessRequest(
-                    bundle: bundle, directory: directory, filter: filter, samples: samples,
-                    environment: environment(process: process, of: processes), forwardOutput: process == 0))
+            let outcome: MeasuredProcessOutcome
+            do {
+                outcome = try launcher.measure(
+                    MeasuredProcessRequest(
+                        bundle: bundle, directory: directory, filter: filter, samples: samples,
+                        environment: environment(process: process, of: processes), forwardOutput: process == 0))
+            } catch var early as MeasuredProcessEndedEarly {
+                // What finished in this and the earlier processes stands.
+                results.append(early.finished)
+                early.finished = results.count > 1 ? [TestResult].merging(processes: results) : results[0]
+                throw early
+            }
             results.append(outcome.tests)
             status = max(status, outcome.status)
         }
@@ -89,14 +97,14 @@ package enum MeasuredRun {
     ///   - shard: Measure only this part of the matching tests (``Shard``); nil for all of them.
     ///   - progress: Receives one line per step and process.
     /// - Returns: The run file (every value labelled with its process), the worst exit status, the
-    ///   folder of raw callgrind dumps when counts were taken, and the counting failure when counts
-    ///   were asked for after timing and failed (the run then holds the finished timing alone, for
-    ///   the caller to write before it reports the failure).
+    ///   folder of raw callgrind dumps when counts were taken, and the failure after which the run holds what finished
+    ///   (a measured process that crashed, exited or was stopped inside a test, ``MeasuredProcessEndedEarly``; or
+    ///   counts asked for after timing that failed), for the caller to write before it reports the failure.
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
     package static func measurePackage(
         filter requested: String, samples: ForcedSamples = .none, processes: Int, runs: Runs = .timing,
         shard: Shard? = nil, progress: (String) -> Void = { _ in }
-    ) throws -> (run: RunFile, status: Int32, dumps: String?, countingFailure: OrchestrationError?) {
+    ) throws -> (run: RunFile, status: Int32, dumps: String?, countingFailure: (any Error & Sendable)?) {
         // A filter that is not a regular expression is bad input, told before anything is built.
         guard (try? NSRegularExpression(pattern: requested)) != nil else {
             throw OrchestrationError.badFilter(requested)
@@ -117,16 +125,23 @@ package enum MeasuredRun {
         }
         var tests: [TestResult] = []
         var status: Int32 = 0
+        var endedEarly: MeasuredProcessEndedEarly?
         if runs.timing {
-            (tests, status) = try measure(
-                bundle: bundle, filter: filter, samples: samples.timing, processes: processes,
-                launcher: TestBundleLauncher(), progress: progress)
+            do {
+                (tests, status) = try measure(
+                    bundle: bundle, filter: filter, samples: samples.timing, processes: processes,
+                    launcher: TestBundleLauncher(), progress: progress)
+            } catch let early as MeasuredProcessEndedEarly {
+                // The run keeps what finished; the caller writes it, then reports the test.
+                endedEarly = early
+                tests = early.finished
+            }
         }
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
         environment.testableBuild = revision.testableBuild
         var dumps: String?
-        var countingFailure: OrchestrationError?
-        if let setup {
+        var countingFailure: (any Error & Sendable)? = endedEarly
+        if let setup, endedEarly == nil {
             do {
                 // The costliest tests first: as this run's timing says, else as the last run counted.
                 let costs = runs.timing ? tests : ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])

@@ -27,10 +27,15 @@ package enum ExitStatus {
         (
             regression,
             "a regression under `--fail-on regression`; a change at the newest commit under `history show --fail-on "
-                + "change`; a limit exceeded under `check`"
+                + "change`; a limit exceeded under `check` (or, with `--require-all`, a limit not in the run)"
         ),
         (badInput, "usage or bad input (options, files, revisions, a bad or damaged history store); nothing written"),
-        (childFailed, "a build, a measured process or a counting process failed (a finished timing run is kept)"),
+        (
+            childFailed,
+            "a build, a measured process or a counting process failed; a measured test crashed, exited or ran past its "
+                + "limit (600 s, its `.timeLimit` or `PERFKIT_TEST_TIME_LIMIT`), named, with the tests that finished "
+                + "kept (a finished timing run too)"
+        ),
         (testFailed, "a measured test failed (an expectation or a budget); the run file and reports were written"),
         (storeUnreachable, "the history store cannot be reached (refused, timed out)"),
         (interrupted, "interrupted; every process it started is stopped first"),

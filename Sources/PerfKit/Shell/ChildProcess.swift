@@ -100,7 +100,8 @@ package enum ChildProcess {
     package static func runKeepingErrors(
         _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
         output: Output = .capture, showErrors: Bool = false,
-        replacingEnvironment: Bool = false, keepErrors: Bool = true, timeLimit: Double? = nil
+        replacingEnvironment: Bool = false, keepErrors: Bool = true, timeLimit: Double? = nil,
+        stopWhen: (@Sendable () -> Bool)? = nil
     ) throws -> Finished {
         let process = configured(
             arguments, in: directory, environment: environment, replacingEnvironment: replacingEnvironment)
@@ -126,6 +127,22 @@ package enum ChildProcess {
         }
         if let timeLimit { DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog) }
         defer { watchdog.cancel() }
+        // A condition polled four times a second while the child runs (a test past its own limit): when it holds, the
+        // child's group is killed as for the time limit.
+        let running = Mutex(true)
+        defer { running.withLock { $0 = false } }
+        if let stopWhen {
+            DispatchQueue.global().async {
+                while running.withLock({ $0 }) {
+                    usleep(250_000)
+                    if running.withLock({ $0 }) && stopWhen() {
+                        expired.withLock { $0 = true }
+                        kill(-pid, SIGKILL)
+                        return
+                    }
+                }
+            }
+        }
         // Standard error is drained on a thread of its own while standard output is read here: a
         // child that fills either pipe would otherwise never exit.
         let tail = Mutex(Data())

@@ -65,3 +65,51 @@ public enum ResultFragments {
         }.sorted { $0.id < $1.id }
     }
 }
+
+/// The test a measured process is running, in its results folder while the test runs: what `perfkit` names when the
+/// process crashes, exits or hangs inside it, and the limit it stops the process after.
+public enum RunningMarker {
+    /// The marker's file name in the results folder (not a fragment: no `.json`).
+    public static let fileName = "running.txt"
+
+    /// The test running and its time limit in seconds (nil: the default limit).
+    public struct Running: Sendable, Equatable {
+        /// The test's ID.
+        public var testID: String
+        /// Its own limit (Swift Testing's `.timeLimit`), in seconds.
+        public var limit: Double?
+    }
+
+    /// Marks `testID` as running in `directory` (written whole, then renamed into place).
+    public static func begin(testID: String, limit: Double?, in directory: String) {
+        let text = testID + "\t" + (limit.map { String($0) } ?? "") + "\n"
+        let temporary = directory + "/." + fileName + ".\(getpid())"
+        guard (try? Data(text.utf8).write(to: URL(fileURLWithPath: temporary))) != nil else { return }
+        // A marker that cannot be written leaves the test unnamed if the process dies, nothing worse.
+        _ = rename(temporary, directory + "/" + fileName)
+    }
+
+    /// Clears the marker: the test finished (its fragment is written).
+    public static func end(in directory: String) {
+        // Absent already is fine: nothing was running.
+        _ = unlink(directory + "/" + fileName)
+    }
+
+    /// The test marked as running in `directory`, if any.
+    public static func read(in directory: String) -> Running? {
+        guard let data = FileManager.default.contents(atPath: directory + "/" + fileName) else { return nil }
+        let fields = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines).split(
+            separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let id = fields.first, !id.isEmpty else { return nil }
+        return Running(testID: String(id), limit: fields.count > 1 ? Double(fields[1]) : nil)
+    }
+
+    /// How long the marker has stood (seconds since it was written), if there is one.
+    public static func age(in directory: String) -> Double? {
+        var info = stat()
+        guard stat(directory + "/" + fileName, &info) == 0 else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec - info.st_mtim.tv_sec) + Double(now.tv_nsec - info.st_mtim.tv_nsec) / 1e9
+    }
+}

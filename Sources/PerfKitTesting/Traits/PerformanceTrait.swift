@@ -60,17 +60,31 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
         let mode = PerformanceMode.current
         let context = PerformanceContext(
             testID: testID, configuration: mode.configuration(from: configuration), mode: mode)
-        if let executor = PinnedHeap.testExecutor {
-            // A counting process: the test from its start on the measured thread and its pinned
-            // heap, so what it sets up before `measure` sits where it sat in every other run.
-            try await withTaskExecutorPreference(executor) {
-                try await PerformanceContext.$current.withValue(context) {
-                    PinnedHeap.startTestCase()
-                    try await function()
-                }
+        // While it runs, the results folder names it: perfkit names the test a crash, an exit or a hang happened in,
+        // and stops it after its limit (Swift Testing's `.timeLimit`, or perfkit's default).
+        if let directory = mode.resultsDirectory {
+            let limit = Test.current?.timeLimit.map {
+                Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
             }
-        } else {
-            try await PerformanceContext.$current.withValue(context) { try await function() }
+            RunningMarker.begin(testID: testID, limit: limit, in: directory)
+        }
+        do {
+            if let executor = PinnedHeap.testExecutor {
+                // A counting process: the test from its start on the measured thread and its pinned
+                // heap, so what it sets up before `measure` sits where it sat in every other run.
+                try await withTaskExecutorPreference(executor) {
+                    try await PerformanceContext.$current.withValue(context) {
+                        PinnedHeap.startTestCase()
+                        try await function()
+                    }
+                }
+            } else {
+                try await PerformanceContext.$current.withValue(context) { try await function() }
+            }
+        } catch {
+            // The test ended (by throwing): the process goes on.
+            if let directory = mode.resultsDirectory { RunningMarker.end(in: directory) }
+            throw error
         }
         let measurements = context.measurements
         if measurements.isEmpty {
@@ -105,6 +119,7 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             do { try ResultFragments.write(result, into: directory) } catch {
                 Issue.record(Comment(rawValue: "cannot write results: \(error)"))
             }
+            RunningMarker.end(in: directory)
         }
     }
 

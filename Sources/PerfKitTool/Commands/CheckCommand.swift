@@ -18,13 +18,15 @@ enum CheckCommand {
             // One threshold file, `<Target>.<Benchmark>.p90.json`: its toolchain is the folder it was taken from.
             let thresholds = try PackageBenchmarkThresholds(file: root)
             if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
-            return try gate(thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil)
+            return try gate(thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
+                requireAll: parsed.has(.requireAll))
         }
         if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), !isFolder.boolValue {
             // A package-benchmark baseline (`.benchmarkBaselines/<Target>/<name>/results.json`).
             let thresholds = try PackageBenchmarkThresholds(baselineFile: root)
             if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
-            return try gate(thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil)
+            return try gate(thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
+                requireAll: parsed.has(.requireAll))
         }
         // `Thresholds/` holds one folder per toolchain; a folder of files is used as it is.
         let hasFiles = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).contains {
@@ -54,13 +56,16 @@ enum CheckCommand {
         if parsed.has(.asBudgets) {
             return try printBudgets(PackageBenchmarkThresholds(folder: folder), folder: folder)
         }
-        return try gate(PackageBenchmarkThresholds(folder: folder), against: current, source: folder, version: version)
+        return try gate(
+            PackageBenchmarkThresholds(folder: folder), against: current, source: folder, version: version,
+            requireAll: parsed.has(.requireAll))
     }
 
     /// Checks the run file at `current` against `thresholds` and prints the difference table.
     /// - Returns: ``ExitStatus/regression`` when a limit is exceeded, else ``ExitStatus/fine``.
     static func gate(
-        _ thresholds: PackageBenchmarkThresholds, against current: String, source: String, version: String?
+        _ thresholds: PackageBenchmarkThresholds, against current: String, source: String, version: String?,
+        requireAll: Bool
     ) throws -> Int32 {
         noteUnread(thresholds, source)
         let run = try RunFile.read(from: current)
@@ -72,6 +77,18 @@ enum CheckCommand {
         Output.line(
             "\(counts[.passed] ?? 0) passed, \(counts[.exceeded] ?? 0) exceeded, "
                 + "\(counts[.notInRun] ?? 0) not in this run")
+        let checked = (counts[.passed] ?? 0) + (counts[.exceeded] ?? 0)
+        let missing = counts[.notInRun] ?? 0
+        if checked == 0 {
+            // A gate that matched nothing must not stay green silently.
+            Output.progress(
+                "warning: checked nothing: no limit of \(FileError.shown(source)) names a measurement of \(current)"
+                    + (requireAll ? "" : " (--require-all makes this fail)"))
+        }
+        if requireAll && missing > 0 {
+            Output.progress("perfkit check: \(missing) limit\(missing == 1 ? "" : "s") not in this run (--require-all)")
+            return ExitStatus.regression
+        }
         return check.exceeded ? ExitStatus.regression : ExitStatus.fine
     }
 
