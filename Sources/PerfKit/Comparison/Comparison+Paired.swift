@@ -36,6 +36,7 @@ extension Comparison {
                         replication: .rounds(series), context: context))
         }
         try Self.judgeStatistically(&rows, alpha: alpha)
+        Self.judgeLeakFixes(&rows)
         for series in paired.unpaired { rows.append(try Self.unpairedRow(series, context: context)) }
         self.rows = rows.sorted { $0.id < $1.id }
         baselineEnvironment = environmentA

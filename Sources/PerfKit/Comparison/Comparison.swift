@@ -220,6 +220,7 @@ public struct Comparison: Sendable, Codable, Equatable {
                     context: context))
         }
         try Self.judgeStatistically(&rows, alpha: alpha)
+        Self.judgeLeakFixes(&rows)
         self.rows = rows
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import PerfKitCore
 
 /// A count series as its placements counted it: each placement's median and how far its own samples spread.
@@ -97,6 +98,41 @@ extension Comparison {
         return true
     }
 
+    /// The most instructions a freed allocation may cost for a rise beside a leak fix to be read as the fix's cost:
+    /// 1,000 (a Swift object's release, deinit, `swift_deallocClassInstance` and jemalloc's free take a few hundred).
+    public static let freeCostCeiling = 1_000.0
+
+    /// A count that rose beside a leak fixed in the same arm and phase is the fix's cost, not a regression.
+    ///
+    /// Freeing what a call used to keep costs instructions and retain/release calls: a row of instructions, retains or
+    /// mallocs that regressed by no more than ``freeCostCeiling`` instructions (or one call) a freed allocation, where
+    /// `leakedAllocations` improved in the same test, arm and phase, is not judged, with its size and why.
+    static func judgeLeakFixes(_ rows: inout [ComparisonRow]) {
+        var fixed: [String: Double] = [:]
+        for row in rows where row.metric == .leakedAllocations && row.verdict == .improved {
+            let freed = (row.baseline?.median ?? 0) - (row.current?.median ?? 0)
+            if freed > 0 { fixed[leakKey(row)] = freed }
+        }
+        guard !fixed.isEmpty else { return }
+        for index in rows.indices where rows[index].verdict == .regressed {
+            guard let freed = fixed[leakKey(rows[index])] else { continue }
+            let rise = (rows[index].current?.median ?? 0) - (rows[index].baseline?.median ?? 0)
+            let ceiling = rows[index].metric.isSimulated ? freeCostCeiling * freed : freed
+            guard rows[index].metric.isCounted || rows[index].metric == .mallocs, rise > 0, rise <= ceiling else {
+                continue
+            }
+            rows[index].verdict = .notJudged
+            rows[index].reason = .leakFixCost
+            rows[index].note +=
+                "; beside a leak fixed in the same arm and phase (\(Format.trim(freed)) fewer leaked allocations a "
+                + "call): freeing what was kept costs this, so it is not judged a regression"
+        }
+    }
+
+    private static func leakKey(_ row: ComparisonRow) -> String {
+        [row.test, row.measurement, row.arm, row.phase.identifier].joined(separator: "\u{1}")
+    }
+
     /// "+48 instructions", "−1 count".
     static func signed(_ value: Double, _ unit: MetricUnit) -> String {
         let magnitude =
@@ -106,21 +142,15 @@ extension Comparison {
         return (value > 0 ? "+" : value < 0 ? "−" : "±") + magnitude
     }
 
-    /// "+0.0012%" for a ratio of 1.000012, with enough digits to show a change that is not zero.
+    /// "+0.0012%" for a ratio of 1.000012: two significant digits, so a change that is not zero never reads as 0%.
     static func percent(_ ratio: Double) -> String {
         let change = (ratio - 1) * 100
-        var digits = 1
-        while digits < 6, change != 0, abs(change) < 0.5 * pow10(-digits + 1) { digits += 1 }
+        guard change != 0, change.isFinite else { return "±0%" }
+        let digits = max(1, min(12, 1 - Int(Foundation.log10(abs(change)).rounded(.down))))
         var text = String(format: "%.\(digits)f", abs(change))
         while text.contains("."), text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
-        return (change > 0 ? "+" : change < 0 ? "−" : "±") + text + "%"
-    }
-
-    private static func pow10(_ exponent: Int) -> Double {
-        var value = 1.0
-        for _ in 0..<abs(exponent) { value *= 10 }
-        return exponent < 0 ? 1 / value : value
+        return (change > 0 ? "+" : "−") + text + "%"
     }
 
     private static func median(_ values: [Double]) -> Double {

@@ -10,7 +10,7 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
     private enum Value: String, CaseIterable {
         // Not judged.
         case otherMachine, clockResolution, supportingCPU, notMeasured, onePerSide, countsFromAnotherSetup,
-            noBetterDirection, armIdle
+            noBetterDirection, armIdle, leakFixCost
         // Inconclusive.
         case tooNoisy, aboutTheBandsSize, significanceFloor, notSignificant, tooFew, notPaired, placementsDisagree
         // Within noise.
@@ -38,6 +38,8 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
     ///
     /// The ratio says which arm works there, not how much faster one is.
     public static let armIdle = VerdictReason(.armIdle)
+    /// A count that rose beside a leak fixed in the same arm and phase: what freeing the kept allocations costs.
+    public static let leakFixCost = VerdictReason(.leakFixCost)
     /// The confidence interval is wider than the noise band.
     public static let tooNoisy = VerdictReason(.tooNoisy)
     /// A change about as large as the band: the interval crosses its edge.
@@ -75,6 +77,7 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
         case .countsFromAnotherSetup: "counted with another toolchain, valgrind, build or counting setup"
         case .noBetterDirection: "no better direction"
         case .armIdle: "one arm does no work in this phase"
+        case .leakFixCost: "the cost of a leak fixed beside it"
         case .tooNoisy: "too noisy to tell"
         case .aboutTheBandsSize: "a change about the band's size"
         case .significanceFloor: "significance floor"
