@@ -18,14 +18,16 @@ enum CheckCommand {
             // One threshold file, `<Target>.<Benchmark>.p90.json`: its toolchain is the folder it was taken from.
             let thresholds = try PackageBenchmarkThresholds(file: root)
             if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
-            return try gate(thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
+            return try gate(
+                thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
                 requireAll: parsed.has(.requireAll))
         }
         if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), !isFolder.boolValue {
             // A package-benchmark baseline (`.benchmarkBaselines/<Target>/<name>/results.json`).
             let thresholds = try PackageBenchmarkThresholds(baselineFile: root)
             if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
-            return try gate(thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
+            return try gate(
+                thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
                 requireAll: parsed.has(.requireAll))
         }
         // `Thresholds/` holds one folder per toolchain; a folder of files is used as it is.
