@@ -163,6 +163,9 @@ extension [TestResult] {
                 if let m = merged[index].measurements.firstIndex(where: { $0.name == measurement.name }) {
                     merged[index].measurements[m].series.removeAll { $0.metric.isCounted }
                     merged[index].measurements[m].series += measurement.series.filter(\.metric.isCounted)
+                    if let more = measurement.fallbacks {
+                        merged[index].measurements[m].fallbacks = (merged[index].measurements[m].fallbacks ?? []) + more
+                    }
                     merged[index].measurements[m].unavailable.removeAll { Metric.counted.contains($0.metric) }
                     // Why the counting run could not count it, when it says so.
                     merged[index].measurements[m].unavailable += measurement.unavailable.filter {

@@ -362,6 +362,12 @@ public struct MarkdownReport: Sendable {
     /// The change cell: a ratio with its CI, a difference for a zero baseline, or an exact pair of values.
     public static func changeText(_ row: ComparisonRow) -> String {
         let u = row.metric.unit
+        if row.metric.isCounted, let d = row.difference, let c = row.change {
+            let size =
+                d.lower == d.upper
+                ? Comparison.signed(d.value, u) : "\(Comparison.signed(d.lower, u)) to \(Comparison.signed(d.upper, u))"
+            return "\(size) a call (\(percent(c.value)))"
+        }
         if let c = row.change { return "\(percent(c.value)) (\(percent(c.lower)) … \(percent(c.upper)))" }
         if let d = row.difference {
             return "\(Format.value(d.value, u)) (\(Format.value(d.lower, u)) … \(Format.value(d.upper, u)))"

@@ -138,6 +138,14 @@ public struct ReportHeadline: Sendable {
 
     /// A change with its CI (95%, or the level of the look that judged it), as a percentage or a difference.
     static func change(_ row: ComparisonRow) -> String {
+        if row.metric.isCounted, let d = row.difference, let c = row.change {
+            // A count compared placement by placement: its size a call first, then the ratio.
+            let size =
+                d.lower == d.upper
+                ? Comparison.signed(d.value, row.metric.unit)
+                : "\(Comparison.signed(d.lower, row.metric.unit)) to \(Comparison.signed(d.upper, row.metric.unit))"
+            return "\(size) a call (\(MarkdownReport.percent(c.value)), simulated count)"
+        }
         if row.metric.isSimulated, let c = row.change {
             return "\(MarkdownReport.percent(c.value)) (simulated count, median per call)"
         }

@@ -187,8 +187,31 @@ public struct CallgrindDump: Sendable, Equatable {
         }
         var profile = CountProfile(inclusive: top(inclusive), allocationCalls: top(allocations), samples: dumps.count)
         profile.enclosing = top(enclosing)
+        profile.varying = varying(dumps, key: key)
         exclusiveProfile(dumps, key: key).write(into: &profile)
         return profile
+    }
+
+    /// The functions whose own instructions differ between `dumps` (samples of one process), widest range first: where
+    /// a count that varies between samples varies. Nil when every function counted the same in every dump.
+    static func varying(_ dumps: [CallgrindDump], key: (String) -> String?) -> [CountProfile.Entry]? {
+        guard dumps.count > 1 else { return nil }
+        var low: [String: UInt64] = [:], high: [String: UInt64] = [:], seen: [String: Int] = [:]
+        for dump in dumps {
+            var own: [String: UInt64] = [:]
+            for (name, value) in dump.selfCost { if let name = key(name) { own[name, default: 0] += value } }
+            for (name, value) in own {
+                low[name] = min(low[name] ?? value, value)
+                high[name] = max(high[name] ?? value, value)
+                seen[name, default: 0] += 1
+            }
+        }
+        // A function absent from some dumps counted 0 there.
+        let ranges = high.compactMap { name, top -> CountProfile.Entry? in
+            let bottom = seen[name]! < dumps.count ? 0 : low[name]!
+            return top > bottom ? CountProfile.Entry(function: name, value: Double(top - bottom)) : nil
+        }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.function < $1.function }
+        return ranges.isEmpty ? nil : Array(ranges.prefix(3))
     }
 
     /// Exclusive instructions per function, summed over `dumps`, with what the profile's exclusive fields need.

@@ -5,7 +5,8 @@ import PerfKitCore
 ///
 /// Said on screen (``RunSummary``) and in every report.
 public enum NotMeasured {
-    /// `Test/id() measurement: metricA, metricB: reason` lines, in test order.
+    /// `Test/id() measurement: metricA, metricB: reason` lines, and `… fell back: …` lines for what a measurement fell
+    /// back on (``Fallback``), in test order.
     public static func lines(of tests: [TestResult]) -> [String] {
         var lines: [String] = []
         for test in tests {
@@ -19,6 +20,9 @@ public enum NotMeasured {
                 for reason in reasons {
                     lines.append(
                         "\(test.id) \(measurement.name): \(metrics[reason]!.joined(separator: ", ")): \(reason)")
+                }
+                for fallback in measurement.fallbacks ?? [] {
+                    lines.append("\(test.id) \(measurement.name): fell back: \(fallback.sentence)")
                 }
             }
         }

@@ -52,6 +52,9 @@ extension Array where Element == TestResult {
                         existing.measurements.append(measurement)
                         continue
                     }
+                    if let more = measurement.fallbacks {
+                        existing.measurements[m].fallbacks = (existing.measurements[m].fallbacks ?? []) + more
+                    }
                     for series in measurement.series {
                         if let s = existing.measurements[m].series.firstIndex(where: {
                             $0.metric == series.metric && $0.arm == series.arm && $0.phase == series.phase

@@ -48,6 +48,10 @@ public struct CountProfile: Sendable, Codable, Equatable {
     /// the body's own frame never reads as appearing from nothing. Nil in profiles stored before it was kept.
     public var enclosing: [Entry]? = nil
 
+    /// The functions whose own instructions differed between the samples, with the range (highest − lowest), widest
+    /// first (at most 3): where a count that varies varies. Nil when every sample counted the same in every function.
+    public var varying: [Entry]? = nil
+
     /// How many functions each list keeps.
     public static let limit = 60
 

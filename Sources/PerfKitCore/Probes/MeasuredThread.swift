@@ -45,6 +45,7 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
         var count = 0
         var runningJob = false
         var foreignEnqueues = 0  // jobs enqueued from other threads (a continuation resumed elsewhere)
+        var overflows = 0  // jobs sent to Dispatch because the ring was full
     }
     private let state = Mutex(State())
     private let ring = UnsafeMutablePointer<UnownedJob?>.allocate(capacity: MeasuredThread.ringCapacity)
@@ -155,6 +156,9 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
     /// (a Dispatch queue, the pool) and resumed it.
     var foreignEnqueues: Int { state.withLock { $0.foreignEnqueues } }
 
+    /// Jobs sent to Dispatch's threads so far because the ring was full (``Fallback/Kind/ringOverflow``).
+    var overflows: Int { state.withLock { $0.overflows } }
+
     /// Jobs waiting in the ring, plus the one running (what a settle wait watches).
     var pendingJobs: Int { state.withLock { $0.count + ($0.runningJob ? 1 : 0) } }
 
@@ -164,7 +168,10 @@ final class MeasuredThread: TaskExecutor, @unchecked Sendable {
         let foreign = !isCurrent
         let queued = state.withLock { s in
             if foreign { s.foreignEnqueues += 1 }
-            guard s.count < Self.ringCapacity else { return false }
+            guard s.count < Self.ringCapacity else {
+                s.overflows += 1
+                return false
+            }
             ring[(s.head + s.count) % Self.ringCapacity] = unowned
             s.count += 1
             return true

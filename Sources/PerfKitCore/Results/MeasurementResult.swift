@@ -152,6 +152,8 @@ public struct MeasurementResult: Sendable, Codable, Equatable {
     /// An async body's from its exact-count pass, a synchronous body's from one more call of each leaking arm and
     /// phase; both need jemalloc's allocation hooks, installed only in a `perfkit run` process.
     public var leakSites: [LeakSite]? = nil
+    /// What the measurement fell back on, per pass and sample (``Fallback``); nil when nothing.
+    public var fallbacks: [Fallback]? = nil
 
     /// Creates a result.
     public init(name: String, arms: [String], order: [[Int]], series: [SampleSeries], unavailable: [UnavailableMetric])

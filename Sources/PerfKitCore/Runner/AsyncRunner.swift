@@ -123,6 +123,7 @@ public struct AsyncRunner: Sendable {
         if collector.series.contains(where: { $0.metric == .leakedAllocations }), !sites.isEmpty {
             result.leakSites = sites
         }
+        if !collector.fallbacks.isEmpty { result.fallbacks = collector.fallbacks }
         return result
     }
 
@@ -144,13 +145,20 @@ public struct AsyncRunner: Sendable {
             }
             try? FileManager.default.removeItem(atPath: "\(prefix).\(dump)")
         }
+        var overflowed: [Int] = []
         for round in 0..<configuration.samples {
             let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
+            let overflows = MeasuredThread.asyncBodies?.overflows ?? 0
             let (output, reading, dump, threads) = try await SimulatedCounter.countAsync(label: "main|warm|\(round)") {
                 try await body()
             }
             blackHole(output)
             if let reading { collector.addCounted(reading, label, dump: dump, threads: threads) }
+            if (MeasuredThread.asyncBodies?.overflows ?? 0) != overflows { overflowed.append(round) }
+        }
+        if !overflowed.isEmpty {
+            collector.fallbacks.append(
+                Fallback(kind: .ringOverflow, pass: "counted", samples: overflowed, of: configuration.samples))
         }
         var unavailable: [UnavailableMetric] = []
         if SimulatedCounter.countsAllocations {
@@ -163,9 +171,11 @@ public struct AsyncRunner: Sendable {
                         reason: "work was still running after the body returned, or ran on other threads"))
             }
         }
-        return MeasurementResult(
+        var result = MeasurementResult(
             name: name, arms: ["main"], order: (0..<configuration.samples).map { _ in [0] },
             series: collector.series, unavailable: unavailable + collector.unavailable)
+        if !collector.fallbacks.isEmpty { result.fallbacks = collector.fallbacks }
+        return result
     }
 
     /// Why `metric` is not recorded for an async body, or nil when it is.
@@ -211,6 +221,7 @@ public struct AsyncRunner: Sendable {
             !configuration.metrics.isDisjoint(with: Metric.exactPass)
         else { return (0, 0, []) }
         var unsettled = 0, elsewhere = 0
+        var late: [Int] = [], offThread: [Int] = [], overflowed: [Int] = []
         var kept: [String: Int] = [:]
         // One call in a window, not recorded: the first call after the thread moves to the measuring
         // arena kept one allocation the later ones reuse (a task group's, in release: 43 mallocs and
@@ -219,8 +230,14 @@ public struct AsyncRunner: Sendable {
         for round in 0..<configuration.exactCountRounds {
             let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
             let descriptors = configuration.metrics.contains(.leakedDescriptors) ? OpenDescriptors.open() : nil
+            let overflows = MeasuredThread.asyncBodies?.overflows ?? 0
             let call = try await countedCall(body)
-            if !call.settled { unsettled += 1 }
+            if !call.settled {
+                unsettled += 1
+                late.append(round)
+            }
+            if call.elsewhere { offThread.append(round) }
+            if (MeasuredThread.asyncBodies?.overflows ?? 0) != overflows { overflowed.append(round) }
             // With jemalloc's hooks the leak count is the blocks still live, less libdispatch's cache.
             if call.elsewhere, call.counts?.kept == nil { elsewhere += 1 }
             if let counts = call.counts {
@@ -243,6 +260,11 @@ public struct AsyncRunner: Sendable {
             }
             let label = SampleLabel(arm: "main", phase: .warm, round: 0, position: 0, index: 0)
             if late { unsettled += 1 } else { collector.addLeak(growth, label, calls: calls) }
+        }
+        let of = configuration.exactCountRounds
+        for (kind, samples) in [(Fallback.Kind.settleRanOut, late), (.offThread, offThread), (.ringOverflow, overflowed)]
+        where !samples.isEmpty {
+            collector.fallbacks.append(Fallback(kind: kind, pass: "exact", samples: samples, of: of))
         }
         let rounds = Double(max(configuration.exactCountRounds, 1))
         let sites = kept.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {

@@ -18,6 +18,8 @@ struct SeriesCollector {
     private(set) var series: [SampleSeries] = []
     /// Metrics found not to hold while the samples were taken, with why.
     var unavailable: [UnavailableMetric] = []
+    /// What the passes fell back on, per pass and sample.
+    var fallbacks: [Fallback] = []
     private var index: [String: Int] = [:]
 
     /// Drops every series of `metric` (a figure found not to hold after it was taken).

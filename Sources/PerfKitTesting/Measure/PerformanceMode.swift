@@ -114,7 +114,9 @@ public struct PerformanceMode: Sendable, Equatable {
         if isMeasuring && SimulatedCounter.isCounting {
             // Counts repeat between runs: two samples per arm and phase, the process's first and one after it.
             configuration.samples = countSampleOverride ?? min(configuration.samples, Self.countingSamples)
-            configuration.exactCountRounds = 0
+            // The exact counts come from the native processes, unless none stands beside this one (`abba --counts`):
+            // then two calls after the counted passes (``SimulatedCounter/countsAllocations``).
+            configuration.exactCountRounds = SimulatedCounter.countsAllocations ? 2 : 0
             configuration.batchTargetNanoseconds = 0
         } else if isMeasuring {
             configuration.samples = RunConfiguration.share(
