@@ -12,8 +12,10 @@ public enum HistoryReport {
         switch change.evidence {
         case .beyondCountTolerance(let tolerance, let floor):
             step =
-                "\(MarkdownReport.percent(change.ratio.value)), beyond the count tolerance "
-                + "(±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) instructions)"
+                tolerance == 0 && floor == 0
+                ? "\(MarkdownReport.percent(change.ratio.value)), a count that differs"
+                : "\(MarkdownReport.percent(change.ratio.value)), beyond your tolerance "
+                    + "(±\(Format.trim(tolerance * 100))% and \(Format.trim(floor)) instructions)"
         case .exactCountDiffers:
             step = "\(MarkdownReport.percent(change.ratio.value)), an exact count that differs"
         case .eDivisive(let p, let alpha):
@@ -76,8 +78,8 @@ public enum HistoryReport {
         var lines = [
             "# Change points", "",
             "Counts (simulated instructions, exact allocation counts) change at the commit whose value differs from "
-                + "its predecessor's beyond the count tolerance (widened to twice what the count moved when the heap "
-                + "moved): they vary between runs by far less than timing, so a step is that commit's. Timing varies, "
+                + "its predecessor's (by any amount, unless a floor was set; widened to twice what the count moved when "
+                + "the heap moved): they repeat between runs, so a step is that commit's. Timing varies, "
                 + "so its change points come from E-divisive means with a permutation test, with the stated "
                 + "false-alarm rate a series; a timing step's commit is an estimate. A machine's series are never "
                 + "read against another machine's.",

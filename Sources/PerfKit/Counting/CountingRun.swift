@@ -295,7 +295,7 @@ package enum CountingRun {
                 ? ""
                 : ", else its first samples counted once more with the bundle loaded at another address (a placement "
                     + "trial); a test whose counts "
-                    + "moved there beyond the count tolerance is counted at \(placementsPerMovingTest) placements of "
-                    + "the bundle and compared from their medians")
+                    + "moved there at all is counted at \(placementsPerMovingTest) placements of "
+                    + "the bundle, the same in every run, and compared placement by placement")
     }
 }

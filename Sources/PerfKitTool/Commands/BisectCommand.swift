@@ -22,7 +22,7 @@ enum BisectCommand {
             let last = outcome.steps.last
             Output.line(
                 "\(outcome.series.description): \(parsed.positionals[1]) counts "
-                    + "\(Format.value(last?.value ?? 0, unit)) per call, within the count tolerance of "
+                    + "\(Format.value(last?.value ?? 0, unit)) per call, the same as "
                     + "\(parsed.positionals[0])'s \(Format.value(outcome.steps[0].value, unit)): nothing to bisect "
                     + "(\(runs) counting runs)"
             )
