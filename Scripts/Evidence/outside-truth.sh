@@ -103,15 +103,17 @@ import Dispatch
 
 // A synchronous main that waits for a task (an async main crashes valgrind 3.19).
 @inline(never) func markBegin(_ name: String) { print("begin", name) }
-@inline(never) func markEnd(_ name: String) { print("end", name) }
+@inline(never) func markEnd(_ name: String) { print("end", name, CommandLine.arguments.count) }  // not merged with markBegin
 
 let calls = Int(CommandLine.arguments[2])!
 let which = CommandLine.arguments[1]
 let queue = DispatchQueue(label: "truth.handoff")
 let counter = Counter()
 let done = DispatchSemaphore(value: 0)
-@inline(never) func sink(_ value: some Any) { withExtendedLifetime(value) {} }
-Task {
+// Opaque to the optimizer, as PerfKit's blackHole: what a body returns escapes, so it is not promoted to the stack.
+@_optimize(none) @inline(never) func sink<T>(_ value: T) {}
+// Detached: top-level code is on the main actor, which the semaphore below blocks.
+Task.detached {
     func body() async -> Int {
         switch which {
         case "taskGroup": return await Bodies.taskGroup()
@@ -167,18 +169,32 @@ cat > "$root/sigsuspend.c" <<'C'
 int sigsuspend(const sigset_t *mask) { sigset_t copy = *mask; return (int)syscall(SYS_rt_sigsuspend, &copy, _NSIG / 8); }
 C
 cc -O2 -shared -fPIC -o "$root/libsigsuspend.so" "$root/sigsuspend.c"
+# PerfKit's figures of the same bodies: a timing run of the test target (mallocs per call, release, jemalloc).
+"$perfkit/.build/debug/perfkit" run --output "$root/perfkit-run.json" > "$root/perfkit-run.log" 2>&1 || true
+echo "| body | callgrind: every thread's allocator calls a call | PerfKit mallocs | PerfKit other-thread mallocs | PerfKit leaked |"
+echo "|---|--:|--:|--:|--:|"
 for body in taskGroup actorHop stream channel dispatchHandOff returnsObjects; do
-    LD_PRELOAD="$jemalloc $root/libsigsuspend.so" valgrind --tool=callgrind --dump-after=markBegin --dump-before=markEnd --combine-dumps=no \
+    LD_PRELOAD="$jemalloc $root/libsigsuspend.so" valgrind --tool=callgrind --dump-after='*5plain9markBegin*' --dump-before='*5plain7markEnd*' --combine-dumps=no \
         --callgrind-out-file="$root/cg.$body.%p" .build/release/plain "$body" "$calls" > /dev/null 2> "$root/cg.$body.log"
 done
 python3 - "$root" "$calls" <<'PY'
-import glob, re, sys
+import glob, json, re, sys
 root, calls = sys.argv[1], int(sys.argv[2])
+perfkit = {}
+try:
+    for test in json.load(open(f"{root}/perfkit-run.json"))["tests"]:
+        for m in test["measurements"]:
+            for s in m["series"]:
+                if s["metric"]["name"] in ("mallocs", "otherThreadMallocs", "leakedAllocations"):
+                    values = sorted(s["values"])
+                    perfkit[(m["name"], s["metric"]["name"])] = values[len(values) // 2]
+except (OSError, KeyError, ValueError):
+    pass
 allocators = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
 for body in ["taskGroup", "actorHop", "stream", "channel", "dispatchHandOff", "returnsObjects"]:
     # The dump taken at markEnd's entry holds the loop: every thread's calls into the allocator.
     files = [f for f in glob.glob(f"{root}/cg.{body}.*") if not f.endswith(".log")]
-    loop = [f for f in files if "Trigger: --dump-before=" in open(f, errors="replace").read(4000)]
+    loop = [f for f in files if "Trigger: --dump-before" in open(f, errors="replace").read(4000)]
     total = 0
     for path in loop:
         fn_names, callee, pending = {}, None, None
@@ -198,5 +214,8 @@ for body in ["taskGroup", "actorHop", "stream", "channel", "dispatchHandOff", "r
             elif line.startswith("calls=") and callee is not None:
                 if callee in allocators: total += int(line.split("=")[1].split()[0])
                 callee = None
-    print(f"{body}\t{total / calls:.2f}\tmallocs a call (callgrind, {len(loop)} dump(s), {calls} calls)")
+    mine = perfkit.get((body, "mallocs"))
+    other = perfkit.get((body, "otherThreadMallocs"))
+    leak = perfkit.get((body, "leakedAllocations"))
+    print(f"| {body} | {total / calls:.2f} | {mine} | {other} | {leak} |")
 PY

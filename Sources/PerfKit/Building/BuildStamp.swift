@@ -44,6 +44,18 @@ package struct BuildStamp: Codable, Equatable, Sendable {
         return String(digest)
     }
 
+    /// Whether a stamp's relative bundle path names something inside `folder`: not absolute, no `..`, no link on the way
+    /// out.
+    static func staysInside(_ folder: String, _ relative: String) -> Bool {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relative.isEmpty, !relative.hasPrefix("/"), !parts.contains(".."), !parts.contains("") else {
+            return false
+        }
+        let resolved = URL(fileURLWithPath: folder + "/" + relative).resolvingSymlinksInPath().path
+        let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        return resolved.hasPrefix(root + "/")
+    }
+
     /// Why the build folder `folder` must not be reused, or nil when it may be (or holds no stamp).
     /// - Parameters:
     ///   - folder: The build folder, absolute.
@@ -51,15 +63,24 @@ package struct BuildStamp: Codable, Equatable, Sendable {
     /// - Returns: The reason, worded to follow the folder's name.
     package static func reasonToStartAfresh(folder: String, toolchain: String?) -> String? {
         let path = folder + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        guard let stamp = try? JSONDecoder().decode(BuildStamp.self, from: data), stamp.schema == 1 else {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        // Read as any input is (a FIFO or a device refused, never waited on), and small.
+        guard let data = try? InputFile.read(path, limit: 1 << 20),
+            let stamp = try? JSONDecoder().decode(BuildStamp.self, from: data), stamp.schema == 1,
+            Self.staysInside(folder, stamp.bundle)
+        else {
             return "has a build stamp PerfKit cannot read (\(fileName))"
         }
         if let toolchain, stamp.toolchain != toolchain {
             return "was built by another toolchain (\(stamp.toolchain))"
         }
         let bundle = folder + "/" + stamp.bundle
-        guard FileManager.default.fileExists(atPath: bundle) else { return nil }
+        var info = stat()
+        // Only a regular file is hashed: a link or a device named by a stamp is never read.
+        guard lstat(bundle, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return "has a build stamp PerfKit cannot read (its bundle is not a regular file)"
+        }
         guard digest(of: bundle) == stamp.bundleDigest else {
             return "holds a test bundle that is not the one its last build linked (\(stamp.bundle) changed since)"
         }

@@ -39,12 +39,16 @@ package enum CountingRun {
     /// the tests' folder changed their build plan, and the next timing run rebuilt everything).
     package static let shimScratch = ".perfkit/shim-build"
 
+    /// How long `valgrind --version` may take before valgrind is called silent: 10 s.
+    package static let valgrindAnswerLimit = 10.0
+
     /// Checks valgrind and builds the sigsuspend shim (``Setup/shim``) in ``shimScratch``.
     /// - Parameters:
     ///   - directory: The package directory.
     ///   - progress: Receives one line per step.
     /// - Returns: The setup.
     /// - Throws: ``OrchestrationError/countingUnavailable(_:)`` with one line saying what is missing.
+
     package static func prepare(directory: String, progress: (String) -> Void = { _ in }) throws
         -> Setup
     {
@@ -52,26 +56,46 @@ package enum CountingRun {
         guard
             let valgrind = searchPath.split(separator: ":").map({ "\($0)/valgrind" }).first(where: {
                 FileManager.default.isExecutableFile(atPath: $0)
-            }),
-            // With a time limit: a valgrind that never answers must not hang the run (coreutils' timeout).
-            let version = ChildProcess.output(["timeout", "-s", "KILL", "10", valgrind, "--version"]),
-            version.hasPrefix("valgrind")
+            })
         else {
             throw OrchestrationError.countingUnavailable(
                 "valgrind is not installed (apt-get install valgrind); counting runs need it")
+        }
+        // With a time limit: a valgrind that never answers must not hang the run.
+        let answer = try ChildProcess.runKeepingErrors([valgrind, "--version"], timeLimit: valgrindAnswerLimit)
+        let version = String(decoding: answer.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !answer.timedOut else {
+            throw OrchestrationError.countingUnavailable(
+                "\(valgrind) did not answer `--version` in \(Format.trim(valgrindAnswerLimit)) s; counting runs need a "
+                    + "working valgrind")
+        }
+        guard answer.status == 0, version.hasPrefix("valgrind") else {
+            throw OrchestrationError.countingUnavailable(
+                "\(valgrind) --version failed (\(answer.ending))"
+                    + (answer.errors.isEmpty ? "" : ": \(ChildProcess.lastWords(answer.errors, lines: 1))")
+                    + "; counting runs need a working valgrind")
         }
         guard FileManager.default.fileExists(atPath: directory + "/Package.swift") else {
             throw OrchestrationError.notAPackage(folder: directory)
         }
         progress("perfkit: building PerfKitValgrindShim (a sigsuspend valgrind can run Swift Testing with)…")
-        let (status, _) = try ChildProcess.run(
+        let built = try ChildProcess.runKeepingErrors(
             ["swift", "build", "-c", "release", "--product", "PerfKitValgrindShim", "--scratch-path", shimScratch],
             in: directory, environment: Revision.buildEnvironment,
-            output: .standardError, showErrors: true)
+            output: .standardErrorAndCapture, showErrors: true)
+        let status = built.status
         let shim = directory + "/" + shimScratch + "/release/libPerfKitValgrindShim.so"
+        // The package must depend on PerfKit only when SwiftPM says it has no such product; any other failure (a
+        // full disk, a compiler error) is quoted as the build said it.
+        let firstError = BuildLog.firstError(built)
+        guard status == 0 || BuildLog.isUnknownProduct(built) else {
+            throw OrchestrationError.countingUnavailable(
+                "cannot build the product PerfKitValgrindShim in \(directory) (\(built.ending))"
+                    + (firstError.isEmpty ? "" : ": \(firstError)"))
+        }
         guard status == 0, FileManager.default.fileExists(atPath: shim) else {
             throw OrchestrationError.countingUnavailable(
-                "cannot build the product PerfKitValgrindShim in \(directory) (status \(status)); the package must "
+                "cannot build the product PerfKitValgrindShim in \(directory) (\(built.ending)); the package must "
                     + "depend on PerfKit"
             )
         }
