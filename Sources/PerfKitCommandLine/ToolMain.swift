@@ -13,6 +13,10 @@ package enum ToolMain {
         -> Never
     {
         Interrupts.install(tool: table.tool)
+        // What a perfkit killed with SIGKILL left running (its measured or counting processes), and its temporary
+        // folders, are stopped and removed before anything else.
+        OrphanRecords.stopOrphans()
+        CountingFolder.sweepDead(environment: ProcessInfo.processInfo.environment)
         let status: Int32
         do {
             let arguments = enter(Array(CommandLine.arguments.dropFirst()))

@@ -32,7 +32,19 @@ public final class HistoryStore {
     }
 
     /// Opens a store already parsed (``StoreLocation``), as ``init(_:create:)`` does.
-    public init(_ location: StoreLocation, create: Bool) throws(HistoryStoreError) {
+    public convenience init(_ location: StoreLocation, create: Bool) throws(HistoryStoreError) {
+        // A store this call creates and cannot finish (a full disk) is removed, never left as an empty file.
+        var created: String?
+        if case .sqlite(let path) = location, create, !FileManager.default.fileExists(atPath: path) { created = path }
+        do throws(HistoryStoreError) {
+            try self.init(opening: location, create: create)
+        } catch {
+            if let created { try? FileManager.default.removeItem(atPath: created) }
+            throw error
+        }
+    }
+
+    private init(opening location: StoreLocation, create: Bool) throws(HistoryStoreError) {
         connection = try Self.connect(location, create: create)
         let version = try schemaVersion()
         guard version >= 0 else {

@@ -94,7 +94,7 @@ extension VerbTable {
                 summary:
                     "Gates a run against package-benchmark's per-toolchain p90 threshold files; prints the "
                     + "difference table.",
-                options: [.thresholds, .current, .asBudgets, .requireAll]),
+                options: [.thresholds, .current, .asBudgets, .requireAll, .toolchainFolder]),
             Verb(
                 name: "abba", run: measuring(AbbaCommand.run), positionals: "REV_A REV_B",
                 summary:

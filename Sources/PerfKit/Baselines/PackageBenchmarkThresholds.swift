@@ -122,13 +122,63 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
         return words.first { $0.first?.isNumber == true && $0.contains(".") }.map(String.init) ?? swiftVersion
     }
 
-    /// The toolchain folder of `root` for a Swift version: `6.3.1`, then `6.3`, then `6`.
+    /// The toolchain folder of `root` for a Swift version, as teams name them.
+    ///
+    /// `6.3.1`, then `6.3`, then `6`; else a folder whose name holds the version as a word (`Xcode swift 6.3`,
+    /// `swift-6.3-RELEASE`), most specific first; for a development toolchain (`-dev`, a snapshot), `nightly-main`.
     /// - Returns: The folder, or nil when none exists.
     public static func toolchainFolder(in root: String, swiftVersion: String) -> String? {
-        versionCandidates(swiftVersion).map { "\(root)/\($0)" }.first { folder in
+        func isFolder(_ path: String) -> Bool {
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
         }
+        let candidates = versionCandidates(swiftVersion)
+        if let exact = candidates.map({ "\(root)/\($0)" }).first(where: isFolder) { return exact }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted().filter {
+            isFolder(root + "/" + $0)
+        }
+        for version in candidates where version.contains(".") {
+            let escaped = NSRegularExpression.escapedPattern(for: version)
+            guard let word = try? NSRegularExpression(pattern: "(^|[^0-9.])\(escaped)([^0-9]|$)") else { continue }
+            if let name = names.first(where: {
+                word.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
+            }) {
+                return root + "/" + name
+            }
+        }
+        let development = swiftVersion.contains("-dev") || swiftVersion.lowercased().contains("snapshot")
+        if development, names.contains("nightly-main") { return root + "/nightly-main" }
+        return nil
+    }
+
+    /// Why `root` has no folder for `version`, naming the folders it has.
+    public static func noToolchainFolder(in root: String, version: String) -> String {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted().filter { name in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isFolder)
+                && isFolder.boolValue
+        }
+        let shorter = versionCandidates(version).dropFirst().first ?? version
+        let there =
+            names.isEmpty
+            ? "it holds no toolchain folder and no threshold file"
+            : "its folders: " + names.map { FileError.shown($0) }.joined(separator: ", ")
+        return
+            "has no threshold folder for this run's toolchain (Swift \(version)): expected \(version), \(shorter) or "
+            + "a name holding it (such as 'Xcode swift \(shorter)'); \(there); name one with --toolchain-folder NAME"
+    }
+
+    /// Refuses a thresholds path that is missing, a link that loops, or neither a file nor a folder, with the cause.
+    public static func checkFolder(_ path: String) throws(FileError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw FileError(path, "no such file or folder") }
+        guard stat(path, &info) == 0 else {
+            throw FileError(
+                path,
+                errno == ELOOP ? "is a symbolic link that loops" : "cannot be read: \(String(cString: strerror(errno)))"
+            )
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw FileError(path, "is not a folder of threshold files") }
     }
 
     /// A Swift version's names from the most specific: "6.3.1" → `6.3.1`, `6.3`, `6`.

@@ -73,7 +73,10 @@ package enum CountingFolder {
         let parents = Set(["/tmp"] + [usableParent(environment)].compactMap { $0 })
         for parent in parents {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { continue }
-            for name in names where name.hasPrefix("perfkit-counts-") || name.hasPrefix(shortPrefix) {
+            for name in names
+            where name.hasPrefix("perfkit-counts-") || name.hasPrefix(shortPrefix)
+                || name.hasPrefix("perfkit-measured-")
+            {
                 let folder = parent + "/" + name
                 if ownerIsGone(folder) { try? FileManager.default.removeItem(atPath: folder) }
             }

@@ -58,8 +58,11 @@ package protocol MeasuredProcessLauncher {
 
 /// Runs a release test bundle in measure mode and reads the result fragments its tests write.
 package struct TestBundleLauncher: MeasuredProcessLauncher {
+    /// The longest one test may run (nil: ``testTimeLimit``), for tests of the limit itself.
+    package var testLimit: Double?
+
     /// A launcher.
-    package init() {}
+    package init(testLimit: Double? = nil) { self.testLimit = testLimit }
 
     /// The longest one measured test may run in a timing process before perfkit stops it: 600 s, or
     /// `PERFKIT_TEST_TIME_LIMIT` seconds; a test's own `.timeLimit` takes its place.
@@ -78,6 +81,8 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
             "perfkit-measured-\(UUID().uuidString)"
         ).path
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
+        // Its owner named, so a later run removes it if this one is killed (``CountingFolder/sweepDead(environment:)``).
+        try? Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: results + "/" + CountingFolder.ownerFile))
         ChildRegistry.created(folder: results)
         defer {
             try? FileManager.default.removeItem(atPath: results)
@@ -91,7 +96,7 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
             request.bundle.hasPrefix("/")
             ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
         // Standard error wired straight through (never a pipe and a reader thread while it is timed).
-        let testLimit = Self.testTimeLimit
+        let testLimit = self.testLimit ?? Self.testTimeLimit
         let finished = try ChildProcess.runKeepingErrors(
             [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter],
             in: request.directory,

@@ -34,6 +34,8 @@ package enum ChildProcess {
         package var errors: String
         /// Whether it ran past its time limit and was killed for it.
         package var timedOut = false
+        /// Whether processes it left in its process group (a forked child) were stopped when it exited.
+        package var stoppedLeftovers = false
 
         /// A finished child (``runKeepingErrors(_:in:environment:output:showErrors:replacingEnvironment:)`` makes the
         /// real ones).
@@ -156,22 +158,34 @@ package enum ChildProcess {
         } else {
             drained.signal()
         }
-        var data = Data()
+        // Standard output is read on a thread too, so the child's own exit, not the end of its pipes, ends the wait: a
+        // process the child forked holds the pipes for its own lifetime.
+        let captured = Mutex(Data())
+        let read = DispatchSemaphore(value: 0)
         switch output {
-        case .capture: readChunks(of: pipe.fileHandleForReading) { data.append($0) }
-        case .standardErrorAndCapture:
-            readChunks(of: pipe.fileHandleForReading) { chunk in
-                FileHandle.standardError.write(chunk)
-                data.append(chunk)
+        case .capture, .standardErrorAndCapture:
+            let reader = pipe.fileHandleForReading
+            let echo = output == .standardErrorAndCapture
+            DispatchQueue.global().async {
+                readChunks(of: reader) { chunk in
+                    if echo { FileHandle.standardError.write(chunk) }
+                    captured.withLock { $0.append(chunk) }
+                }
+                read.signal()
             }
-        case .standardError, .discard: break
+        case .standardError, .discard: read.signal()
         }
         process.waitUntilExit()
-        drained.wait()
+        // What the child left in its process group (a forked child that sleeps) ends with it.
+        let leftovers = kill(-pid, 0) == 0
+        if leftovers { kill(-pid, SIGKILL) }
+        _ = read.wait(timeout: .now() + 5)
+        _ = drained.wait(timeout: .now() + 5)
         var finished = Finished(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, output: data,
-            errors: String(decoding: tail.withLock { $0 }, as: UTF8.self))
+            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+            output: captured.withLock { $0 }, errors: String(decoding: tail.withLock { $0 }, as: UTF8.self))
         finished.timedOut = expired.withLock { $0 }
+        finished.stoppedLeftovers = leftovers
         return finished
     }
 

@@ -29,14 +29,18 @@ package enum ChildRegistry {
     /// - Returns: false when an interrupt is already under way (the caller should end the child at once).
     @discardableResult
     package static func started(_ pid: Int32) -> Bool {
-        state.withLock { s in
+        OrphanRecords.record(child: pid)
+        return state.withLock { s in
             s.children.insert(pid)
             return !s.terminating
         }
     }
 
     /// Forgets a child that has been waited for.
-    package static func ended(_ pid: Int32) { _ = state.withLock { $0.children.remove(pid) } }
+    package static func ended(_ pid: Int32) {
+        _ = state.withLock { $0.children.remove(pid) }
+        OrphanRecords.forget(child: pid)
+    }
 
     /// Records a temporary folder to remove on interrupt.
     package static func created(folder: String) { _ = state.withLock { $0.folders.insert(folder) } }

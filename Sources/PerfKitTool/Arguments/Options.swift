@@ -36,6 +36,8 @@ extension Option {
     package static let force = Option(flag: "force", help: "save results of a debug build")
     package static let asBudgets = Option(
         flag: "as-budgets", help: "print the limits as budget traits for each benchmark's @Test instead of checking")
+    package static let toolchainFolder = Option(
+        "toolchain-folder", value: "NAME", help: "check: the toolchain folder of --thresholds to use (default: found)")
     package static let requireAll = Option(
         flag: "require-all", help: "check: fail (exit 1) when a limit names no measurement of the run")
     package static let perToolchain = Option(

@@ -30,6 +30,8 @@ enum CheckCommand {
                 thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
                 requireAll: parsed.has(.requireAll))
         }
+        // What is wrong with the path itself is said first: missing, a link that loops, not a folder.
+        try PackageBenchmarkThresholds.checkFolder(root)
         // `Thresholds/` holds one folder per toolchain; a folder of files is used as it is.
         let hasFiles = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).contains {
             $0.hasSuffix(".p90.json")
@@ -38,22 +40,22 @@ enum CheckCommand {
             return try printBudgets(PackageBenchmarkThresholds(folder: root), folder: root)
         }
         let current = parsed[.current] ?? RunFile.latestPath
-        let run = try RunFile.read(from: current)
-        let version = PackageBenchmarkThresholds.versionNumber(run.environment.swiftVersion)
-        let shorter = PackageBenchmarkThresholds.versionCandidates(version).dropFirst().first ?? version
+        // A gate needs the run; printing budgets does not: without one, the toolchain is this machine's.
+        let run =
+            parsed.has(.asBudgets) && !FileManager.default.fileExists(atPath: current)
+            ? nil : try RunFile.read(from: current)
+        let swiftVersion = run?.environment.swiftVersion ?? (ChildProcess.output(["swift", "--version"]) ?? "")
+        let version = PackageBenchmarkThresholds.versionNumber(swiftVersion)
         let folder: String
         if hasFiles {
             folder = root
-        } else if let found = PackageBenchmarkThresholds.toolchainFolder(
-            in: root, swiftVersion: run.environment.swiftVersion)
-        {
+        } else if let named = parsed[.toolchainFolder] {
+            folder = root + "/" + named
+            try PackageBenchmarkThresholds.checkFolder(folder)
+        } else if let found = PackageBenchmarkThresholds.toolchainFolder(in: root, swiftVersion: swiftVersion) {
             folder = found
         } else {
-            throw FileError(
-                root,
-                "has no threshold folder for this run's toolchain (Swift \(version)): expected \(root)/\(version) "
-                    + "or a shorter version such as \(root)/\(shorter)"
-            )
+            throw FileError(root, PackageBenchmarkThresholds.noToolchainFolder(in: root, version: version))
         }
         if parsed.has(.asBudgets) {
             return try printBudgets(PackageBenchmarkThresholds(folder: folder), folder: folder)

@@ -22,18 +22,28 @@ enum MergeCommand {
             (path: path, run: try RunFile.read(from: path))
         }
         let merge = try RunFile.merging(shards)
-        if merge.dumpOffsets.contains(where: { $0.highest > 0 }), OutputPath.takesCompanions(output) {
-            try? FileManager.default.removeItem(atPath: folder)
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for ((path, _), dumps) in zip(shards, merge.dumpOffsets) where dumps.highest > 0 {
-                let source = CountingRun.dumpFolder(besides: path)
-                for n in 1...dumps.highest {
-                    try? FileManager.default.copyItem(
-                        atPath: "\(source)/callgrind.out.\(n)", toPath: "\(folder)/callgrind.out.\(n + dumps.offset)")
+        let copiesDumps = merge.dumpOffsets.contains(where: { $0.highest > 0 }) && OutputPath.takesCompanions(output)
+        do {
+            if copiesDumps {
+                try? FileManager.default.removeItem(atPath: folder)
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                for ((path, _), dumps) in zip(shards, merge.dumpOffsets) where dumps.highest > 0 {
+                    let source = CountingRun.dumpFolder(besides: path)
+                    for n in 1...dumps.highest
+                    where FileManager.default.fileExists(atPath: "\(source)/callgrind.out.\(n)") {
+                        try FileManager.default.copyItem(
+                            atPath: "\(source)/callgrind.out.\(n)",
+                            toPath: "\(folder)/callgrind.out.\(n + dumps.offset)")
+                    }
                 }
             }
+            try merge.run.write(to: output)
+        } catch {
+            // Nothing half-written left behind: the dumps' folder goes with a merge that failed.
+            if copiesDumps { try? FileManager.default.removeItem(atPath: folder) }
+            throw error as? FileError
+                ?? FileError(folder, "cannot copy the callgrind files: \(error.localizedDescription)")
         }
-        try merge.run.write(to: output)
         Output.line(RunSummary.text(merge.run))
         Output.line("merged \(shards.count) run files (\(merge.run.tests.count) tests) into \(output)")
         if !merge.missing.isEmpty {

@@ -29,7 +29,10 @@ enum RunCommand {
             progress: Output.progress)
         if parsed[.filter] != nil, shard == nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)
-        try run.write(to: output)
+        do throws(FileError) { try run.write(to: output) } catch {
+            // The measurement is not lost: say where it is.
+            throw FileError(output, "\(error.problem); the measurement is kept in \(RunFile.latestPath)")
+        }
         try keepDumps(dumps, beside: output)
         Output.line(RunSummary.text(run))
         if let arms = try ArmComparison.compare(run.tests) {
