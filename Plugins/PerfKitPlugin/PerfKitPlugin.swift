@@ -30,7 +30,13 @@ struct PerfKitPlugin: CommandPlugin {
         var environment = ProcessInfo.processInfo.environment
         environment["PERFKIT_SCRATCH_PATH"] = ReleaseBuildAhead.scratch
         process.environment = environment
+        // The tool's standard output passes through the plugin, all of it before SwiftPM's own line: written straight
+        // through, `perfkit exited with status 4` once landed inside a table row.
+        let output = Pipe()
+        process.standardOutput = output
         try process.run()
+        let reader = output.fileHandleForReading
+        while case let chunk = reader.availableData, !chunk.isEmpty { FileHandle.standardOutput.write(chunk) }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             Diagnostics.error("perfkit \(arguments.first ?? "") exited with status \(process.terminationStatus)")

@@ -20,8 +20,9 @@ struct ReleaseBuildAhead {
 
     /// Starts the build when `arguments` are a first `run`'s or `build`'s; nil otherwise or when it cannot start.
     static func start(in package: Package, arguments: [String]) -> ReleaseBuildAhead? {
+        // A build with other traits than the defaults is the tool's to start (it passes them on).
         guard arguments.first == "run" || arguments.first == "build", !arguments.contains("--help"),
-            !arguments.contains("-h")
+            !arguments.contains("-h"), !arguments.contains("--traits"), !arguments.contains("--disable-default-traits")
         else { return nil }
         let root = package.directoryURL
         guard !FileManager.default.fileExists(atPath: root.appendingPathComponent(scratch).path) else { return nil }

@@ -43,6 +43,8 @@ extension VerbTable {
                     .countsOnly,
                     .countSamples,
                     .shard,
+                    .traits,
+                    .disableDefaultTraits,
                 ]),
             Verb(
                 name: "build", run: measuring(BuildCommand.run), positionals: "",
@@ -84,17 +86,19 @@ extension VerbTable {
                 ]),
             Verb(
                 name: "export", run: ExportCommand.run, positionals: "RUNFILE",
-                summary: "Exports a run file for github-action-benchmark or Bencher.",
+                summary:
+                    "Exports a run file for github-action-benchmark or Bencher, or as package-benchmark's threshold "
+                    + "files.",
                 options: [
-                    .format.value("github-smaller|github-bigger|bencher", help: "export format"),
-                    .output.help("where to write (default standard output)"),
+                    .format.value("github-smaller|github-bigger|bencher|thresholds", help: "export format"),
+                    .output.help("where to write (default standard output; a folder for thresholds)"),
                 ]),
             Verb(
                 name: "check", run: CheckCommand.run, positionals: "",
                 summary:
                     "Gates a run against package-benchmark's per-toolchain p90 threshold files; prints the "
                     + "difference table.",
-                options: [.thresholds, .current, .asBudgets, .requireAll, .toolchainFolder]),
+                options: [.thresholds, .current, .asBudgets, .requireAll, .toolchainFolder, .tolerance]),
             Verb(
                 name: "abba", run: measuring(AbbaCommand.run), positionals: "REV_A REV_B",
                 summary:

@@ -149,8 +149,8 @@ import Testing
         #expect(text[1] == "  S/t() m [main, warm] instructions (simulated count, component cost, 30 commits)")
         #expect(
             text[2].hasPrefix(
-                "    commit 12 000000000000 \"commit 12\": 1000000 instructions → 1020000 instructions, +2.0%, beyond "
-                    + "the count tolerance"
+                "    commit 12 000000000000 \"commit 12\": 1000000 instructions → 1020000 instructions, +2.0%, a count "
+                    + "that differs"
             ))
         let svg = TrendChart.svg(histories[0])
         #expect(svg.contains("commit 12: +2.0%"))

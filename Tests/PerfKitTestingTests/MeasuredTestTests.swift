@@ -317,3 +317,18 @@ private struct Policy: MeasurableSubject {
         #expect(TestCaseArguments.read(Test.Case.current, function: "f()") == nil)
     }
 }
+
+/// A count budget carried over from release figures is judged in release only.
+@Suite struct BudgetBuildTests {
+    @Test func aReleaseBudgetIsNotJudgedInDebug() throws {
+        let result = try Runner(configuration: RunConfiguration(samples: 2, warmupCalls: 1, exactCountRounds: 1))
+            .measure("nodes", arms: [Arm("main", ClosureSubject { makeNodes(3) })])
+        let budget = BudgetTrait.budget(.mallocs, max: 0, build: .release).budget
+        let debug = budget.judge([result], mode: MeasuredTestTests.debugOrSmoke)
+        #expect(debug.map(\.outcome.status) == [.notJudged])
+        #expect(debug[0].message.contains("not judged in debug"))
+        guard Jemalloc.isLinked else { return }
+        let release = budget.judge([result], mode: MeasuredTestTests.measuringRelease)
+        #expect(release.map(\.outcome.status) == [.failed])
+    }
+}

@@ -52,10 +52,10 @@ import Testing
         #expect(budgets.map(\.benchmark) == ["encode", "leak"])
         #expect(
             budgets[0].traits == [
-                ".budget(.mallocs, max: 603)", ".budget(.retains, max: 12)",
+                ".budget(.mallocs, max: 603, build: .release)", ".budget(.retains, max: 12, build: .release)",
                 ".budget(.wallClock, p90: .nanoseconds(1500))",
             ])
-        #expect(budgets[1].traits == [".budget(.leakedAllocations, max: 0)"])
+        #expect(budgets[1].traits == [".budget(.leakedAllocations, max: 0, build: .release)"])
     }
 
     @Test func aSwiftVersionLineFindsItsFolder() throws {

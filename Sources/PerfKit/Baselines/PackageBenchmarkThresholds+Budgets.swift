@@ -29,7 +29,7 @@ extension PackageBenchmarkThresholds {
             let trait =
                 limit.metric.unit == .nanoseconds
                 ? ".budget(.\(limit.metric.name), p90: .nanoseconds(\(Int(limit.limit.rounded()))))"
-                : ".budget(.\(limit.metric.name), max: \(value))"
+                : ".budget(.\(limit.metric.name), max: \(value), build: .release)"
             // One entry per benchmark: a results.json holds every benchmark of its target in one file.
             if let last = result.last, last.file == limit.file, last.target == limit.target,
                 last.benchmark == limit.benchmark

@@ -41,6 +41,7 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
         "mallocCountTotal": .mallocs, "instructions": .instructions, "retainCount": .retains,
         "releaseCount": .releases, "wallClock": .wallClock, "cpuTotal": .processUserCPU,
         "peakMemoryResident": .peakResidentMemory, "memoryLeaked": .leakedAllocations,
+        "objectAllocCount": .objectAllocations,
     ]
 
     /// Reads every `*.p90.json` file of a toolchain folder.
@@ -114,6 +115,18 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
         init(from decoder: any Decoder) throws {
             number = try? decoder.singleValueContainer().decode(Double.self)
         }
+    }
+
+    /// The limits widened by a relative tolerance, as package-benchmark's `thresholds: [.mallocCountTotal:
+    /// .relaxed]` or a team's `10%` keep it in code: each limit times (1 + `fraction`).
+    public func widened(by fraction: Double) -> PackageBenchmarkThresholds {
+        var copy = self
+        copy.limits = limits.map { limit in
+            var wider = limit
+            wider.limit = min((limit.limit * (1 + fraction)).rounded(.down), Self.largestLimit)
+            return wider
+        }
+        return copy
     }
 
     /// The version number in a `swift --version` line ("Swift version 6.3.1 (…)" → "6.3.1"), or the text.

@@ -9,6 +9,8 @@ package struct Revision: Sendable, Equatable {
     package var directory: String
     /// The resolved commit, with `+dirty` for a working tree with changes.
     package var commit: String
+    /// SwiftPM's trait flags for its builds (`--traits A,B`, `--disable-default-traits`); empty for the defaults.
+    package var traitFlags: [String] = []
 
     /// A revision.
     package init(name: String, directory: String, commit: String) {
@@ -28,7 +30,18 @@ package struct Revision: Sendable, Equatable {
         environment.dirty = commit.hasSuffix("+dirty")
         environment.machine = machine
         environment.testableBuild = testableBuild
+        environment.traits = Self.recordedTraits(traitFlags)
         return environment
+    }
+
+    /// The traits a run records from its flags: nil for the defaults.
+    package static func recordedTraits(_ flags: [String]) -> [String]? {
+        guard !flags.isEmpty else { return nil }
+        var traits: [String] = flags.contains("--disable-default-traits") ? ["(no defaults)"] : []
+        if let index = flags.firstIndex(of: "--traits"), index + 1 < flags.count {
+            traits += flags[index + 1].split(separator: ",").map(String.init)
+        }
+        return traits
     }
 
     /// Where worktrees live, kept between invocations so rebuilds are incremental.
@@ -251,7 +264,7 @@ package struct Revision: Sendable, Equatable {
         if testable { progress(Self.testableLine) }
         var product = Self.testProduct(in: directory, scratch: scratch)
         var command: [String] {
-            ["swift", "build", "-c", "release"] + (product.map { ["--product", $0] } ?? ["--build-tests"])
+            ["swift", "build", "-c", "release"] + traitFlags + (product.map { ["--product", $0] } ?? ["--build-tests"])
                 + ["--scratch-path", scratch] + (pinnedLayout ? Self.pinnedLayoutFlags : [])
                 + (testable ? Self.testableFlags : [])
         }

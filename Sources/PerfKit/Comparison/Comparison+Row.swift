@@ -329,9 +329,10 @@ extension Comparison {
     /// What a count row adds to its note: where a varying count varies, a heap that was not pinned, CPUs with other
     /// features.
     private static func notes(_ series: (b: SampleSeries, c: SampleSeries)?, _ context: RowContext) -> String {
-        let varying = (series?.c.profile?.varying ?? series?.b.profile?.varying)?.first.map {
-            "; its samples vary in \($0.function) (by up to \(Format.grouped($0.value)) instructions)"
-        } ?? ""
+        let varying =
+            (series?.c.profile?.varying ?? series?.b.profile?.varying)?.first.map {
+                "; its samples vary in \($0.function) (by up to \(Format.grouped($0.value)) instructions)"
+            } ?? ""
         let heap = (series?.c.heapUnpinned ?? series?.b.heapUnpinned).map { "; heap not pinned (\($0))" } ?? ""
         let cpu =
             context.countingCPUs.map {

@@ -80,16 +80,18 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent(
             "perfkit-measured-\(UUID().uuidString)"
         ).path
+        ChildRegistry.created(folder: results)
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
         // Its owner named, so a later run removes it if this one is killed (``CountingFolder/sweepDead(environment:)``).
         try? Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: results + "/" + CountingFolder.ownerFile))
-        ChildRegistry.created(folder: results)
         defer {
             try? FileManager.default.removeItem(atPath: results)
             ChildRegistry.removed(folder: results)
         }
         var environment = request.environment
         environment[MeasuredProcessEnvironment.mode] = MeasuredProcessEnvironment.measureMode
+        // Colour only on a terminal: through the plugin into a log, Swift Testing's escape codes reached the file.
+        if isatty(STDERR_FILENO) == 0 { environment["NO_COLOR"] = "1" }
         environment[MeasuredProcessEnvironment.resultsDirectory] = results
         if let samples = request.samples { environment[MeasuredProcessEnvironment.samples] = String(samples) }
         let bundle =

@@ -103,7 +103,7 @@ package enum MeasuredRun {
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
     package static func measurePackage(
         filter requested: String, samples: ForcedSamples = .none, processes: Int, runs: Runs = .timing,
-        shard: Shard? = nil, progress: (String) -> Void = { _ in }
+        shard: Shard? = nil, traitFlags: [String] = [], progress: (String) -> Void = { _ in }
     ) throws -> (run: RunFile, status: Int32, dumps: String?, countingFailure: (any Error & Sendable)?) {
         // A filter that is not a regular expression is bad input, told before anything is built.
         guard (try? NSRegularExpression(pattern: requested)) != nil else {
@@ -111,7 +111,8 @@ package enum MeasuredRun {
         }
         // valgrind and the shim are checked before anything is built: a missing or silent valgrind costs nothing.
         let setup = runs.counts ? try CountingRun.prepare(directory: ".", progress: progress) : nil
-        let revision = try Revision.prepare(".", progress: progress)
+        var revision = try Revision.prepare(".", progress: progress)
+        revision.traitFlags = traitFlags
         let bundle = try revision.build(progress: progress)
         var (filter, planned): (String, [String]?) = (requested, nil)
         if let shard {
@@ -139,6 +140,7 @@ package enum MeasuredRun {
         }
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
         environment.testableBuild = revision.testableBuild
+        environment.traits = Revision.recordedTraits(traitFlags)
         var dumps: String?
         var countingFailure: (any Error & Sendable)? = endedEarly
         if let setup, endedEarly == nil {

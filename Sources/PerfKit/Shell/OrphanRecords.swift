@@ -25,8 +25,11 @@ package enum OrphanRecords {
         try? Data("\(started)\n".utf8).write(to: URL(fileURLWithPath: path(of: child)))
     }
 
-    /// Forgets `child`, waited for.
-    static func forget(child: Int32) { _ = unlink(path(of: child)) }
+    /// Forgets `child`, waited for; the folder goes when it holds no record.
+    static func forget(child: Int32) {
+        _ = unlink(path(of: child))
+        _ = rmdir(folder)  // fails while another perfkit's records are in it, as it should
+    }
 
     private static func path(of child: Int32) -> String { folder + "/\(getpid())-\(child)" }
 
@@ -51,6 +54,7 @@ package enum OrphanRecords {
             }
             _ = unlink(folder + "/" + name)
         }
+        _ = rmdir(folder)  // empty now, unless a running perfkit's records are in it
         return stopped
     }
 

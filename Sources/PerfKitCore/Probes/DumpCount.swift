@@ -67,6 +67,8 @@ package enum DumpCount {
         package var retains: UInt64
         /// Calls into its release entry points (``releaseFunctions``) from other code.
         package var releases: UInt64
+        /// Calls into `swift_allocObject` (Swift class instances and boxes) from other code.
+        package var objectAllocations: UInt64 = 0
     }
 
     /// The Swift runtime's retain entry points.
@@ -117,7 +119,7 @@ package enum DumpCount {
         private var table = NameTable()
         private var callerUncounted = false, calleeUncounted = false, nextIsCall = false, callerIsHarness = false
         private var callerClass = CallClass.other, calleeClass = CallClass.other, callCount: UInt64 = 0
-        private var subtracted: UInt64 = 0, retains: UInt64 = 0, releases: UInt64 = 0
+        private var subtracted: UInt64 = 0, retains: UInt64 = 0, releases: UInt64 = 0, objects: UInt64 = 0
 
         /// A reader before the dump's first line.
         package init() {}
@@ -144,6 +146,7 @@ package enum DumpCount {
                 if calleeClass != callerClass && !callerUncounted {
                     if calleeClass == .retain { retains += callCount }
                     if calleeClass == .release { releases += callCount }
+                    if calleeClass == .objectAllocation { objects += callCount }
                 }
             case .cost(let cost) where callerIsHarness:
                 // A harness frame's own instructions.
@@ -155,7 +158,9 @@ package enum DumpCount {
         /// The lines read so far as a ``Reading``; nil before a `totals:` or `summary:` line.
         package var reading: Reading? {
             guard let counted = total ?? summary else { return nil }
-            return Reading(instructions: counted - min(counted, subtracted), retains: retains, releases: releases)
+            return Reading(
+                instructions: counted - min(counted, subtracted), retains: retains, releases: releases,
+                objectAllocations: objects)
         }
     }
 
@@ -181,11 +186,15 @@ package enum DumpCount {
 
     /// Which reference-counting operation a function is, if any.
     private enum CallClass {
-        case retain, release, other
+        case retain, release, objectAllocation, other
         init(_ name: Substring) {
             // A name may carry callgrind's thread or object suffix ("'2"); the entry points have none.
             let plain = String(name)
-            self = retainFunctions.contains(plain) ? .retain : releaseFunctions.contains(plain) ? .release : .other
+            self =
+                retainFunctions.contains(plain)
+                ? .retain
+                : releaseFunctions.contains(plain)
+                    ? .release : plain == "swift_allocObject" ? .objectAllocation : .other
         }
     }
 

@@ -39,6 +39,10 @@ public struct Environment: Sendable, Codable, Equatable {
     /// nil for a plain release build. Part of the build configuration: runs that differ in it are
     /// neither timed nor counted against each other.
     public var testableBuild: Bool? = nil
+    /// The package traits the build was asked for (`--traits`, and `--disable-default-traits` as the first entry
+    /// `"(no defaults)"`); nil for the package's default traits. Part of the build: runs that differ in it are
+    /// neither timed nor counted against each other.
+    public var traits: [String]? = nil
 
     /// Whether results come from an optimised build.
     public var isRelease: Bool { buildConfiguration == "release" }
@@ -46,6 +50,7 @@ public struct Environment: Sendable, Codable, Equatable {
     /// Whether `other` was built the same way: the same configuration, with or without `-enable-testing`.
     public func sameBuild(as other: Environment) -> Bool {
         buildConfiguration == other.buildConfiguration && (testableBuild ?? false) == (other.testableBuild ?? false)
+            && (traits ?? []) == (other.traits ?? [])
     }
 
     /// Creates an environment record.

@@ -262,7 +262,9 @@ public struct AsyncRunner: Sendable {
             if late { unsettled += 1 } else { collector.addLeak(growth, label, calls: calls) }
         }
         let of = configuration.exactCountRounds
-        for (kind, samples) in [(Fallback.Kind.settleRanOut, late), (.offThread, offThread), (.ringOverflow, overflowed)]
+        for (kind, samples) in [
+            (Fallback.Kind.settleRanOut, late), (.offThread, offThread), (.ringOverflow, overflowed),
+        ]
         where !samples.isEmpty {
             collector.fallbacks.append(Fallback(kind: kind, pass: "exact", samples: samples, of: of))
         }

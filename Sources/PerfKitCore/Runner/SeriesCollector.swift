@@ -58,6 +58,7 @@ struct SeriesCollector {
         add(.instructions, Double(reading.instructions), label, dump: dump, threads: threads)
         add(.retains, Double(reading.retains), label)
         add(.releases, Double(reading.releases), label)
+        add(.objectAllocations, Double(reading.objectAllocations), label)
     }
 
     mutating func add(

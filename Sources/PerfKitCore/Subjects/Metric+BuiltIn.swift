@@ -55,6 +55,10 @@ extension Metric {
     /// No better direction: releasing what was kept is a fix, so it is shown beside ``retains``, never judged alone.
     public static let releases = Metric(
         "releases", unit: .count, polarity: .neither, kind: .referenceCounting, isDeterministic: true, scope: .thread)
+    /// Swift object allocations per call of the body: calls into `swift_allocObject` (class instances, boxes), read
+    /// from a counting run's callgrind dumps, as package-benchmark's `objectAllocCount`.
+    public static let objectAllocations = Metric(
+        "objectAllocations", unit: .count, isDeterministic: true, scope: .thread)
     /// Allocations made during a call and not freed by its end (and, for an async body, by the settle wait): `mallocs −
     /// frees` of the exact-count pass.
     ///
@@ -102,8 +106,11 @@ extension Metric {
     ]
 
     /// The names of the metrics a counting run records (``Metric/isCounted``).
-    public static let counted: Set<String> = [instructions.name, retains.name, releases.name]
+    public static let counted: Set<String> = [
+        instructions.name, retains.name, releases.name, objectAllocations.name,
+    ]
 
     /// Every built-in metric.
-    public static let builtIn: [Metric] = timedPass + exactPass + memoryPass + [.instructions, .retains, .releases]
+    public static let builtIn: [Metric] =
+        timedPass + exactPass + memoryPass + [.instructions, .retains, .releases, .objectAllocations]
 }

@@ -70,7 +70,7 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
     /// from the same dumps.
     ///
     /// A native run never records these.
-    public var isCounted: Bool { isSimulated || self == .retains || self == .releases }
+    public var isCounted: Bool { isSimulated || self == .retains || self == .releases || self == .objectAllocations }
 
     /// Metrics are the same when their names are: the name is the identity stored in files.
     public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.name == rhs.name }

@@ -38,6 +38,17 @@ extension Budget {
                     message: "\(metric.name) budget \(text): \(detail)")
             ]
         }
+        if let build, build != mode.buildConfiguration {
+            // Never a silent pass, never a false failure: a release figure is not a debug one.
+            let detail = "not judged in \(mode.buildConfiguration): the limit holds for a \(build) build"
+            return [
+                Judgement(
+                    outcome: BudgetOutcome(
+                        measurement: measurements.map(\.name).joined(separator: ", "), arm: "", phase: .warm,
+                        metric: metric.name, budget: text, status: .notJudged, detail: detail),
+                    message: "\(metric.name) budget \(text): \(detail)")
+            ]
+        }
         var judgements: [Judgement] = []
         for measurement in measurements {
             for series in measurement.series where series.metric == metric {

@@ -27,6 +27,11 @@ public struct Budget: Sendable {
     public var clock: String?
     /// Where the budget was declared.
     public var sourceLocation: SourceLocation
+    /// The build the budget was measured to hold in (`"release"`, `"debug"`), or nil for any.
+    ///
+    /// A count differs between debug and release (inlining, specialisation): a limit carried over from release
+    /// figures is judged in release only, and a debug run says "not judged in debug" as a warning.
+    public var build: String? = nil
 
     /// A plain description, for example `p95 ≤ 10 ms, max ≤ 20 ms (direct interaction)`.
     public var text: String {

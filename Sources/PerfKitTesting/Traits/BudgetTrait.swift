@@ -85,6 +85,20 @@ extension Trait where Self == BudgetTrait {
                 sourceLocation: sourceLocation))
     }
 
+    /// A ceiling judged only in the build it was measured in, for example `.budget(.mallocs, max: 603, build:
+    /// .release)` (what `perfkit check --as-budgets` writes for package-benchmark's release figures).
+    ///
+    /// Elsewhere it is not judged, with a warning that says so.
+    public static func budget(
+        _ metric: Metric, max: Double, build: BuildConfiguration, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Self {
+        var budget = Budget(
+            metric: metric, limits: [.init(percentile: 100, value: max, isTarget: false)], clock: nil,
+            sourceLocation: sourceLocation)
+        budget.build = build.rawValue
+        return BudgetTrait(budget: budget)
+    }
+
     /// One of the three UI clocks on wall-clock time: `.budget(.directInteraction)`.
     /// - Parameter preset: The clock.
     public static func budget(_ preset: BudgetPreset, sourceLocation: SourceLocation = #_sourceLocation) -> Self {
@@ -92,4 +106,12 @@ extension Trait where Self == BudgetTrait {
             budget: Budget(
                 metric: .wallClock, limits: preset.limits, clock: preset.clock, sourceLocation: sourceLocation))
     }
+}
+
+/// The build a budget was measured to hold in.
+public enum BuildConfiguration: String, Sendable {
+    /// `swift build -c release`, as `perfkit run` builds.
+    case release
+    /// A plain `swift test`.
+    case debug
 }

@@ -38,6 +38,13 @@ extension Option {
         flag: "as-budgets", help: "print the limits as budget traits for each benchmark's @Test instead of checking")
     package static let toolchainFolder = Option(
         "toolchain-folder", value: "NAME", help: "check: the toolchain folder of --thresholds to use (default: found)")
+    package static let tolerance = Option(
+        "tolerance", value: "PERCENT",
+        help: "check: widen every limit by PERCENT (a team's relative tolerance, kept in code by package-benchmark)")
+    package static let traits = Option(
+        "traits", value: "A,B", help: "build the package with these traits (SwiftPM's --traits); recorded in the run")
+    package static let disableDefaultTraits = Option(
+        flag: "disable-default-traits", help: "build without the package's default traits; recorded in the run")
     package static let requireAll = Option(
         flag: "require-all", help: "check: fail (exit 1) when a limit names no measurement of the run")
     package static let perToolchain = Option(

@@ -11,12 +11,19 @@ enum CheckCommand {
         let parsed = try Arguments(arguments, verb: "check")
         try parsed.requirePositionals(0...0)
         guard let root = parsed[.thresholds] else { throw UsageError("check needs --thresholds DIR") }
+        let percent = try parsed.double(.tolerance, default: 0)
+        guard (0...1_000).contains(percent) else {
+            throw UsageError("--tolerance must be a percentage from 0 to 1000, not '\(Format.trim(percent))'")
+        }
+        func widened(_ thresholds: PackageBenchmarkThresholds) -> PackageBenchmarkThresholds {
+            percent > 0 ? thresholds.widened(by: percent / 100) : thresholds
+        }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), !isFolder.boolValue,
             root.hasSuffix(".p90.json")
         {
             // One threshold file, `<Target>.<Benchmark>.p90.json`: its toolchain is the folder it was taken from.
-            let thresholds = try PackageBenchmarkThresholds(file: root)
+            let thresholds = widened(try PackageBenchmarkThresholds(file: root))
             if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
             return try gate(
                 thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
@@ -24,7 +31,7 @@ enum CheckCommand {
         }
         if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), !isFolder.boolValue {
             // A package-benchmark baseline (`.benchmarkBaselines/<Target>/<name>/results.json`).
-            let thresholds = try PackageBenchmarkThresholds(baselineFile: root)
+            let thresholds = widened(try PackageBenchmarkThresholds(baselineFile: root))
             if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
             return try gate(
                 thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
@@ -37,7 +44,7 @@ enum CheckCommand {
             $0.hasSuffix(".p90.json")
         }
         if parsed.has(.asBudgets), hasFiles {
-            return try printBudgets(PackageBenchmarkThresholds(folder: root), folder: root)
+            return try printBudgets(widened(PackageBenchmarkThresholds(folder: root)), folder: root)
         }
         let current = parsed[.current] ?? RunFile.latestPath
         // A gate needs the run; printing budgets does not: without one, the toolchain is this machine's.
@@ -58,10 +65,10 @@ enum CheckCommand {
             throw FileError(root, PackageBenchmarkThresholds.noToolchainFolder(in: root, version: version))
         }
         if parsed.has(.asBudgets) {
-            return try printBudgets(PackageBenchmarkThresholds(folder: folder), folder: folder)
+            return try printBudgets(widened(PackageBenchmarkThresholds(folder: folder)), folder: folder)
         }
         return try gate(
-            PackageBenchmarkThresholds(folder: folder), against: current, source: folder, version: version,
+            widened(PackageBenchmarkThresholds(folder: folder)), against: current, source: folder, version: version,
             requireAll: parsed.has(.requireAll))
     }
 
@@ -88,6 +95,12 @@ enum CheckCommand {
             Output.progress(
                 "warning: checked nothing: no limit of \(FileError.shown(source)) names a measurement of \(current)"
                     + (requireAll ? "" : " (--require-all makes this fail)"))
+        }
+        if check.exceeded, !source.hasSuffix(".json") {
+            // What a reviewer pastes: the limits regenerated from this run, and the difference.
+            let root = URL(fileURLWithPath: source).deletingLastPathComponent().path
+            Output.line("To accept this run's figures as the new limits:")
+            Output.line("  perfkit export \(current) --format thresholds --output \(root) && git diff -- \(root)")
         }
         if requireAll && missing > 0 {
             Output.progress("perfkit check: \(missing) limit\(missing == 1 ? "" : "s") not in this run (--require-all)")

@@ -24,8 +24,14 @@ enum RunCommand {
             }
             return shard
         }
+        var traitFlags: [String] = parsed.has(.disableDefaultTraits) ? ["--disable-default-traits"] : []
+        if let traits = parsed[.traits] {
+            guard traits.split(separator: ",").allSatisfy({ $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
+            else { throw UsageError("--traits takes trait names separated by commas, not '\(traits)'") }
+            traitFlags += ["--traits", traits]
+        }
         var (run, status, dumps, countingFailure) = try MeasuredRun.measurePackage(
-            filter: filter, samples: samples, processes: processes, runs: runs, shard: shard,
+            filter: filter, samples: samples, processes: processes, runs: runs, shard: shard, traitFlags: traitFlags,
             progress: Output.progress)
         if parsed[.filter] != nil, shard == nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)
