@@ -22,6 +22,7 @@ release: deps
 # when Python with numpy and scipy cannot be had). The history store's PostgreSQL tests use a
 # server on loopback that Scripts/test-postgres.sh starts (they skip, saying why, when it cannot).
 test: deps
+	./Scripts/ensure-browser.sh
 	PERFKIT_TEST_POSTGRES="$$(./Scripts/test-postgres.sh)" $(SWIFT) test --traits $(TRAITS) $(SWIFT_FLAGS)
 	./Scripts/crosscheck.sh .build/debug/perfkit
 

@@ -45,7 +45,10 @@ public struct EDivisive: Sendable {
             // The permutation distribution of the best statistic: each piece shuffled within itself.
             var exceed = 0
             var shuffled = values
-            for _ in 0..<permutations {
+            // Once more permutations exceed than a significant p allows, the answer is "no split" whatever the rest
+            // would give: stop there (a sequential Monte Carlo test; the decision is the full test's).
+            let allowed = Int((alpha * Double(permutations + 1)).rounded(.down)) - 1
+            for _ in 0..<permutations where exceed <= allowed {
                 for (low, high) in zip(bounds, bounds.dropFirst()) { shuffled[low..<high].shuffle(using: &generator) }
                 if let candidate = bestSplit(shuffled, bounds: bounds), candidate.statistic >= best.statistic {
                     exceed += 1

@@ -36,6 +36,8 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     ///
     /// Nil otherwise and in stores before schema 2.
     public var caseSize: CaseSize?
+    /// What the point was measured with; nil for entries recorded before it was kept.
+    public var environment: HistoryEnvironment? = nil
 
     /// A count's spread over its processes (``SampleSeries/processSpread`` when it was recorded).
     public var countSpread: Double { lower > 0 && upper > lower ? upper / lower - 1 : 0 }
@@ -44,7 +46,8 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     public init(
         machine: String, commit: CommitInfo, series: SeriesID, unit: String, kind: MetricKind, measure: HistoryMeasure,
         value: Double, lower: Double,
-        upper: Double, processes: Int, recorded: Date, caseSize: CaseSize? = nil
+        upper: Double, processes: Int, recorded: Date, caseSize: CaseSize? = nil,
+        environment: HistoryEnvironment? = nil
     ) {
         self.machine = machine
         self.commit = commit
@@ -58,6 +61,7 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
         self.processes = processes
         self.recorded = recorded
         self.caseSize = caseSize
+        self.environment = environment
     }
 
     /// The entries of a run file: one per series (every arm, phase and metric kept apart).
@@ -100,7 +104,7 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
                             recorded: recorded,
                             caseSize: test.testCase.flatMap { c in
                                 c.size.map { CaseSize(function: c.function, size: $0) }
-                            }))
+                            }, environment: HistoryEnvironment(run.environment)))
                 }
             }
         }
@@ -189,5 +193,56 @@ public struct CommitInfo: Sendable, Codable, Equatable, Hashable {
             hash: fields[0], parent: String(fields[1].split(separator: " ").first ?? ""), position: position,
             date: Date(timeIntervalSince1970: seconds),
             subject: fields.count > 3 ? fields[3] : "")
+    }
+}
+
+/// What a history point was measured with: the fields whose change can move a series by itself.
+public struct HistoryEnvironment: Sendable, Codable, Equatable {
+    /// The toolchain's version line.
+    public var toolchain: String
+    /// The machine's CPU model.
+    public var cpu: String
+    /// The allocator linked.
+    public var allocator: String
+    /// valgrind's version, for counts.
+    public var valgrind: String?
+    /// The counting setup, for counts.
+    public var counting: CountingSetup?
+
+    /// The fields of a run's environment.
+    public init(_ environment: Environment) {
+        toolchain = environment.swiftVersion
+        cpu = environment.machine.cpuModel
+        allocator = environment.allocator
+        valgrind = environment.valgrind
+        counting = environment.countingSetup
+    }
+
+    /// Reads the stored JSON; nil when it is not this shape.
+    public init?(text: String) {
+        guard let value = try? JSONDecoder().decode(HistoryEnvironment.self, from: Data(text.utf8)) else { return nil }
+        self = value
+    }
+
+    /// The stored JSON (sorted keys), or nil when it cannot be encoded.
+    public static func text(_ environment: HistoryEnvironment) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(environment)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The fields that differ from `other`, each as `name: before → after`.
+    public func differences(from other: HistoryEnvironment) -> [String] {
+        var lines: [String] = []
+        if toolchain != other.toolchain { lines.append("toolchain: \(other.toolchain) → \(toolchain)") }
+        if cpu != other.cpu { lines.append("machine: \(other.cpu) → \(cpu)") }
+        if allocator != other.allocator { lines.append("allocator: \(other.allocator) → \(allocator)") }
+        if valgrind != other.valgrind {
+            lines.append("valgrind: \(other.valgrind ?? "none") → \(valgrind ?? "none")")
+        }
+        if let a = counting, let b = other.counting, !a.differences(from: b).isEmpty {
+            lines.append("counting setup: " + a.differences(from: b).joined(separator: ", "))
+        }
+        return lines
     }
 }

@@ -30,13 +30,15 @@ enum HistorySchema {
             "ALTER TABLE perfkit_history ADD COLUMN case_function TEXT",
             "ALTER TABLE perfkit_history ADD COLUMN case_size DOUBLE PRECISION",
         ],
+        // Version 3: what the point was measured with (toolchain, allocator, valgrind, counting setup), as JSON.
+        ["ALTER TABLE perfkit_history ADD COLUMN environment TEXT"],
     ]
 
     /// The columns, in the order ``row(_:)`` writes and ``entry(_:)`` reads them.
     static let columnNames = [
         "machine", "commit_hash", "parent_hash", "position", "commit_date", "subject", "test", "measurement", "arm",
         "phase", "metric", "unit", "kind", "measure", "value", "lower_value", "upper_value", "processes", "recorded",
-        "case_function", "case_size",
+        "case_function", "case_size", "environment",
     ]
     /// How many of them version 1 had (the rest came with migration 2).
     static let versionOneColumns = 19
@@ -75,6 +77,7 @@ enum HistorySchema {
             .real(e.upper),
             .integer(Int64(e.processes)), .real(e.recorded.timeIntervalSince1970),
             e.caseSize.map { .text($0.function) } ?? .null, e.caseSize.map { .real($0.size) } ?? .null,
+            e.environment.flatMap(HistoryEnvironment.text).map { .text($0) } ?? .null,
         ]
     }
 
@@ -99,6 +102,7 @@ enum HistorySchema {
             kind: kind, measure: measure,
             value: value, lower: lower, upper: upper, processes: Int(processes),
             recorded: Date(timeIntervalSince1970: recorded),
-            caseSize: r[19].text.flatMap { function in r[20].double.map { CaseSize(function: function, size: $0) } })
+            caseSize: r[19].text.flatMap { function in r[20].double.map { CaseSize(function: function, size: $0) } },
+            environment: r[21].text.flatMap(HistoryEnvironment.init(text:)))
     }
 }

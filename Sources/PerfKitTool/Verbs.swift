@@ -127,7 +127,7 @@ extension VerbTable {
                     ),
                 ]),
             Verb(
-                name: "history", run: HistoryCommand.run, positionals: "record | show",
+                name: "history", run: HistoryCommand.run, positionals: "record | show | site",
                 summary:
                     "Keeps a branch's history (one entry per commit, machine and series) and prints the commits where "
                     + "series changed.",
@@ -140,6 +140,8 @@ extension VerbTable {
                     .markdown.help("show: a Markdown report with an SVG trend per changed series beside it"),
                     .failOn.value(
                         "change", help: "show: exit 1 when the newest recorded commit is a change point of a series"),
+                    .output.value("DIR", help: "site: the folder to write index.html into (made when missing)"),
+                    .commitURL,
                 ]),
             Verb(
                 name: "bisect", run: measuring(BisectCommand.run), positionals: "GOOD BAD",

@@ -4,7 +4,7 @@ import PerfKit
 import PerfKitCommandLine
 import PerfKitHistory
 
-/// `perfkit history record|show`: a branch's history in a store (SQLite file or PostgreSQL URL).
+/// `perfkit history record|show|site`: a branch's history in a store (SQLite file or PostgreSQL URL).
 enum HistoryCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try Arguments(arguments, verb: "history")
@@ -16,7 +16,8 @@ enum HistoryCommand {
         switch action {
         case "record": return try record(parsed, location: location)
         case "show": return try show(parsed, location: location)
-        default: throw UsageError("unknown history action '\(action)' (record, show)")
+        case "site": return try site(parsed, location: location)
+        default: throw UsageError("unknown history action '\(action)' (record, show, site)")
         }
     }
 
@@ -97,6 +98,27 @@ enum HistoryCommand {
                     + names.prefix(3).joined(separator: "; "))
             return ExitStatus.regression
         }
+        return ExitStatus.fine
+    }
+
+    /// `history site --output DIR`: a static, offline site of the store (``HistorySite``).
+    static func site(_ parsed: Arguments, location: String) throws -> Int32 {
+        guard let folder = parsed[.output] else { throw UsageError("history site needs --output DIR") }
+        let template = parsed[.commitURL]
+        if let template, !template.contains("{commit}") {
+            throw UsageError("--commit-url must hold {commit} where the commit's hash goes, not '\(template)'")
+        }
+        let stored = try StoreLocation(location)
+        if case .sqlite(let file) = stored {
+            try OutputPath.check([folder + "/index.html"], inputs: [file])
+        }
+        let store = try HistoryStore(stored, create: false)
+        let histories = ChangePointDetector().histories(try store.entries(machine: parsed[.machine]))
+        let site = try HistorySite(histories, commitURL: template)
+        try site.write(to: folder)
+        Output.line(
+            "site: \(folder)/index.html (\(site.counts.benchmarks) benchmarks, \(site.counts.charts) charts, "
+                + "\(site.counts.changes) change points; open it from disk)")
         return ExitStatus.fine
     }
 
