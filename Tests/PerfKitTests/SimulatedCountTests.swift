@@ -122,6 +122,10 @@ import Testing
         #expect(profile.inclusive.contains(CountProfile.Entry(function: "App.inner()", value: 100)))
         let changes = CountProfile.changes(profile.inclusive, [CountProfile.Entry(function: "App.inner()", value: 130)])
         #expect(changes.first?.function == "$s3App5outeryyF" && changes.first?.delta == -160)
+        // The folded stacks under the body: its own 10, the inner call's 100, the allocations' 50 at the body.
+        let stacks = Dictionary(uniqueKeysWithValues: (profile.stacks ?? []).map { ($0.function, $0.value) })
+        #expect(stacks["$s3App5outeryyF;App.inner()"] == 100)
+        #expect(stacks.values.reduce(0, +) == 160)
     }
 
     /// The share of a sample in the runtime's shared lookups is its largest lookup's inclusive cost over the total.

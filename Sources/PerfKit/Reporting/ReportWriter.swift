@@ -15,6 +15,8 @@ public struct ReportWriter: Sendable {
     /// The growth of parameterized tests over sizes: a section and a log–log chart per function
     /// in the Markdown report (nil, or empty, for none).
     public var growth: GrowthReport? = nil
+    /// Differential flame graphs of the changed count series, written beside the Markdown report and linked from it.
+    public var flameGraphs: [FlameGraph] = []
 
     /// Creates a writer.
     public init(markdown: String?, csv: String?, json: String?) {
@@ -106,6 +108,19 @@ public struct ReportWriter: Sendable {
             }
             report.extraSections.append(growth.markdown(charts: names))
         }
+        if !flameGraphs.isEmpty {
+            var links: [String] = []
+            for (n, graph) in flameGraphs.enumerated() {
+                let name = Self.flameGraphName(base.lastPathComponent, n + 1)
+                try StoredFile.writeAtomically(Data(graph.svg.utf8), to: folder.appendingPathComponent(name).path)
+                written.append(folder.appendingPathComponent(name).path)
+                links.append("- [\(graph.title)](\(name))")
+            }
+            report.extraSections.append(
+                (["## Flame graphs of what changed", "",
+                  "Both sides' call stacks merged, each frame as wide as its larger side: red grew, blue shrank; a "
+                    + "frame's title gives both sides' figures.", ""] + links).joined(separator: "\n"))
+        }
         report.fullReportName = URL(fileURLWithPath: full).lastPathComponent
         try StoredFile.writeAtomically(Data(report.renderFull().utf8), to: full)
         try StoredFile.writeAtomically(Data(report.render().utf8), to: markdown)
@@ -128,11 +143,12 @@ public struct ReportWriter: Sendable {
         let charts = Set(["arms", "sides"].flatMap { c in ReportHeadline.Group.all.map { chartName(report, c, $0) } })
         func isChart(_ file: String) -> Bool {
             if charts.contains(file) { return true }
-            // A growth chart: the number after the last "-" names it, and the name is the one it would get.
+            // A growth chart or a flame graph: the number after the last "-" names it, and the name is the one it
+            // would get.
             guard file.hasSuffix(".svg"), let dash = file.lastIndex(of: "-"),
                 let n = Int(file[file.index(after: dash)...].dropLast(4))
             else { return false }
-            return file == growthChartName(report, n)
+            return file == growthChartName(report, n) || file == flameGraphName(report, n)
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         where isChart(name) && !kept.contains(name) {
@@ -142,6 +158,33 @@ public struct ReportWriter: Sendable {
                     path, "cannot remove this report's chart from an earlier run: \(error.localizedDescription)")
             }
         }
+    }
+
+    /// A flame graph's name: `<report>-flame-<n>.svg`.
+    static func flameGraphName(_ report: String, _ n: Int) -> String { "\(report)-flame-\(n).svg" }
+
+    /// Writes each changed series' folded stacks, both sides, into `folder`: `<series>.before.folded` and
+    /// `.after.folded`, for flamegraph.pl and speedscope.
+    /// - Returns: The files written.
+    public static func writeFolded(
+        _ whereItWent: WhereItWent, baseline: [TestResult], current: [TestResult], to folder: String
+    ) throws(FileError) -> [String] {
+        let before = SeriesTable(baseline), after = SeriesTable(current)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch { throw FileError(folder, "cannot create the folder: \(error.localizedDescription)") }
+        var written: [String] = []
+        for entry in whereItWent.entries {
+            let slug = String(
+                entry.id.description.map { $0.isLetter || $0.isNumber ? $0 : "_" }.prefix(120))
+            for (side, table) in [("before", before), ("after", after)] {
+                guard let stacks = table.series[entry.id]?.profile?.stacks else { continue }
+                let path = "\(folder)/\(slug).\(side).folded"
+                try StoredFile.writeAtomically(Data(FlameGraph.folded(stacks).utf8), to: path)
+                written.append(path)
+            }
+        }
+        return written
     }
 
     /// A comparison chart's name: `<report>-<comparison>-<kind>.svg`, the kind as the group title's first two

@@ -188,8 +188,65 @@ public struct CallgrindDump: Sendable, Equatable {
         var profile = CountProfile(inclusive: top(inclusive), allocationCalls: top(allocations), samples: dumps.count)
         profile.enclosing = top(enclosing)
         profile.varying = varying(dumps, key: key)
+        profile.stacks = stacks(dumps, key: key, root: whole?.key ?? inclusive.max { $0.value < $1.value }?.key)
         exclusiveProfile(dumps, key: key).write(into: &profile)
         return profile
+    }
+
+    /// The folded call stacks below `root` (``CountProfile/stacks``), per call of the body.
+    ///
+    /// From the summed call graph: a node's self cost and its calls, scaled by the share of the callee's inclusive
+    /// cost that this path carries; a function already on the path is not entered again (recursion), and paths under
+    /// 0.05% of the total or deeper than 48 frames end there.
+    static func stacks(_ dumps: [CallgrindDump], key: (String) -> String?, root: String?) -> [CountProfile.Entry]? {
+        guard let root, !dumps.isEmpty else { return nil }
+        var own: [String: Double] = [:], edges: [String: [String: Double]] = [:]
+        for dump in dumps {
+            for (name, value) in dump.selfCost {
+                if let name = key(withoutLevel(name)) { own[name, default: 0] += Double(value) }
+            }
+            for (caller, callees) in dump.calls {
+                guard let from = key(withoutLevel(caller)) else { continue }
+                for (callee, value) in callees {
+                    guard let to = key(withoutLevel(callee)), to != from else { continue }
+                    edges[from, default: [:]][to, default: 0] += Double(value)
+                }
+            }
+        }
+        // A function's inclusive cost over every context: its own plus its calls.
+        func inclusive(_ name: String) -> Double { (own[name] ?? 0) + (edges[name]?.values.reduce(0, +) ?? 0) }
+        let n = Double(dumps.count)
+        let whole = inclusive(root)
+        guard whole > 0 else { return nil }
+        var folded: [String: Double] = [:]
+        func expand(_ name: String, _ path: [String], _ cost: Double) {
+            let all = inclusive(name)
+            let line = (path + [name]).map { $0.replacingOccurrences(of: ";", with: ":") }.joined(separator: ";")
+            // A callee the dumps give no lines of its own (an allocator entry point): its cost stays at its frame.
+            guard all > 0 else {
+                folded[line, default: 0] += cost
+                return
+            }
+            let share = min(1, cost / all)
+            folded[line, default: 0] += (own[name] ?? 0) * share + max(0, cost - all)
+            guard path.count < 48 else {
+                folded[line, default: 0] += (all - (own[name] ?? 0)) * share
+                return
+            }
+            for (callee, value) in edges[name] ?? [:] {
+                let part = value * share
+                if path.contains(callee) || callee == name || part < whole * 0.0005 {
+                    folded[line, default: 0] += part  // too small or recursive: counted at this frame
+                } else {
+                    expand(callee, path + [name], part)
+                }
+            }
+        }
+        expand(root, [], whole)
+        return folded.filter { $0.value > 0 }
+            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .prefix(CountProfile.stackLimit)
+            .map { CountProfile.Entry(function: $0.key, value: $0.value / n) }
     }
 
     /// The functions whose own instructions differ between `dumps` (samples of one process), widest range first: where

@@ -52,6 +52,16 @@ public struct CountProfile: Sendable, Codable, Equatable {
     /// first (at most 3): where a count that varies varies. Nil when every sample counted the same in every function.
     public var varying: [Entry]? = nil
 
+    /// The call stacks below the body, in the folded format flamegraph.pl and speedscope read: each entry's function is
+    /// a path `outer;inner;…` and its value the instructions per call spent in the path's last frame itself.
+    ///
+    /// Expanded from callgrind's call graph (a callee's cost split among its callers' contexts in proportion), the
+    /// largest ``stackLimit`` paths kept. Nil in profiles stored before it was kept.
+    public var stacks: [Entry]? = nil
+
+    /// How many folded paths a profile keeps.
+    public static let stackLimit = 400
+
     /// How many functions each list keeps.
     public static let limit = 60
 

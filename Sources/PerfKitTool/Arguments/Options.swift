@@ -48,6 +48,9 @@ extension Option {
     package static let commitURL = Option(
         "commit-url", value: "TEMPLATE",
         help: "site: each point's link, {commit} standing for its hash (https://github.com/o/r/commit/{commit})")
+    package static let folded = Option(
+        "folded", value: "DIR",
+        help: "each changed count series' call stacks, both sides, in the folded format flamegraph.pl reads")
     package static let requireAll = Option(
         flag: "require-all", help: "check: fail (exit 1) when a limit names no measurement of the run")
     package static let perToolchain = Option(

@@ -100,7 +100,12 @@ enum AbbaCommand {
         var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
         let growth = GrowthReport(baseline: sides[0].tests, current: sides[1].tests)
         writer.growth = growth
-        let written = try writer.write(report, rawTests: [("A", sides[0].tests), ("B", sides[1].tests)])
+        writer.flameGraphs = whereItWent.flameGraphs(baseline: sides[0].tests, current: sides[1].tests)
+        var written = try writer.write(report, rawTests: [("A", sides[0].tests), ("B", sides[1].tests)])
+        if let folded = parsed[.folded] {
+            written += try ReportWriter.writeFolded(
+                whereItWent, baseline: sides[0].tests, current: sides[1].tests, to: folded)
+        }
         for line in ReportHeadline(comparison, direction: "B = \(b.name) against A = \(a.name)").plainLines {
             Output.line(line)
         }

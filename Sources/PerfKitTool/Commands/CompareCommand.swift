@@ -49,7 +49,12 @@ enum CompareCommand {
         var writer = ReportWriter(markdown: parsed[.markdown], csv: parsed[.csv], json: parsed[.json])
         let growth = GrowthReport(baseline: baseline.tests, current: currentTests)
         writer.growth = growth
-        let written = try writer.write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
+        writer.flameGraphs = whereItWent.flameGraphs(baseline: baseline.tests, current: currentTests)
+        var written = try writer.write(report, rawTests: [("baseline", baseline.tests), ("current", currentTests)])
+        if let folded = parsed[.folded] {
+            written += try ReportWriter.writeFolded(
+                whereItWent, baseline: baseline.tests, current: currentTests, to: folded)
+        }
         // The answer always goes to standard output, whatever files are written too.
         for line in ReportHeadline(comparison, direction: "current against \(baseline.name)", sides: report.sidesNamed)
             .plainLines
