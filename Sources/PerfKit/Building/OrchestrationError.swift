@@ -93,3 +93,17 @@ package struct CountingFailedAfterTiming: Error, Sendable, CustomStringConvertib
         return "\(cause); the timing run it followed was kept: \(written) (no counts in it)"
     }
 }
+
+/// A measured process that crashed, exited or was stopped inside a test: the test it was in and the results of the
+/// tests that finished before it, which the run keeps.
+package struct MeasuredProcessEndedEarly: Error, Sendable, CustomStringConvertible {
+    /// The test that was running.
+    package var test: String
+    /// What happened ("crashed (killed by signal 6 (SIGABRT))", "ran past its limit of 600 s …").
+    package var how: String
+    /// The tests that finished before it.
+    package var finished: [TestResult]
+
+    /// One line naming the test.
+    package var description: String { "the measured test \(FileError.shown(test)) \(how)" }
+}

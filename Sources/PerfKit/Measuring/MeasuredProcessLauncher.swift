@@ -143,17 +143,3 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         return MeasuredProcessOutcome(tests: tests, status: status)
     }
 }
-
-/// A measured process that crashed, exited or was stopped inside a test: the test it was in and the results of the
-/// tests that finished before it, which the run keeps.
-package struct MeasuredProcessEndedEarly: Error, Sendable, CustomStringConvertible {
-    /// The test that was running.
-    package var test: String
-    /// What happened ("crashed (killed by signal 6 (SIGABRT))", "ran past its limit of 600 s …").
-    package var how: String
-    /// The tests that finished before it.
-    package var finished: [TestResult]
-
-    /// One line naming the test.
-    package var description: String { "the measured test \(FileError.shown(test)) \(how)" }
-}
