@@ -178,6 +178,8 @@ public struct CallgrindDump: Sendable, Equatable {
         let whole = inclusive.filter { Double($0.value) >= 0.999 * total }.min {
             $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key
         }
+        // The stacks start at the outermost frame that is not the harness's: the body's own closure.
+        let outermost = inclusive.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
         let enclosing = inclusive.filter { Double($0.value) >= 0.999 * total && $0.key != whole?.key }
         inclusive = inclusive.filter { Double($0.value) < 0.999 * total }
         if let whole { inclusive[whole.key] = whole.value }
@@ -188,7 +190,7 @@ public struct CallgrindDump: Sendable, Equatable {
         var profile = CountProfile(inclusive: top(inclusive), allocationCalls: top(allocations), samples: dumps.count)
         profile.enclosing = top(enclosing)
         profile.varying = varying(dumps, key: key)
-        profile.stacks = stacks(dumps, key: key, root: whole?.key ?? inclusive.max { $0.value < $1.value }?.key)
+        profile.stacks = stacks(dumps, key: key, root: outermost)
         exclusiveProfile(dumps, key: key).write(into: &profile)
         return profile
     }
