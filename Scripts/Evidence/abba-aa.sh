@@ -32,7 +32,7 @@ count = collections.Counter(r["verdict"] for r in timing)
 within = count.get("withinNoise", 0)
 print(f"timing series judged: {len(timing)}; {dict(count)}; within noise {within} of {len(timing)} ({100 * within / max(len(timing), 1):.0f}%)")
 # CI half-widths shrink about as 1/sqrt(rounds): the rounds an inconclusive series would need for
-# its CI to fit inside its band, at the spread this session saw.
+# its CI to fit inside its band, at the spread measured then (Evidence.md).
 needs = []
 for r in timing:
     c = r.get("change")

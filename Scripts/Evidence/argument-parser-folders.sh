@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Does the working folder's name move counts? (2026-12-04) swift-argument-parser with argument-parser-package.sh's
+# Does the working folder's name move counts? swift-argument-parser with argument-parser-package.sh's
 # benchmarks and its parse regression (a checksum of each argument), cloned into two folders whose names differ by
 # 40 characters, each built and counted by a plain `perfkit run --counts-only`; then the counts paired sample by
 # sample and the two test bundles' section sizes (`size -A`) side by side.
 # usage: argument-parser-folders.sh BARE_REPO [PERFKIT_CHECKOUT]   (made in /tmp/apf)
 set -uo pipefail
-bare=$1; perfkit=${2:-/work/main}
+bare=$1; perfkit=${2:-$(git -C "$(dirname "$0")" rev-parse --show-toplevel)}
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf /tmp/apf && mkdir -p /tmp/apf && cd /tmp/apf
 git clone -q "$perfkit" perfkit

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# apple/swift-argument-parser as a user adopts PerfKit (fifth session): its tree (a bare repository from the
-# search tool's fetch, cloned) gets a ParsingBenchmarks suite (a parameterized parse of 10, 100 and 400 targets,
+# apple/swift-argument-parser as a user adopts PerfKit: its tree (a bare repository,
+# cloned) gets a ParsingBenchmarks suite (a parameterized parse of 10, 100 and 400 targets,
 # help text, an error message) and PerfKit as a path dependency with the Jemalloc and History traits (the manifest
 # moved to tools 6.1 for traits). Then: swift test, perfkit run --counts, two counting runs of one build (c3, c4),
 # a history entry and a baseline, a checksum of each argument in parseIndividualArg (a small parse regression) and
 # a comment-only commit after it, a counting run, compare, history record, abba --counts, bisect, history show.
 # usage: argument-parser-package.sh BARE_REPO [PERFKIT_CHECKOUT]   (made in /tmp/ap)
 set -uo pipefail
-bare=$1; perfkit=${2:-/work/main}
+bare=$1; perfkit=${2:-$(git -C "$(dirname "$0")" rev-parse --show-toplevel)}
 rm -rf /tmp/ap && mkdir -p /tmp/ap && cd /tmp/ap
 git clone -q "$perfkit" perfkit && git clone -q "$bare" sap && cd sap
 printf '#!/bin/sh\nexec swift package --allow-writing-to-package-directory perfkit "$@"\n' > /tmp/ap/pk

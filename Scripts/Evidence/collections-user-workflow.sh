@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole workflow on the package collections-user.sh made (2026-12-03, third session): a baseline and a history
+# The whole workflow on the package collections-user.sh made: a baseline and a history
 # entry at "base", then three commits (a README line; about 0.07% more work in orderedWeights, whose OrderedDictionary is
 # seeded by its storage address; about 10% more in treeCounts), a counting run and `compare` at the last,
 # `abba --counts` of the small change alone, `bisect` for the tree, and the history of all four commits.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A user's package shaped like a real one (issue 37; 2026-12-03, third session): swift-collections (fetched, its tree
+# A user's package shaped like a real one (issue 37): swift-collections (fetched, its tree
 # committed inside the repository under Vendor/, a local package), code whose hash tables are seeded by their storage
 # address (OrderedSet, OrderedDictionary) beside a TreeDictionary, a `[String: Int]` and a type-keyed registry, a
 # parameterized benchmark over sizes and an async one. PerfKit is a path dependency outside the repository; its tool

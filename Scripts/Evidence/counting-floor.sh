@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a counting process costs before its test runs (2026-12-04, tenth session): the package's release test bundle,
+# What a counting process costs before its test runs: the package's release test bundle,
 # stripped as a counting run strips it, started under valgrind as a counting process is (the shim preloaded, ASLR off,
 # symbols bound at start-up, instrumentation off) with a filter no test matches, REPEATS times; then the same start
 # natively, and once under callgrind with instrumentation on from the start, whose ten costliest functions (inclusive)

@@ -3,9 +3,9 @@
 # dictionary keyed by `ObjectIdentifier`, a `[String: Int]`, each built from inputs the test makes before
 # `measure`, and one over objects a lazily initialised global made (issue 61 item 6). Two counting runs of one build, then a second, separately built copy (a comment added), and
 # the count series compared (Scripts/Evidence/counts-identical.py).
-# usage: hash-package.sh [PERFKIT_CHECKOUT]   (default /work/main; the package is made in /tmp/hashes)
+# usage: hash-package.sh [PERFKIT_CHECKOUT]   (default: this checkout; the package is made in /tmp/hashes)
 set -euo pipefail
-perfkit=${1:-/work/main}; here=$(cd "$(dirname "$0")" && pwd)
+perfkit=${1:-$(git -C "$(dirname "$0")" rev-parse --show-toplevel)}; here=$(cd "$(dirname "$0")" && pwd)
 root=/tmp/hashes; rm -rf $root; mkdir -p $root; cd $root
 git clone -q "$perfkit" perfkit
 mkdir -p hashes/Sources/Hashes hashes/Tests/HashesTests && cd hashes

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# apple/swift-protobuf as a user adopts PerfKit (2026-12-04): a package whose manifest also builds a C++ `protoc`
-# (abseil and libprotobuf, vendored) and two more executables no test needs. Its tree (a bare repository from the
-# search tool's fetch, cloned) gets a ProtobufBenchmarks suite over the library's well-known types (a
+# apple/swift-protobuf as a user adopts PerfKit: a package whose manifest also builds a C++ `protoc`
+# (abseil and libprotobuf, vendored) and two more executables no test needs. Its tree (a bare repository,
+# cloned) gets a ProtobufBenchmarks suite over the library's well-known types (a
 # `google.protobuf.Struct`, a `[String: Value]` map: JSON encoding of 10, 100 and 400 fields, binary decoding of 10
 # and 100, the text format, an async JSON decode) and PerfKit as a path dependency with the Jemalloc and History
 # traits. Then: perfkit run --counts (the release build of the test product alone), a second counting run of the
@@ -9,7 +9,7 @@
 # (`swift build -c release --build-tests`) in a scratch folder of its own.
 # usage: protobuf-package.sh BARE_REPO [PERFKIT_CHECKOUT]   (made in /tmp/pb)
 set -uo pipefail
-bare=$1; perfkit=${2:-/work/main}
+bare=$1; perfkit=${2:-$(git -C "$(dirname "$0")" rev-parse --show-toplevel)}
 rm -rf /tmp/pb && mkdir -p /tmp/pb && cd /tmp/pb
 git clone -q "$perfkit" perfkit && git clone -q "$bare" swift-protobuf && cd swift-protobuf
 printf '#!/bin/sh\nexec swift package --allow-writing-to-package-directory perfkit "$@"\n' > /tmp/pb/pk

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SwiftPM 6.3's order of a package's trait defines, plan by plan (2026-12-05): a package with three
+# SwiftPM 6.3's order of a package's trait defines, plan by plan: a package with three
 # traits on by default, its build plan removed and rebuilt six times as PerfKit's builds do, then six
 # times more with SWIFT_DETERMINISTIC_HASHING=1 (what PerfKit's builds now set). Each line: how many
 # compile commands ran, then the order of the defines in the plan.

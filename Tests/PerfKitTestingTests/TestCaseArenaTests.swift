@@ -9,7 +9,7 @@ import Testing
 /// What an earlier case of a parameterized test left on the measured thread's heap, or what the harness's threads free
 /// of it later, never moves where a later case's objects sit.
 ///
-/// Found on a package shaped like a real one (Documentation/Evidence.md, third session):
+/// Found on a package shaped like a real one (Documentation/Evidence.md):
 /// an `OrderedDictionary` benchmark over four sizes counted its second case's first sample 1,481
 /// instructions (0.07%) apart in two counting runs of one binary, in swift-collections' probing.
 @Suite(.serialized) struct TestCaseArenaTests {

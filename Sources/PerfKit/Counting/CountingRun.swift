@@ -162,7 +162,7 @@ package enum CountingRun {
     /// sit in those process-wide tables (keyed by metadata addresses the harness's threads allocated), not the measured
     /// code: two counting runs of one calendar binary differed in 16 of 30 series, by up to 371 instructions a call in
     /// the layouts and 216,000 in the view switch's casts, almost all in these finds; with them left out, 10 series
-    /// differ, 9 of them by at most 0.013% (Evidence.md, third session). What a lookup does besides probing
+    /// differ, 9 of them by at most 0.013% (Evidence.md). What a lookup does besides probing
     /// (instantiating metadata, scanning conformance records on a miss) stays counted. The generic metadata cache's
     /// `getOrInsert`, which calls one of these finds, is subtracted instead (``DumpCount``).
     package static let uncountedRuntimeProbes = ["*ConcurrentReadableHashMap*find<*"]

@@ -29,7 +29,7 @@ public enum SimulatedCounter {
     /// two arms. Counts repeat between runs and builds, so a third sample shows nothing new, and each costs about 50
     /// times its native time: the reference arms of the calendar suite's cold artwork and scroll count 640 million
     /// instructions a sample, and with three samples (four, for whole ABBA blocks) they alone took 86 and 48 of the
-    /// counting run's 112 s (Evidence.md, fifth session).
+    /// counting run's 112 s (Evidence.md).
     public static let samplesPerArmAndPhase = 2
 
     /// The environment variable with the dump prefix callgrind was started with.

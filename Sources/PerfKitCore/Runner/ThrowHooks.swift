@@ -6,7 +6,7 @@ import CThrowHooks
 /// `throw` in the process, the measured body's included, captures a backtrace (an unwind of the
 /// stack) and files it in a process-wide dictionary keyed by the error box's address. That is the
 /// test harness's cost, not the component's, and it follows the harness's state. Measured in
-/// swift-argument-parser's parse of 10 targets (Evidence.md, fifth session): 159,183 of
+/// swift-argument-parser's parse of 10 targets (Evidence.md): 159,183 of
 /// 4,182,861 instructions a call (3.8%), and two counting runs of one build 26 and 72 instructions
 /// apart there, in that dictionary's probing. A measurement (``Runner``, and the async `measure`)
 /// suspends the hooks from its start to its end, so throwing code is measured at what it costs
