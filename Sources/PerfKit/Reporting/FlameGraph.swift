@@ -72,7 +72,8 @@ public struct FlameGraph: Sendable {
             let delta = frame.after - frame.before
             let share = size > 0 ? min(1, abs(delta) / size) : 0
             let fill =
-                delta > 0 ? Self.color(red: true, share) : delta < 0 ? Self.color(red: false, share) : "rgb(221,221,221)"
+                delta > 0
+                ? Self.color(red: true, share) : delta < 0 ? Self.color(red: false, share) : "rgb(221,221,221)"
             let side =
                 frame.before == 0 ? " (after only)" : frame.after == 0 ? " (before only)" : ""
             let title =

@@ -117,9 +117,11 @@ public struct ReportWriter: Sendable {
                 links.append("- [\(graph.title)](\(name))")
             }
             report.extraSections.append(
-                (["## Flame graphs of what changed", "",
-                  "Both sides' call stacks merged, each frame as wide as its larger side: red grew, blue shrank; a "
-                    + "frame's title gives both sides' figures.", ""] + links).joined(separator: "\n"))
+                ([
+                    "## Flame graphs of what changed", "",
+                    "Both sides' call stacks merged, each frame as wide as its larger side: red grew, blue shrank; a "
+                        + "frame's title gives both sides' figures.", "",
+                ] + links).joined(separator: "\n"))
         }
         report.fullReportName = URL(fileURLWithPath: full).lastPathComponent
         try StoredFile.writeAtomically(Data(report.renderFull().utf8), to: full)
