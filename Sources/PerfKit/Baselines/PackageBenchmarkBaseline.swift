@@ -31,7 +31,7 @@ extension PackageBenchmarkThresholds {
         for (identifier, results) in file.results {
             for result in results {
                 guard let name = result.metricName, let metric = Self.metricNames[name] else {
-                    unread.insert(result.metricName ?? "custom")
+                    unread.insert(FileError.shown(result.metricName ?? "custom"))
                     continue
                 }
                 let place = "\(identifier.target).\(identifier.name) '\(name)'"

@@ -30,12 +30,33 @@ package enum MeasuringLock {
     package static func holding<R>(directory: String, command: [String], _ body: () throws -> R) throws -> R {
         guard FileManager.default.fileExists(atPath: directory + "/Package.swift") else { return try body() }
         let fd = try take(directory: directory, command: command)
-        defer { close(fd) }
+        defer {
+            // Removed while still held, so a run that ended leaves no lock file behind; one that was killed leaves an
+            // unlocked file the next run takes.
+            _ = unlink(directory + "/" + path)
+            close(fd)
+        }
         return try body()
     }
 
     /// Opens and locks the lock file, writing the holder into it; its descriptor.
     private static func take(directory: String, command: [String]) throws -> Int32 {
+        // A holder removes the file as it ends: a lock taken on a file removed meanwhile is taken again on the new one.
+        for _ in 0..<3 {
+            let fd = try takeOnce(directory: directory, command: command)
+            var held = stat(), named = stat()
+            if fstat(fd, &held) == 0, stat(directory + "/" + path, &named) == 0, held.st_ino == named.st_ino,
+                held.st_dev == named.st_dev
+            {
+                return fd
+            }
+            close(fd)
+        }
+        return try takeOnce(directory: directory, command: command)
+    }
+
+    /// One attempt of ``take(directory:command:)``.
+    private static func takeOnce(directory: String, command: [String]) throws -> Int32 {
         let file = directory + "/" + path
         try? FileManager.default.createDirectory(atPath: directory + "/.perfkit", withIntermediateDirectories: true)
         let fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)

@@ -162,6 +162,9 @@ enum AbbaCommand {
             try RunCommand.keepDumps(counted.dumps, beside: kept)
             sides.append((counted.tests, recorded))
         }
+        Output.progress(
+            "perfkit abba: each side's counting run is kept in \(sideRunFile("A")) and \(sideRunFile("B")), with its "
+                + "callgrind files beside it; the next abba --counts replaces them (copy them to keep them)")
         return sides
     }
 
