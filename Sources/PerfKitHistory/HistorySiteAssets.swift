@@ -158,7 +158,15 @@ enum HistorySiteAssets {
           add(short(commit[0]) + " " + commit[1]);
           add(line.label + ": " + format(p[1], chart.unit) + " [" + format(p[2], chart.unit) + " … " + format(p[3], chart.unit) + "]");
           if (p[4] >= 0) for (const field of data.environments[p[4]]) add(field, "env");
-          if (p[5]) add("environment changed at this point", "diff");
+          if (p[5]) {
+            // What changed from the point before, field by field.
+            const all = points(line), k = all.indexOf(p), before = k > 0 ? all[k - 1][4] : -1;
+            const old = before >= 0 ? data.environments[before] : [];
+            for (const field of data.environments[p[4]] || []) {
+              const name = field.split(":")[0], was = old.find((f) => f.split(":")[0] === name);
+              if (was !== field) add("changed: " + (was || name + ": none") + " → " + field.slice(name.length + 2), "diff");
+            }
+          }
           element.style.left = (event.clientX + 14) + "px"; element.style.top = (event.clientY + 14) + "px";
           element.hidden = false; canvas.style.cursor = commitLink(p[0]) ? "pointer" : "";
           return p[0];
