@@ -59,7 +59,9 @@ public enum ExactAllocationCounter {
     ///   - call: One call of the body, its result released.
     /// - Throws: Whatever `call` throws (the window is closed first).
     public static func leakedPerCall(calls: Int, _ call: () throws -> Void) rethrows -> Growth {
-        guard let window = Window.open(fresh: true) else {
+        // No allocation hooks: a synchronous body frees on its own thread, whose cache is off in the window, and the
+        // hooks over many calls of an allocation-heavy body were a second exposure to a crash seen with them.
+        guard let window = Window.open(fresh: true, hooks: false) else {
             for _ in 0..<2 * max(calls, 1) { try call() }
             return .unavailable
         }
@@ -154,6 +156,7 @@ public enum ExactAllocationCounter {
         #endif
 
         /// Binds the calling thread to a measuring arena with its cache off; nil when unavailable.
+        /// - Parameter hooks: Whether a fresh window may install jemalloc's allocation hooks (where they are allowed).
         /// - Parameter fresh: Whether to count in a new arena, never used before and not returned
         ///   to the pool after: an object made before the window (by an earlier call, kept in a
         ///   runtime cache) is then not in it, so freeing it later cannot read as a negative leak.
@@ -161,7 +164,7 @@ public enum ExactAllocationCounter {
         ///   ``Arena/freshLimit`` of them, a pooled arena is used. A fresh window counts the frees
         ///   of its blocks as they are made, on any thread (jemalloc's allocation hooks): another
         ///   thread's cache would return them to the arena's counters only after the window.
-        public static func open(fresh: Bool = false) -> Window? {
+        public static func open(fresh: Bool = false, hooks: Bool = true) -> Window? {
             #if Jemalloc
             let new = fresh ? Arena.fresh() : nil
             guard let arena = new ?? Arena.acquire() else { return nil }
@@ -175,7 +178,7 @@ public enum ExactAllocationCounter {
             _ = mallctl("thread.tcache.enabled", nil, nil, &disabled, MemoryLayout<Bool>.size)
             let before = arena.read()
             // Only a fresh arena: a pooled one would later receive those frees again, from the caches.
-            let hooked = new != nil && Self.hooksAllowed && perfkit_hooks_begin(arena.index) == 0
+            let hooked = new != nil && hooks && Self.hooksAllowed && perfkit_hooks_begin(arena.index) == 0
             return Window(
                 arena: arena, previousArena: previousArena, before: before, pooled: new == nil, hooked: hooked)
             #else
