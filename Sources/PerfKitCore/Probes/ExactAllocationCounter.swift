@@ -164,7 +164,10 @@ public enum ExactAllocationCounter {
         ///   ``Arena/freshLimit`` of them, a pooled arena is used. A fresh window counts the frees
         ///   of its blocks as they are made, on any thread (jemalloc's allocation hooks): another
         ///   thread's cache would return them to the arena's counters only after the window.
-        public static func open(fresh: Bool = false, hooks: Bool = true) -> Window? {
+        public static func open(fresh: Bool = false) -> Window? { open(fresh: fresh, hooks: true) }
+
+        /// ``open(fresh:)``, saying whether a fresh window may install jemalloc's allocation hooks.
+        public static func open(fresh: Bool, hooks: Bool) -> Window? {
             #if Jemalloc
             let new = fresh ? Arena.fresh() : nil
             guard let arena = new ?? Arena.acquire() else { return nil }
