@@ -78,7 +78,8 @@ public enum HistoryReport {
         var lines = [
             "# Change points", "",
             "Counts (simulated instructions, exact allocation counts) change at the commit whose value differs from "
-                + "its predecessor's (by any amount, unless a floor was set; widened to twice what the count moved when "
+                + "its predecessor's (by any amount, unless a floor was set; widened to twice what the count moved "
+                + "when "
                 + "the heap moved): they repeat between runs, so a step is that commit's. Timing varies, "
                 + "so its change points come from E-divisive means with a permutation test, with the stated "
                 + "false-alarm rate a series; a timing step's commit is an estimate. A machine's series are never "

@@ -33,9 +33,10 @@ public struct HistorySite: Sendable {
         var lines: [Line]
     }
 
-    /// One line, in columns so a store of 1,000 commits × 200 series stays a few megabytes: the commit indices (or,
-    /// when they run on without a gap, the first), the values, the interval only where it is not the value itself,
-    /// and the environment in runs (a change of it is marked on the chart).
+    /// One line, in columns so a store of 1,000 commits × 200 series stays a few megabytes.
+    ///
+    /// the commit indices (or, when they run on without a gap, the first), the values, the interval only where it is
+    /// not the value itself, and the environment in runs (a change of it is marked on the chart).
     struct Line: Encodable {
         var label: String
         /// The first commit index, when the points' commits run on without a gap.
@@ -128,29 +129,9 @@ public struct HistorySite: Sendable {
         let ordered = commits.values.sorted { ($0.position, $0.hash) < ($1.position, $1.hash) }
         let index = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($0.element.hash, $0.offset) })
         let machines = Set(histories.map(\.machine))
-        var environments: [[String]] = []
-        var environmentIndex: [String: Int] = [:]
-        func environment(_ value: HistoryEnvironment?) -> Int {
-            guard let value, let key = HistoryEnvironment.text(value) else { return -1 }
-            if let known = environmentIndex[key] { return known }
-            var fields = ["toolchain: \(value.toolchain)", "machine: \(value.cpu)", "allocator: \(value.allocator)"]
-            if let valgrind = value.valgrind { fields.append("valgrind: \(valgrind)") }
-            if let counting = value.counting { fields.append("counting: \(counting.sentence)") }
-            environments.append(fields)
-            environmentIndex[key] = environments.count - 1
-            return environments.count - 1
-        }
-        // A benchmark: a test's function (its cases together) and measurement, on one machine.
-        var grouped: [String: [SeriesHistory]] = [:]
-        var order: [String] = []
-        for history in histories {
-            let function = history.entries.first?.caseSize?.function ?? history.series.test
-            let key =
-                SeriesID.shortTest(function) + " · " + history.series.measurement
-                + (machines.count > 1 ? " · \(history.machine)" : "")
-            if grouped[key] == nil { order.append(key) }
-            grouped[key, default: []].append(history)
-        }
+        var registry = EnvironmentRegistry()
+        func environment(_ value: HistoryEnvironment?) -> Int { registry.index(of: value) }
+        let (grouped, order) = benchmarkGroups(histories, machines: machines)
         var benchmarks: [Benchmark] = []
         var changes: [Change] = []
         for (number, key) in order.enumerated() {
@@ -159,19 +140,7 @@ public struct HistorySite: Sendable {
             var units: [String] = []
             for history in grouped[key]! {
                 let label = lineLabel(history)
-                var commitIndices: [Int] = [], values: [Double] = [], lower: [Double] = [], upper: [Double] = []
-                var runs: [[Int]] = []
-                for entry in history.entries {
-                    guard let commit = index[entry.commit.hash] else { continue }
-                    let environmentIndex = environment(entry.environment)
-                    if runs.last?[1] != environmentIndex { runs.append([values.count, environmentIndex]) }
-                    commitIndices.append(commit)
-                    values.append(rounded(entry.value, 6))
-                    lower.append(rounded(entry.lower, 4))
-                    upper.append(rounded(entry.upper, 4))
-                }
-                let contiguous = zip(commitIndices, commitIndices.dropFirst()).allSatisfy { $1 == $0 + 1 }
-                let interval = zip(values, zip(lower, upper)).contains { $0 != $1.0 || $0 != $1.1 }
+                var line = Self.columns(history, index: index, environment: environment)
                 let polarity = Metric.builtIn.first { $0.name == history.series.metric }?.polarity ?? .smallerIsBetter
                 let marks = history.changes.compactMap { change -> [Double]? in
                     guard let commit = index[change.commit.hash] else { return nil }
@@ -185,11 +154,9 @@ public struct HistorySite: Sendable {
                 }
                 let unit = history.unit.symbol
                 if charts[unit] == nil { units.append(unit) }
-                charts[unit, default: []].append(
-                    Line(
-                        label: label, start: contiguous ? commitIndices.first : nil,
-                        commits: contiguous ? nil : commitIndices, values: values, lower: interval ? lower : nil,
-                        upper: interval ? upper : nil, environments: runs, changes: marks))
+                line.label = label
+                line.changes = marks
+                charts[unit, default: []].append(line)
             }
             benchmarks.append(
                 Benchmark(id: id, name: key, charts: units.map { Chart(unit: $0, lines: charts[$0]!) }))
@@ -202,7 +169,66 @@ public struct HistorySite: Sendable {
             ]
         }
         return Model(
-            commits: rows, commitURL: commitURL, benchmarks: benchmarks, environments: environments, changes: changes)
+            commits: rows, commitURL: commitURL, benchmarks: benchmarks, environments: registry.environments,
+            changes: changes)
+    }
+
+    /// Distinct environments as the page shows them, each once, by index.
+    struct EnvironmentRegistry {
+        var environments: [[String]] = []
+        var known: [String: Int] = [:]
+
+        /// The index of `value` (added when new), or -1 for none.
+        mutating func index(of value: HistoryEnvironment?) -> Int {
+            guard let value, let key = HistoryEnvironment.text(value) else { return -1 }
+            if let index = known[key] { return index }
+            var fields = ["toolchain: \(value.toolchain)", "machine: \(value.cpu)", "allocator: \(value.allocator)"]
+            if let valgrind = value.valgrind { fields.append("valgrind: \(valgrind)") }
+            if let counting = value.counting { fields.append("counting: \(counting.sentence)") }
+            environments.append(fields)
+            known[key] = environments.count - 1
+            return environments.count - 1
+        }
+    }
+
+    /// The histories by benchmark: a test's function (its cases together) and measurement, on one machine; in order.
+    static func benchmarkGroups(_ histories: [SeriesHistory], machines: Set<String>) -> (
+        [String: [SeriesHistory]], [String]
+    ) {
+        var grouped: [String: [SeriesHistory]] = [:]
+        var order: [String] = []
+        for history in histories {
+            let function = history.entries.first?.caseSize?.function ?? history.series.test
+            let key =
+                SeriesID.shortTest(function) + " · " + history.series.measurement
+                + (machines.count > 1 ? " · \(history.machine)" : "")
+            if grouped[key] == nil { order.append(key) }
+            grouped[key, default: []].append(history)
+        }
+        return (grouped, order)
+    }
+
+    /// A history's points as a line's columns (its label and change marks left for the caller).
+    static func columns(
+        _ history: SeriesHistory, index: [String: Int], environment: (HistoryEnvironment?) -> Int
+    ) -> Line {
+        var commitIndices: [Int] = [], values: [Double] = [], lower: [Double] = [], upper: [Double] = []
+        var runs: [[Int]] = []
+        for entry in history.entries {
+            guard let commit = index[entry.commit.hash] else { continue }
+            let environmentIndex = environment(entry.environment)
+            if runs.last?[1] != environmentIndex { runs.append([values.count, environmentIndex]) }
+            commitIndices.append(commit)
+            values.append(rounded(entry.value, 6))
+            lower.append(rounded(entry.lower, 4))
+            upper.append(rounded(entry.upper, 4))
+        }
+        let contiguous = zip(commitIndices, commitIndices.dropFirst()).allSatisfy { $1 == $0 + 1 }
+        let interval = zip(values, zip(lower, upper)).contains { $0 != $1.0 || $0 != $1.1 }
+        return Line(
+            label: "", start: contiguous ? commitIndices.first : nil, commits: contiguous ? nil : commitIndices,
+            values: values, lower: interval ? lower : nil, upper: interval ? upper : nil, environments: runs,
+            changes: [])
     }
 
     /// A line's label within its benchmark: the case's arguments, the arm and phase, the metric.

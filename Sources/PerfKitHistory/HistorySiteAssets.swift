@@ -65,7 +65,8 @@ enum HistorySiteAssets {
           const number = value.toLocaleString("en", { maximumSignificantDigits: 7 });
           return unit === "count" || unit === "" ? number : number + " " + unit;
         };
-        const tick = (value, unit) => unit === "ns" ? format(value, unit) : value.toLocaleString("en", { maximumSignificantDigits: 6 });
+        const tick = (value, unit) => unit === "ns" ? format(value, unit) : value.toLocaleString("en", { \
+        maximumSignificantDigits: 6 });
         const percent = (ratio) => (ratio >= 1 ? "+" : "") + ((ratio - 1) * 100).toPrecision(3) + "%";
         function cell(row, text, className) {
           const td = row.insertCell(); td.textContent = text; if (className) td.className = className; return td;
@@ -114,11 +115,13 @@ enum HistorySiteAssets {
           const y = (v) => top + (hi - v) / (hi - lo) * (height - top - bottom);
           g.font = "11px sans-serif"; g.fillStyle = "#59636e"; g.strokeStyle = "#eaeef2";
           for (let k = 0; k <= 4; k++) {
-            const v = lo + (hi - lo) * k / 4; g.beginPath(); g.moveTo(left, y(v)); g.lineTo(width - right, y(v)); g.stroke();
+            const v = lo + (hi - lo) * k / 4; g.beginPath(); g.moveTo(left, y(v)); g.lineTo(width - right, y(v)); \
+        g.stroke();
             g.fillText(tick(v, chart.unit), 4, y(v) + 4);
           }
           g.fillText(short(data.commits[first][0]), left, height - 6);
-          const end = short(data.commits[last][0]); g.fillText(end, width - right - g.measureText(end).width, height - 6);
+          const end = short(data.commits[last][0]); g.fillText(end, width - right - g.measureText(end).width, height \
+        - 6);
           chart.screen = [];
           chart.lines.forEach((line, n) => {
             const color = colors[n % colors.length];
@@ -156,7 +159,8 @@ enum HistorySiteAssets {
             if (className) div.className = className; element.appendChild(div);
           };
           add(short(commit[0]) + " " + commit[1]);
-          add(line.label + ": " + format(p[1], chart.unit) + " [" + format(p[2], chart.unit) + " … " + format(p[3], chart.unit) + "]");
+          add(line.label + ": " + format(p[1], chart.unit) + " [" + format(p[2], chart.unit) + " … " + format(p[3], \
+        chart.unit) + "]");
           if (p[4] >= 0) for (const field of data.environments[p[4]]) add(field, "env");
           if (p[5]) {
             // What changed from the point before, field by field.
@@ -164,7 +168,8 @@ enum HistorySiteAssets {
             const old = before >= 0 ? data.environments[before] : [];
             for (const field of data.environments[p[4]] || []) {
               const name = field.split(":")[0], was = old.find((f) => f.split(":")[0] === name);
-              if (was !== field) add("changed: " + (was || name + ": none") + " → " + field.slice(name.length + 2), "diff");
+              if (was !== field) add("changed: " + (was || name + ": none") + " → " + field.slice(name.length + 2), \
+        "diff");
             }
           }
           element.style.left = (event.clientX + 14) + "px"; element.style.top = (event.clientY + 14) + "px";
@@ -190,7 +195,8 @@ enum HistorySiteAssets {
               canvas.setAttribute("aria-label", benchmark.name + " (" + chart.unit + ")");
               canvas.addEventListener("mousemove", (e) => tip(e, canvas, chart));
               canvas.addEventListener("mouseleave", () => { document.getElementById("tip").hidden = true; });
-              canvas.addEventListener("click", (e) => { const c = tip(e, canvas, chart); const url = c === null ? null : commitLink(c); if (url) window.open(url, "_blank"); });
+              canvas.addEventListener("click", (e) => { const c = tip(e, canvas, chart); const url = c === null ? \
+        null : commitLink(c); if (url) window.open(url, "_blank"); });
               const legend = document.createElement("div"); legend.className = "legend";
               chart.lines.forEach((line, n) => {
                 const item = document.createElement("span"); const swatch = document.createElement("i");
@@ -203,7 +209,8 @@ enum HistorySiteAssets {
             main.appendChild(section);
           }
           document.getElementById("summary").textContent =
-            data.benchmarks.length + " benchmarks, " + data.commits.length + " commits, " + data.changes.length + " change points";
+            data.benchmarks.length + " benchmarks, " + data.commits.length + " commits, " + data.changes.length + " \
+        change points";
         }
         document.getElementById("filter").addEventListener("input", (event) => {
           const wanted = event.target.value.trim().toLowerCase();

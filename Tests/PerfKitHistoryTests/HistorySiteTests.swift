@@ -16,8 +16,10 @@ import Testing
             date: Date(timeIntervalSince1970: Double(n) * 3_600), subject: "commit \(n)")
     }
 
-    /// Five commits; the third adds 3% to the `n = 100` case's instructions. Two cases of one parameterized test, a
-    /// mallocs series beside them, and a timing series: counts and times on charts of their own.
+    /// Five commits; the third adds 3% to the `n = 100` case's instructions.
+    ///
+    /// Two cases of one parameterized test, a mallocs series beside them, and a timing series: counts and times on
+    /// charts of their own.
     static func entries(toolchainAt5: String = "Swift version 6.3.1") -> [HistoryEntry] {
         var environment = HistoryEnvironment(Build.environment())
         var entries: [HistoryEntry] = []
@@ -74,8 +76,9 @@ import Testing
         #expect(!site.html.contains("</script><script>alert(1)"))
     }
 
-    /// Drawn by headless Chromium (Debian's `chromium`, which `make test` installs): no console error, charts
-    /// drawn, the changed series and its commit's short hash on the page.
+    /// Drawn by headless Chromium (Debian's `chromium`, which `make test` installs).
+    ///
+    /// no console error, charts drawn, the changed series and its commit's short hash on the page.
     @Test func headlessChromiumDrawsTheChangeAndNamesItsCommit() throws {
         guard
             let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {

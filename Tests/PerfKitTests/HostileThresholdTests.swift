@@ -3,8 +3,10 @@ import PerfKit
 import PerfKitTestSupport
 import Testing
 
-/// package-benchmark files that once crashed the reader or injected code into pasted budgets: each is refused with
-/// the file and the field named, and every name printed as Swift stays inside its comment or literal.
+/// package-benchmark files that once crashed the reader or injected code into pasted budgets.
+///
+/// each is refused with the file and the field named, and every name printed as Swift stays inside its comment or
+/// literal.
 @Suite struct HostileThresholdTests {
     let folder = TemporaryFolder("perfkit-hostile-thresholds")
 
@@ -92,8 +94,9 @@ import Testing
         #expect(refused > 0)
     }
 
-    /// Hostile target and benchmark names print as one comment line and one string literal each, which the
-    /// compiler's parser accepts with no declaration added.
+    /// Hostile target and benchmark names print as one comment line and one string literal each.
+    ///
+    /// The compiler's parser accepts the output, with no declaration added.
     @Test func pastedBudgetsStayCommentsAndLiterals() throws {
         let names = [
             "T\n@Test func injected() {}\n//", "T\r@Test func injected2() {}", "q\"uote\\\")", "e\u{1B}[31mred",

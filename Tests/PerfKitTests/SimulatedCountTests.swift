@@ -279,8 +279,9 @@ import Testing
         #expect(unrecorded.countingDifferences(from: Self.counted()) == ["counting setup (not recorded on one side)"])
     }
 
-    /// A setup is compared field by field, and a comparison names the fields that differ; the samples taken are
-    /// recorded as run but do not make another setup.
+    /// A setup is compared field by field, and a comparison names the fields that differ.
+    ///
+    /// The samples taken are recorded as run but do not make another setup.
     @Test func countingSetupsDifferFieldByField() {
         var other = CountingSetup.pinned(checks: .bundleElsewhere)
         other.samplesPerArmAndPhase += 1

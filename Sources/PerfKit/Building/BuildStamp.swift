@@ -44,7 +44,8 @@ package struct BuildStamp: Codable, Equatable, Sendable {
         return String(digest)
     }
 
-    /// Whether a stamp's relative bundle path names something inside `folder`: not absolute, no `..`, no link on the way
+    /// Whether a stamp's relative bundle path names something inside `folder`: not absolute, no `..`, no link on the
+    /// way
     /// out.
     static func staysInside(_ folder: String, _ relative: String) -> Bool {
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)

@@ -94,8 +94,9 @@ package struct CountingFailedAfterTiming: Error, Sendable, CustomStringConvertib
     }
 }
 
-/// A measured process that crashed, exited or was stopped inside a test: the test it was in and the results of the
-/// tests that finished before it, which the run keeps.
+/// A measured process that crashed, exited or was stopped inside a test.
+///
+/// the test it was in and the results of the tests that finished before it, which the run keeps.
 package struct MeasuredProcessEndedEarly: Error, Sendable, CustomStringConvertible {
     /// The test that was running.
     package var test: String

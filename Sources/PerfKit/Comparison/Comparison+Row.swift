@@ -253,7 +253,9 @@ extension Comparison {
     public static let defaultCountTolerance = 0.0
 
     /// The smallest change of a simulated count per call that is judged, unless the user sets a floor (a noise file's
-    /// `absolute`, or `--count-floor N`): none, so any difference of an exact count is a verdict.
+    /// `absolute`, or `--count-floor N`).
+    ///
+    /// none, so any difference of an exact count is a verdict.
     public static let defaultCountFloor = 0.0
 
     /// Whether two simulated counts per call differ.

@@ -10,7 +10,9 @@ struct PlacementCounts {
     /// The median count at each placement (the process label; 0 for a series without labels).
     var medians: [Int: Double]
     /// The widest spread (highest − lowest) of one placement's samples after its first, when it has three or more (a
-    /// process's first call may pay first uses: a metadata cache filled, a symbol bound): 0 when they repeat exactly.
+    /// process's first call may pay first uses.
+    ///
+    /// a metadata cache filled, a symbol bound): 0 when they repeat exactly.
     var variation: Double
     /// Whether every sample of every placement, its first included, is the same.
     var isExact: Bool
@@ -98,7 +100,8 @@ extension Comparison {
         return true
     }
 
-    /// The most instructions a freed allocation may cost for a rise beside a leak fix to be read as the fix's cost:
+    /// The most instructions a freed allocation may cost for a rise beside a leak fix to be read as the fix's cost.
+    ///
     /// 1,000 (a Swift object's release, deinit, `swift_deallocClassInstance` and jemalloc's free take a few hundred).
     public static let freeCostCeiling = 1_000.0
 

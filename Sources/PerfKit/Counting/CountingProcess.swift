@@ -215,9 +215,7 @@ package struct CountingProcess: Sendable {
         // A test still marked as running ended the process inside it (an `exit`, a crash the status hides).
         if let running = RunningMarker.read(in: results) {
             throw OrchestrationError.countingFailed(
-                status: status,
-                detail: "\(running.testID) ended the process before it finished "
-                    + "(\(finished.signalled ? finished.ending : "exit \(status)")) under valgrind")
+                status: status, detail: "\(running.testID) ended the process before it finished (\(finished.ending))")
         }
         // 0: passed; 1: a test failed (its results are still there). Anything else, a signal, an
         // internal error, or a process that wrote no results (valgrind gave up before the test ran)

@@ -61,13 +61,10 @@ extension CountingRun {
         return trial
     }
 
-    /// Whether `other` counted differently from `first` at all (``Comparison/countsDiffer(_:_:tolerance:floor:)``
-    /// with no tolerance), so a test whose counts repeat gets the same placements in every run.
+    /// Whether `other` counted differently from `first` at all, so a test whose counts repeat gets the same placements.
     ///
-    /// A move that could change a verdict. A placement trial's samples are compared with the first process's samples of
-    /// the same dump numbers (the first round, taken after the same history); a check's per-series medians with the
-    /// first process's. The first samples of three calendar tests moved by 94 to 2,013 instructions under a shifted
-    /// heap, below it; the playback moved 1.35%.
+    /// ``Comparison/countsDiffer(_:_:tolerance:floor:)`` with no tolerance: every run counts such a test at the same
+    /// placements.
     static func movedBeyondTolerance(_ first: CountingProcess.Outcome, _ other: CountingProcess.Outcome) -> Bool {
         if !other.trialCounts.isEmpty {
             let before = CountingProcess.dumpTotals(in: first.folder)

@@ -64,8 +64,23 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
     /// A launcher.
     package init(testLimit: Double? = nil) { self.testLimit = testLimit }
 
-    /// The longest one measured test may run in a timing process before perfkit stops it: 600 s, or
-    /// `PERFKIT_TEST_TIME_LIMIT` seconds; a test's own `.timeLimit` takes its place.
+    /// The test a process ended inside (its running marker still standing), how, and what finished; nil when none.
+    static func endedEarly(
+        _ process: ChildProcess.Finished, results: String, testLimit: Double, finished tests: [TestResult]
+    ) -> MeasuredProcessEndedEarly? {
+        guard let running = RunningMarker.read(in: results) else { return nil }
+        let how =
+            process.timedOut
+            ? "ran past its limit of \(Format.trim(running.limit ?? testLimit)) s (its .timeLimit, or "
+                + "PERFKIT_TEST_TIME_LIMIT=SECONDS) and was stopped"
+            : process.signalled
+                ? "crashed (\(process.ending))" : "ended the process (exit \(process.status)) before it finished"
+        return MeasuredProcessEndedEarly(test: running.testID, how: how, finished: tests)
+    }
+
+    /// The longest one measured test may run in a timing process before perfkit stops it.
+    ///
+    /// 600 s, or `PERFKIT_TEST_TIME_LIMIT` seconds; a test's own `.timeLimit` takes its place.
     package static var testTimeLimit: Double {
         ProcessInfo.processInfo.environment["PERFKIT_TEST_TIME_LIMIT"].flatMap(Double.init).flatMap {
             $0 > 0 ? $0 : nil
@@ -82,7 +97,7 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         ).path
         ChildRegistry.created(folder: results)
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
-        // Its owner named, so a later run removes it if this one is killed (``CountingFolder/sweepDead(environment:)``).
+        // Its owner named, so a later run removes it if this one is killed.
         try? Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: results + "/" + CountingFolder.ownerFile))
         defer {
             try? FileManager.default.removeItem(atPath: results)
@@ -114,14 +129,8 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         let status = finished.status
         let tests = try ResultFragments.readAll(from: results)
         // A test still marked as running: the process crashed, exited or was stopped inside it. What finished stands.
-        if let running = RunningMarker.read(in: results) {
-            let how =
-                finished.timedOut
-                ? "ran past its limit of \(Format.trim(running.limit ?? testLimit)) s (its .timeLimit, or "
-                    + "PERFKIT_TEST_TIME_LIMIT=SECONDS) and was stopped"
-                : finished.signalled
-                    ? "crashed (\(finished.ending))" : "ended the process (exit \(status)) before it finished"
-            throw MeasuredProcessEndedEarly(test: running.testID, how: how, finished: tests)
+        if let early = Self.endedEarly(finished, results: results, testLimit: testLimit, finished: tests) {
+            throw early
         }
         if finished.timedOut {
             throw OrchestrationError.measuredProcessFailed(

@@ -85,6 +85,21 @@ package enum MeasuredRun {
         package static let counts = Runs(timing: false, counts: true)
     }
 
+    /// The timing run's processes; a process that ended inside a test leaves what finished and the error for the caller
+    /// to write and report.
+    static func timing(
+        bundle: String, filter: String, samples: Int?, processes: Int, progress: (String) -> Void
+    ) throws -> (tests: [TestResult], status: Int32, endedEarly: MeasuredProcessEndedEarly?) {
+        do {
+            let (tests, status) = try measure(
+                bundle: bundle, filter: filter, samples: samples, processes: processes,
+                launcher: TestBundleLauncher(), progress: progress)
+            return (tests, status, nil)
+        } catch let early as MeasuredProcessEndedEarly {
+            return (early.finished, 0, early)
+        }
+    }
+
     /// Builds the package in the current directory in release and measures its tests matching `filter`.
     ///
     /// In `processes` fresh processes (``measure(bundle:directory:filter:samples:processes:launcher:progress:)``),
@@ -124,20 +139,11 @@ package enum MeasuredRun {
             filter = Shard.filter(matching: ids)
             planned = ids
         }
-        var tests: [TestResult] = []
-        var status: Int32 = 0
-        var endedEarly: MeasuredProcessEndedEarly?
-        if runs.timing {
-            do {
-                (tests, status) = try measure(
-                    bundle: bundle, filter: filter, samples: samples.timing, processes: processes,
-                    launcher: TestBundleLauncher(), progress: progress)
-            } catch let early as MeasuredProcessEndedEarly {
-                // The run keeps what finished; the caller writes it, then reports the test.
-                endedEarly = early
-                tests = early.finished
-            }
-        }
+        var (tests, status, endedEarly) =
+            runs.timing
+            ? try timing(
+                bundle: bundle, filter: filter, samples: samples.timing, processes: processes, progress: progress)
+            : ([], 0, nil)
         var environment = EnvironmentReader.current(buildConfiguration: "release", directory: ".")
         environment.testableBuild = revision.testableBuild
         environment.traits = Revision.recordedTraits(traitFlags)

@@ -134,8 +134,9 @@ public struct FlameGraph: Sendable {
 }
 
 extension WhereItWent {
-    /// One differential flame graph per changed count series with stacks on both sides, and one of the allocation call
-    /// sites where they changed, in entry order.
+    /// A differential flame graph per changed count series with stacks on both sides, and of its allocation sites.
+    ///
+    /// The allocation call sites' graph only where they changed; in entry order.
     public func flameGraphs(baseline: [TestResult], current: [TestResult]) -> [FlameGraph] {
         let before = SeriesTable(baseline), after = SeriesTable(current)
         var graphs: [FlameGraph] = []

@@ -64,8 +64,10 @@ public struct WhereItWent: Sendable {
         }
     }
 
-    /// `profile`'s inclusive entries, with the frames `other` lists that `profile` left out as enclosing the whole body
-    /// (``CountProfile/enclosing``) at their figure: the body's own frame is matched across sides, never `0 → N`.
+    /// `profile`'s inclusive entries, with the enclosing frames `other` lists at their figure.
+    ///
+    /// The frames `profile` left out as enclosing the whole body (``CountProfile/enclosing``): the body's own frame is
+    /// matched across sides, never `0 → N`.
     static func matched(_ profile: CountProfile, _ other: CountProfile) -> [CountProfile.Entry] {
         let listed = Set(profile.inclusive.map(\.function))
         let wanted = Set(other.inclusive.map(\.function)).subtracting(listed)

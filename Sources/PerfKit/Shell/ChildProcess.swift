@@ -11,6 +11,15 @@ import Synchronization
 package enum ChildProcess {
     /// What happens to the child's standard output.
     package enum Output: Sendable {
+        /// Where a child's standard output goes: `pipe` when it is read.
+        func destination(_ pipe: Pipe) -> Any {
+            switch self {
+            case .capture, .standardErrorAndCapture: pipe
+            case .standardError: FileHandle.standardError
+            case .discard: FileHandle.nullDevice
+            }
+        }
+
         /// Read and returned to the caller.
         case capture
         /// Passed to this process's standard error, as progress.
@@ -39,8 +48,9 @@ package enum ChildProcess {
 
         /// A finished child (``runKeepingErrors(_:in:environment:output:showErrors:replacingEnvironment:)`` makes the
         /// real ones).
-        /// How the process ended, for a message: "exit 1", or "killed by signal 9 (SIGKILL: the system may have run
-        /// out of memory)".
+        ///
+        /// How the process ended, for a message: "exit 1", or "killed by signal 9 (SIGKILL: the system may have run out
+        /// of memory)".
         package var ending: String {
             guard signalled else { return "exit \(status)" }
             switch status {
@@ -111,70 +121,38 @@ package enum ChildProcess {
         process.standardError =
             keepErrors ? errorPipe : showErrors ? FileHandle.standardError : FileHandle.nullDevice
         let pipe = Pipe()
-        switch output {
-        case .capture, .standardErrorAndCapture: process.standardOutput = pipe
-        case .standardError: process.standardOutput = FileHandle.standardError
-        case .discard: process.standardOutput = FileHandle.nullDevice
-        }
+        process.standardOutput = output.destination(pipe)
         try process.run()
         let pid = process.processIdentifier
         if !ChildRegistry.started(pid) { kill(-pid, SIGTERM) }  // an interrupt came first
         defer { ChildRegistry.ended(pid) }
-        // Past its limit the child's whole process group is killed (SIGKILL: valgrind's children
-        // inherit an ignored SIGTERM), so a deadlocked test ends the run with an error, never a hang.
-        let expired = Mutex(false)
+        // Past its limit the child's whole group is killed (SIGKILL: valgrind's children ignore SIGTERM).
+        let expired = Shared(false)
         let watchdog = DispatchWorkItem {
-            expired.withLock { $0 = true }
+            expired.set(true)
             kill(-pid, SIGKILL)  // Foundation makes the child its group's leader
         }
         if let timeLimit { DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog) }
         defer { watchdog.cancel() }
-        // A condition polled four times a second while the child runs (a test past its own limit): when it holds, the
-        // child's group is killed as for the time limit.
-        let running = Mutex(true)
-        defer { running.withLock { $0 = false } }
-        if let stopWhen {
-            DispatchQueue.global().async {
-                while running.withLock({ $0 }) {
-                    usleep(250_000)
-                    if running.withLock({ $0 }) && stopWhen() {
-                        expired.withLock { $0 = true }
-                        kill(-pid, SIGKILL)
-                        return
-                    }
-                }
-            }
-        }
+        // A condition polled while the child runs (a test past its own limit) kills the group as the limit does.
+        let running = Shared(true)
+        defer { running.set(false) }
+        if let stopWhen { poll(stopWhen, while: running, expired: expired, group: pid) }
         // Standard error is drained on a thread of its own while standard output is read here: a
         // child that fills either pipe would otherwise never exit.
-        let tail = Mutex(Data())
+        let tail = Shared(Data())
         let drained = DispatchSemaphore(value: 0)
-        if keepErrors {
-            let reader = errorPipe.fileHandleForReading
-            DispatchQueue.global().async {
-                keepTail(of: reader, in: tail, showing: showErrors)
-                drained.signal()
-            }
-        } else {
-            drained.signal()
-        }
-        // Standard output is read on a thread too, so the child's own exit, not the end of its pipes, ends the wait: a
-        // process the child forked holds the pipes for its own lifetime.
-        let captured = Mutex(Data())
+        drain(
+            keepErrors ? Optional(errorPipe.fileHandleForReading) : nil, into: tail, showing: showErrors, done: drained)
+        // Standard output is read on a thread too: the child's exit, not its pipes' end (a forked child's), ends the
+        // wait.
+        let captured = Shared(Data())
+        let captures = output == .capture || output == .standardErrorAndCapture
         let read = DispatchSemaphore(value: 0)
-        switch output {
-        case .capture, .standardErrorAndCapture:
-            let reader = pipe.fileHandleForReading
-            let echo = output == .standardErrorAndCapture
-            DispatchQueue.global().async {
-                readChunks(of: reader) { chunk in
-                    if echo { FileHandle.standardError.write(chunk) }
-                    captured.withLock { $0.append(chunk) }
-                }
-                read.signal()
-            }
-        case .standardError, .discard: read.signal()
-        }
+        capture(
+            captures ? Optional(pipe.fileHandleForReading) : nil, into: captured,
+            echo: output == .standardErrorAndCapture,
+            done: read)
         process.waitUntilExit()
         // What the child left in its process group (a forked child that sleeps) ends with it.
         let leftovers = kill(-pid, 0) == 0
@@ -183,10 +161,53 @@ package enum ChildProcess {
         _ = drained.wait(timeout: .now() + 5)
         var finished = Finished(
             status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            output: captured.withLock { $0 }, errors: String(decoding: tail.withLock { $0 }, as: UTF8.self))
-        finished.timedOut = expired.withLock { $0 }
+            output: captured.get(), errors: String(decoding: tail.get(), as: UTF8.self))
+        finished.timedOut = expired.get()
         finished.stoppedLeftovers = leftovers
         return finished
+    }
+
+    /// Polls `stopWhen` four times a second while `running` holds; when it holds, kills `group` as a time limit does.
+    private static func poll(
+        _ stopWhen: @escaping @Sendable () -> Bool, while running: Shared<Bool>, expired: Shared<Bool>, group pid: Int32
+    ) {
+        DispatchQueue.global().async {
+            while running.get() {
+                usleep(250_000)
+                if running.get() && stopWhen() {
+                    expired.set(true)
+                    kill(-pid, SIGKILL)
+                    return
+                }
+            }
+        }
+    }
+
+    /// Keeps the tail of `reader` on a thread of its own (shown when `showing`), then signals `done`.
+    ///
+    /// Without a reader, at once: a semaphore is made at 0 and signalled, since libdispatch traps on one disposed below
+    /// its starting value.
+    private static func drain(_ reader: FileHandle?, into tail: Shared<Data>, showing: Bool, done: DispatchSemaphore) {
+        guard let reader else { return _ = done.signal() }
+        DispatchQueue.global().async {
+            keepTail(of: reader, in: tail.mutex, showing: showing)
+            done.signal()
+        }
+    }
+
+    /// Reads `reader` to its end on a thread of its own into `captured` (and to standard error when `echo`), then
+    /// signals `done`.
+    private static func capture(
+        _ reader: FileHandle?, into captured: Shared<Data>, echo: Bool, done: DispatchSemaphore
+    ) {
+        guard let reader else { return _ = done.signal() }
+        DispatchQueue.global().async {
+            readChunks(of: reader) { chunk in
+                if echo { FileHandle.standardError.write(chunk) }
+                captured.mutex.withLock { $0.append(chunk) }
+            }
+            done.signal()
+        }
     }
 
     /// A process running `arguments` through `/usr/bin/env` in `directory`.
@@ -250,4 +271,14 @@ package enum ChildProcess {
         text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             .suffix(lines).joined(separator: " / ")
     }
+}
+
+/// A value the threads of one child's run share (a flag, the captured output), in a class a closure can hold.
+///
+/// Behind a mutex, since the reader threads and the caller's thread touch it.
+final class Shared<Held: Sendable>: Sendable {
+    let mutex: Mutex<Held>
+    init(_ value: Held) { mutex = Mutex(value) }
+    func get() -> Held { mutex.withLock { $0 } }
+    func set(_ value: Held) { mutex.withLock { $0 = value } }
 }

@@ -43,17 +43,22 @@ public struct CountProfile: Sendable, Codable, Equatable {
     /// body, the runtime's cache probes).
     public var leftOut: Double? = nil
 
-    /// The frames left out of ``inclusive`` because they enclose the whole body (the test's thunks, the body's own
-    /// closure), with their figure per call; a comparison matches a frame listed on one side to this on the other, so
-    /// the body's own frame never reads as appearing from nothing. Nil in profiles stored before it was kept.
+    /// The frames left out of ``inclusive`` because they enclose the whole body, with their figure per call.
+    ///
+    /// The test's thunks and the body's own closure: a comparison matches a frame listed on one side to this on the
+    /// other, so the body's own frame never reads as appearing from nothing. Nil in profiles stored before it was kept.
     public var enclosing: [Entry]? = nil
 
     /// The functions whose own instructions differed between the samples, with the range (highest − lowest), widest
-    /// first (at most 3): where a count that varies varies. Nil when every sample counted the same in every function.
+    /// first (at most 3).
+    ///
+    /// where a count that varies varies. Nil when every sample counted the same in every function.
     public var varying: [Entry]? = nil
 
-    /// The call stacks below the body, in the folded format flamegraph.pl and speedscope read: each entry's function is
-    /// a path `outer;inner;…` and its value the instructions per call spent in the path's last frame itself.
+    /// The call stacks below the body, in the folded format flamegraph.pl and speedscope read.
+    ///
+    /// each entry's function is a path `outer;inner;…` and its value the instructions per call spent in the path's last
+    /// frame itself.
     ///
     /// Expanded from callgrind's call graph (a callee's cost split among its callers' contexts in proportion), the
     /// largest ``stackLimit`` paths kept. Nil in profiles stored before it was kept.

@@ -29,8 +29,9 @@ public enum ExactAllocationCounter {
         /// Where the blocks still live at the window's end were allocated (a fresh window's only).
         public var kept: LeakSites? = nil
 
-        /// Allocations made and not freed by this one window's end: `mallocs − frees`, less the continuations
-        /// libdispatch keeps in its cache (``LeakSites/keptByDispatch``).
+        /// Allocations made and not freed by this one window's end.
+        ///
+        /// `mallocs − frees`, less the continuations libdispatch keeps in its cache (``LeakSites/keptByDispatch``).
         ///
         /// Not the leak metric: a value the body returns, a cache filled once or a global replaced each call stays
         /// past one window without leaking. ``leakedPerCall(calls:_:)`` measures what stays per call.
@@ -41,15 +42,19 @@ public enum ExactAllocationCounter {
     public enum Growth: Sendable, Equatable {
         /// Allocations still live per call: (live after 2k calls − live after k) / k, never negative.
         case perCall(Double)
-        /// Live allocations fell between k and 2k calls: the body freed what was made before the window, so the
-        /// figure is a measurement error, not a leak (the count is the fall).
+        /// Live allocations fell between k and 2k calls.
+        ///
+        /// the body freed what was made before the window, so the figure is a measurement error, not a leak (the count
+        /// is the fall).
         case fell(Double)
         /// Allocation counts are unavailable.
         case unavailable
     }
 
     /// Runs `call` 2k times in one window and returns the allocations still live per call between the k-th and the
-    /// 2k-th: what a body keeps per call once caches are filled, as swift-nio's `remaining_allocations`.
+    /// 2k-th.
+    ///
+    /// what a body keeps per call once caches are filled, as swift-nio's `remaining_allocations`.
     ///
     /// `call` must release whatever the body returns before it returns (a returned value released after a window
     /// is not a leak); a global replaced each call, or a cache filled once, reads 0; a two-object cycle made each call
@@ -106,10 +111,11 @@ public enum ExactAllocationCounter {
         return growth(from: halfway, to: end, calls: k, keptByDispatch: window.close().kept?.keptByDispatch ?? 0)
     }
 
-    /// The growth per call, less what libdispatch keeps in its continuation cache (``LeakSites/keptByDispatch``):
+    /// The growth per call, less what libdispatch keeps in its continuation cache (``LeakSites/keptByDispatch``).
+    ///
     /// a hand-off's continuation, freed on a Dispatch thread into that thread's cache of up to 1,024, stays live in the
-    /// window without leaking. The cache keeps the same number each call until it is full, so the window's share of
-    /// it per call is what it kept over all 2k calls, divided by 2k.
+    /// window without leaking. The cache keeps the same number each call until it is full, so the window's share of it
+    /// per call is what it kept over all 2k calls, divided by 2k.
     private static func growth(from halfway: Double, to end: Double, calls k: Int, keptByDispatch: Int) -> Growth {
         let grown = (end - halfway) / Double(k) - Double(keptByDispatch) / Double(2 * k)
         return grown >= 0 ? .perCall(grown) : .fell(-grown)

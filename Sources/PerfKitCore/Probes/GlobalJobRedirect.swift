@@ -29,8 +29,10 @@ package enum GlobalJobRedirect {
     /// How many begins are open (nested bodies redirect once).
     private static let depth = Mutex(0)
 
-    /// Whether only jobs enqueued from the measured thread itself are redirected (the tasks a body starts, where
-    /// other tests run in parallel and enqueue jobs of their own); read by the hook, which cannot capture.
+    /// Whether only the jobs enqueued from the measured thread itself are redirected.
+    ///
+    /// The tasks a body starts, where other tests run in parallel and enqueue jobs of their own; read by the hook,
+    /// which cannot capture.
     private static let fromMeasuredThreadOnly = Atomic<Bool>(false)
 
     /// Whether the runtime's hook can be set here.

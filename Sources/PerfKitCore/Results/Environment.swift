@@ -39,9 +39,10 @@ public struct Environment: Sendable, Codable, Equatable {
     /// nil for a plain release build. Part of the build configuration: runs that differ in it are
     /// neither timed nor counted against each other.
     public var testableBuild: Bool? = nil
-    /// The package traits the build was asked for (`--traits`, and `--disable-default-traits` as the first entry
-    /// `"(no defaults)"`); nil for the package's default traits. Part of the build: runs that differ in it are
-    /// neither timed nor counted against each other.
+    /// The package traits the build was asked for; nil for the package's default traits.
+    ///
+    /// `--traits`, and `--disable-default-traits` as the first entry `"(no defaults)"`. Part of the build: runs that
+    /// differ in it are neither timed nor counted against each other.
     public var traits: [String]? = nil
 
     /// Whether results come from an optimised build.

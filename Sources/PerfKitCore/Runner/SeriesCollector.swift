@@ -37,8 +37,9 @@ struct SeriesCollector {
         if metrics.contains(.frees) { add(.frees, Double(counts.frees), label) }
     }
 
-    /// Adds what stays per call (``ExactAllocationCounter/leakedPerCall(calls:_:)``) as the arm and phase's leaked
-    /// allocations, or says why there is no figure: a fall is a measurement error, never a negative leak.
+    /// Adds what stays per call as the arm and phase's leaked allocations, or says why there is no figure.
+    ///
+    /// From ``ExactAllocationCounter/leakedPerCall(calls:_:)``: a fall is a measurement error, never a negative leak.
     mutating func addLeak(_ growth: ExactAllocationCounter.Growth, _ label: SampleLabel, calls: Int) {
         switch growth {
         case .perCall(let value): add(.leakedAllocations, value, label)

@@ -55,8 +55,10 @@ extension Metric {
     /// No better direction: releasing what was kept is a fix, so it is shown beside ``retains``, never judged alone.
     public static let releases = Metric(
         "releases", unit: .count, polarity: .neither, kind: .referenceCounting, isDeterministic: true, scope: .thread)
-    /// Swift object allocations per call of the body: calls into `swift_allocObject` (class instances, boxes), read
-    /// from a counting run's callgrind dumps, as package-benchmark's `objectAllocCount`.
+    /// Swift object allocations per call of the body.
+    ///
+    /// calls into `swift_allocObject` (class instances, boxes), read from a counting run's callgrind dumps, as package-
+    /// benchmark's `objectAllocCount`.
     public static let objectAllocations = Metric(
         "objectAllocations", unit: .count, isDeterministic: true, scope: .thread)
     /// Allocations made during a call and not freed by its end (and, for an async body, by the settle wait): `mallocs −

@@ -21,34 +21,7 @@ extension Budget {
     /// process of a `perfkit run`, a budget on an exact count has no judgement here: the first process's stands for the
     /// run.
     public func judge(_ measurements: [MeasurementResult], mode: PerformanceMode) -> [Judgement] {
-        if mode.leavesExactCountsToAnotherProcess && Metric.exactPass.contains(metric) { return [] }
-        // A counting run records simulated instructions only: every other budget is judged by the
-        // native processes of the same run.
-        if SimulatedCounter.isCounting && !metric.isCounted { return [] }
-        if metric.isCounted && !SimulatedCounter.isCounting {
-            // Never a silent pass: a count budget outside a counting run says how to judge it.
-            let detail =
-                "not judged, run with counts (perfkit run --counts): \(metric.name) are counted only under valgrind"
-            return [
-                Judgement(
-                    outcome: BudgetOutcome(
-                        measurement: measurements.map(\.name).joined(separator: ", "), arm: "", phase: .warm,
-                        metric: metric.name, budget: text,
-                        status: .notJudged, detail: detail),
-                    message: "\(metric.name) budget \(text): \(detail)")
-            ]
-        }
-        if let build, build != mode.buildConfiguration {
-            // Never a silent pass, never a false failure: a release figure is not a debug one.
-            let detail = "not judged in \(mode.buildConfiguration): the limit holds for a \(build) build"
-            return [
-                Judgement(
-                    outcome: BudgetOutcome(
-                        measurement: measurements.map(\.name).joined(separator: ", "), arm: "", phase: .warm,
-                        metric: metric.name, budget: text, status: .notJudged, detail: detail),
-                    message: "\(metric.name) budget \(text): \(detail)")
-            ]
-        }
+        if let elsewhere = judgedElsewhere(measurements, mode: mode) { return elsewhere }
         var judgements: [Judgement] = []
         for measurement in measurements {
             for series in measurement.series where series.metric == metric {
@@ -90,6 +63,42 @@ extension Budget {
                     message: "\(metric.name) budget \(text): \(detail)"))
         }
         return judgements
+    }
+
+    /// What a budget judged by another process or build says here, or nil when it is judged here.
+    ///
+    /// Exact counts left to another process, counted metrics outside a counting run (never a silent pass), and a
+    /// budget that states another build.
+    private func judgedElsewhere(_ measurements: [MeasurementResult], mode: PerformanceMode) -> [Judgement]? {
+        if mode.leavesExactCountsToAnotherProcess && Metric.exactPass.contains(metric) { return [] }
+        // A counting run records simulated instructions only: every other budget is judged by the
+        // native processes of the same run.
+        if SimulatedCounter.isCounting && !metric.isCounted { return [] }
+        if metric.isCounted && !SimulatedCounter.isCounting {
+            // Never a silent pass: a count budget outside a counting run says how to judge it.
+            let detail =
+                "not judged, run with counts (perfkit run --counts): \(metric.name) are counted only under valgrind"
+            return [
+                Judgement(
+                    outcome: BudgetOutcome(
+                        measurement: measurements.map(\.name).joined(separator: ", "), arm: "", phase: .warm,
+                        metric: metric.name, budget: text,
+                        status: .notJudged, detail: detail),
+                    message: "\(metric.name) budget \(text): \(detail)")
+            ]
+        }
+        if let build, build != mode.buildConfiguration {
+            // Never a silent pass, never a false failure: a release figure is not a debug one.
+            let detail = "not judged in \(mode.buildConfiguration): the limit holds for a \(build) build"
+            return [
+                Judgement(
+                    outcome: BudgetOutcome(
+                        measurement: measurements.map(\.name).joined(separator: ", "), arm: "", phase: .warm,
+                        metric: metric.name, budget: text, status: .notJudged, detail: detail),
+                    message: "\(metric.name) budget \(text): \(detail)")
+            ]
+        }
+        return nil
     }
 
     private func judge(_ series: SampleSeries, in measurement: String, mode: PerformanceMode) -> Judgement {

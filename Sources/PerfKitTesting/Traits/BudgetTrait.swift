@@ -85,7 +85,8 @@ extension Trait where Self == BudgetTrait {
                 sourceLocation: sourceLocation))
     }
 
-    /// A ceiling judged only in the build it was measured in, for example `.budget(.mallocs, max: 603, build:
+    /// A ceiling judged only in the build it was measured in, for example `.budget(.mallocs, max: 603, build.
+    ///
     /// .release)` (what `perfkit check --as-budgets` writes for package-benchmark's release figures).
     ///
     /// Elsewhere it is not judged, with a warning that says so.

@@ -46,27 +46,18 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             performing: function)
     }
 
-    /// The scope itself, with the test's identity and budgets given.
+    /// Runs the test's function with its context bound, the running marker standing while it runs.
     ///
-    /// What ``provideScope(for:testCase:performing:)`` does, callable from PerfKit's own tests with budgets that are
-    /// not traits of the calling test.
-    package func measureScope(
-        testID: String, suite: String, budgets: [Budget], testCase: TestCase? = nil,
-        performing function: @Sendable () async throws -> Void
+    /// The results folder names the test while it runs: perfkit names the test a crash, an exit or a hang happened in,
+    /// and stops it after its limit (Swift Testing's `.timeLimit`, or perfkit's default).
+    private static func run(
+        _ function: @Sendable () async throws -> Void, context: PerformanceContext, mode: PerformanceMode
     ) async throws {
-        if PerformanceContext.current?.testID == testID {
-            return try await function()  // a suite-level trait already set the context up
-        }
-        let mode = PerformanceMode.current
-        let context = PerformanceContext(
-            testID: testID, configuration: mode.configuration(from: configuration), mode: mode)
-        // While it runs, the results folder names it: perfkit names the test a crash, an exit or a hang happened in,
-        // and stops it after its limit (Swift Testing's `.timeLimit`, or perfkit's default).
         if let directory = mode.resultsDirectory {
             let limit = Test.current?.timeLimit.map {
                 Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
             }
-            RunningMarker.begin(testID: testID, limit: limit, in: directory)
+            RunningMarker.begin(testID: context.testID, limit: limit, in: directory)
         }
         do {
             if let executor = PinnedHeap.testExecutor {
@@ -86,6 +77,23 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             if let directory = mode.resultsDirectory { RunningMarker.end(in: directory) }
             throw error
         }
+    }
+
+    /// The scope itself, with the test's identity and budgets given.
+    ///
+    /// What ``provideScope(for:testCase:performing:)`` does, callable from PerfKit's own tests with budgets that are
+    /// not traits of the calling test.
+    package func measureScope(
+        testID: String, suite: String, budgets: [Budget], testCase: TestCase? = nil,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        if PerformanceContext.current?.testID == testID {
+            return try await function()  // a suite-level trait already set the context up
+        }
+        let mode = PerformanceMode.current
+        let context = PerformanceContext(
+            testID: testID, configuration: mode.configuration(from: configuration), mode: mode)
+        try await Self.run(function, context: context, mode: mode)
         let measurements = context.measurements
         if measurements.isEmpty {
             Issue.record(

@@ -11,18 +11,14 @@ enum CheckCommand {
         let parsed = try Arguments(arguments, verb: "check")
         try parsed.requirePositionals(0...0)
         guard let root = parsed[.thresholds] else { throw UsageError("check needs --thresholds DIR") }
-        let percent = try parsed.double(.tolerance, default: 0)
-        guard (0...1_000).contains(percent) else {
-            throw UsageError("--tolerance must be a percentage from 0 to 1000, not '\(Format.trim(percent))'")
-        }
+        let fraction = try tolerance(parsed) / 100
         func widened(_ thresholds: PackageBenchmarkThresholds) -> PackageBenchmarkThresholds {
-            percent > 0 ? thresholds.widened(by: percent / 100) : thresholds
+            thresholds.widened(by: fraction)
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), !isFolder.boolValue,
             root.hasSuffix(".p90.json")
         {
-            // One threshold file, `<Target>.<Benchmark>.p90.json`: its toolchain is the folder it was taken from.
             let thresholds = widened(try PackageBenchmarkThresholds(file: root))
             if parsed.has(.asBudgets) { return printBudgets(thresholds, folder: root) }
             return try gate(
@@ -37,8 +33,7 @@ enum CheckCommand {
                 thresholds, against: parsed[.current] ?? RunFile.latestPath, source: root, version: nil,
                 requireAll: parsed.has(.requireAll))
         }
-        // What is wrong with the path itself is said first: missing, a link that loops, not a folder.
-        try PackageBenchmarkThresholds.checkFolder(root)
+        try PackageBenchmarkThresholds.checkFolder(root)  // missing, a looping link, not a folder: said first
         // `Thresholds/` holds one folder per toolchain; a folder of files is used as it is.
         let hasFiles = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).contains {
             $0.hasSuffix(".p90.json")
@@ -107,6 +102,15 @@ enum CheckCommand {
             return ExitStatus.regression
         }
         return check.exceeded ? ExitStatus.regression : ExitStatus.fine
+    }
+
+    /// `--tolerance PERCENT`, from 0 to 1000 (0 when not given).
+    static func tolerance(_ parsed: Arguments) throws -> Double {
+        let percent = try parsed.double(.tolerance, default: 0)
+        guard (0...1_000).contains(percent) else {
+            throw UsageError("--tolerance must be a percentage from 0 to 1000, not '\(Format.trim(percent))'")
+        }
+        return percent
     }
 
     /// Names the metrics of `source` that were skipped (no PerfKit counterpart), never refusing the folder.
