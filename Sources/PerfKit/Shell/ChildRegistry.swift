@@ -72,8 +72,8 @@ package enum ChildRegistry {
                 killed += 1
             }
         }
-        // Stopped here, so no later perfkit needs to find them.
-        for pid in children { OrphanRecords.forget(child: pid) }
+        // Stopped here, so no later perfkit needs to find them (nor one a child started as the interrupt came).
+        OrphanRecords.forgetAll()
         // The owner may be removing the same folder on another thread (its child just ended): one
         // remover then fails on a file the other took, and exiting would stop the other half-way.
         // Try again until the folder is gone.

@@ -33,6 +33,15 @@ package enum OrphanRecords {
 
     private static func path(of child: Int32) -> String { folder + "/\(getpid())-\(child)" }
 
+    /// Forgets every child this process recorded (its run is ending: an interrupt stopped them all).
+    static func forgetAll() {
+        let mine = "\(getpid())-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(mine) {
+            _ = unlink(folder + "/" + name)
+        }
+        _ = rmdir(folder)  // fails while another perfkit's records are in it, as it should
+    }
+
     /// Stops the process groups that a `perfkit` no longer running left behind, and forgets them.
     /// - Returns: How many groups were stopped.
     @discardableResult
