@@ -183,11 +183,12 @@ enum HistorySiteAssets {
               draw(entry.target, entry.target.chart); observer.unobserve(entry.target);
             }
           }, { rootMargin: "400px" }) : null;
+          let drawnAtOnce = 0;
           for (const benchmark of data.benchmarks) {
             const section = document.createElement("section"); section.className = "benchmark";
             section.id = benchmark.id; section.dataset.name = benchmark.name.toLowerCase();
             const heading = document.createElement("h3"); heading.textContent = benchmark.name;
-            section.appendChild(heading);
+            section.appendChild(heading); main.appendChild(section);
             for (const chart of benchmark.charts) {
               const box = document.createElement("div"); box.className = "chart";
               const unit = document.createElement("div"); unit.className = "unit"; unit.textContent = chart.unit;
@@ -203,10 +204,11 @@ enum HistorySiteAssets {
                 swatch.style.background = colors[n % colors.length]; item.appendChild(swatch);
                 item.appendChild(document.createTextNode(line.label)); legend.appendChild(item);
               });
-              box.append(unit, canvas, legend); section.appendChild(box);
-              if (observer) observer.observe(canvas); else requestAnimationFrame(() => draw(canvas, chart));
+              box.append(unit, canvas, legend); section.appendChild(box);  // in the page before it is drawn
+              // The first charts are drawn at once, the rest as they scroll into view.
+              if (!observer || drawnAtOnce < 6) { drawnAtOnce += 1; draw(canvas, chart); }
+              else observer.observe(canvas);
             }
-            main.appendChild(section);
           }
           document.getElementById("summary").textContent =
             data.benchmarks.length + " benchmarks, " + data.commits.length + " commits, " + data.changes.length + " \
