@@ -291,7 +291,7 @@ package struct AbbaSession {
         }
     }
 
-    /// What the report says about how this session ran (``AbbaDesign``).
+    /// What the report says about how the ABBA rounds ran: order, rounds, stopping rule (``AbbaDesign``).
     /// - Parameters:
     ///   - a: Side A's revision.
     ///   - b: Side B's revision.
@@ -354,7 +354,7 @@ package struct AbbaSession {
             + "\(String(format: "%.2g", plan.alphaPerLook / Double(decisions)))): \(needed) rounds could; \(remedy)"
     }
 
-    /// The report of this session's comparison (``AbbaReport/report(_:comparison:paired:command:)``).
+    /// The report of the rounds' comparison (``AbbaReport/report(_:comparison:paired:command:)``).
     /// - Parameters:
     ///   - a: Side A's revision.
     ///   - b: Side B's revision.
