@@ -116,8 +116,7 @@ public struct HistorySite: Sendable {
 
     /// Text for HTML outside scripts.
     static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        SVGChart.escape(text)
     }
 
     /// The page's data: commits, benchmarks (grouped by function and measurement), environments and changes.

@@ -128,8 +128,7 @@ public struct FlameGraph: Sendable {
     static func fixed(_ value: Double) -> String { String(format: "%.1f", value) }
 
     static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        SVGChart.escape(text)
     }
 }
 

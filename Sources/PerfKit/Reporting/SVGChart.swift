@@ -185,9 +185,10 @@ public enum SVGChart {
         s.count <= limit ? s : String(s.prefix(limit - 1)) + "…"
     }
 
-    /// Escapes text for SVG and XML.
+    /// Escapes text for SVG, XML and HTML (element text and quoted attributes alike).
     public static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
-            of: ">", with: "&gt;")
+            of: ">", with: "&gt;"
+        ).replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
