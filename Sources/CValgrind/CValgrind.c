@@ -20,6 +20,7 @@ struct perfkit_doorbell {
 
 static void (*perfkit_shim_idle)(int) = 0;
 static void (*perfkit_shim_in_job)(int) = 0;
+static void (*perfkit_shim_await)(void) = 0;
 static void perfkit_find_shim(void);
 
 void *perfkit_doorbell_make(int reports_idle) {
@@ -39,7 +40,10 @@ void perfkit_doorbell_wait(void *raw) {
         }
         if (bell->reports_idle && perfkit_shim_idle) perfkit_shim_idle(1);
         syscall(SYS_futex, &bell->rings, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
-        if (bell->reports_idle && perfkit_shim_idle) perfkit_shim_idle(0);
+        if (bell->reports_idle && perfkit_shim_idle) {
+            perfkit_shim_idle(0);
+            perfkit_shim_await();
+        }
     }
 }
 
@@ -82,6 +86,8 @@ static void perfkit_find_shim(void) {
     perfkit_shim_settle = (int (*)(void))dlsym(RTLD_DEFAULT, "perfkit_shim_settle_blocks");
     perfkit_shim_idle = (void (*)(int))dlsym(RTLD_DEFAULT, "perfkit_shim_set_idle");
     perfkit_shim_in_job = (void (*)(int))dlsym(RTLD_DEFAULT, "perfkit_shim_set_in_job");
+    perfkit_shim_await = (void (*)(void))dlsym(RTLD_DEFAULT, "perfkit_shim_await_blocks");
+    if (!perfkit_shim_await) perfkit_shim_idle = 0; /* an older shim: neither is used */
     perfkit_shim_looked_up = 1;
 }
 

@@ -31,6 +31,11 @@
 //    thread was awake or asleep, as the two threads happened to run: paths of different lengths in the runtime's
 //    continuation and in the wake-up (up to 1.5% of a hand-off). Held, it always finds the body suspended and its
 //    thread asleep. A block the body did not wait for is let go when the region starts waiting for its blocks.
+//    When that thread wakes it waits, uncounted, for every carried block that is running to return
+//    (perfkit_shim_await_blocks, up to 100 ms): a block's tail after it resumed the body (its return, its release)
+//    and the body's next instructions never run at once, where a compare-and-swap on an object both release can
+//    fail and go round again as valgrind happens to switch threads (4 more instructions in the first sample of one
+//    hand-off in one CI run).
 #define _GNU_SOURCE
 #include "PerfKitValgrindShim.h"
 #include <dlfcn.h>
@@ -143,12 +148,30 @@ int perfkit_shim_settle_blocks(void) {
     return left;
 }
 
+// Carried blocks past their hold, until their last instruction (the block's release included): the thread async
+// bodies run on waits, uncounted, for none to be running when it wakes (perfkit_shim_await_blocks).
+static atomic_int running;
+
+void perfkit_shim_await_blocks(void) {
+    // The same instructions are counted whether it waits or not: collection is off for the whole check.
+    int was = collecting;
+    if (was) CALLGRIND_TOGGLE_COLLECT;
+    for (int i = 0; i < 2000 && atomic_load(&running) > 0; i++) usleep(50);
+    if (was) CALLGRIND_TOGGLE_COLLECT;
+}
+
 static void perfkit_carried_run(void *raw) {
     struct perfkit_carried carried = *(struct perfkit_carried *)raw;
     free(raw);
-    // Uncounted (collection is not on yet on this thread), up to 100 ms in 50 µs sleeps.
-    for (int i = 0; carried.hold && i < 2000 && !atomic_load(&executor_idle) && !atomic_load(&settling); i++)
+    // Uncounted (collection is not on yet on this thread), up to 100 ms in 50 µs sleeps. The block counts itself
+    // running before it looks at the sleeper, and the sleeper says it is awake before it looks at the blocks running
+    // (both sequentially consistent): a block never starts while the body's thread runs after waking.
+    atomic_fetch_add(&running, 1);
+    for (int i = 0; carried.hold && i < 2000 && !atomic_load(&executor_idle) && !atomic_load(&settling); i++) {
+        atomic_fetch_sub(&running, 1);
         usleep(50);
+        atomic_fetch_add(&running, 1);
+    }
     int was = collecting;
     if (!was) {
         collecting = 1;
@@ -160,6 +183,7 @@ static void perfkit_carried_run(void *raw) {
         collecting = 0;
     }
     perfkit_block_release(carried.block);
+    atomic_fetch_sub(&running, 1);
     atomic_fetch_sub(&in_flight, 1);
 }
 

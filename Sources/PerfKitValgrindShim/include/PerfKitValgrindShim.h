@@ -13,4 +13,6 @@ int perfkit_shim_threads_started(void);
 int perfkit_shim_settle_blocks(void);
 void perfkit_shim_set_in_job(int on);
 void perfkit_shim_set_idle(int idle);
+/// Waits, uncounted, up to 100 ms for carried blocks that are running to return (the thread async bodies run on).
+void perfkit_shim_await_blocks(void);
 #endif
