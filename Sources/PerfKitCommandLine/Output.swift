@@ -4,11 +4,11 @@ import PerfKit
 /// Where the command line writes: results to standard output, progress and errors to standard error.
 package enum Output {
     package static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        LiveProgress.write(text + "\n", to: .standardOutput)
     }
 
     package static func progress(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        LiveProgress.write(text + "\n")
     }
 
     /// Writes `text` to `path`, or to standard output when `path` is nil or `-`.

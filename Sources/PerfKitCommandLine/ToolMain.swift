@@ -17,6 +17,7 @@ package enum ToolMain {
         // folders, are stopped and removed before anything else.
         OrphanRecords.stopOrphans()
         CountingFolder.sweepDead(environment: ProcessInfo.processInfo.environment)
+        LiveProgress.start()
         let status: Int32
         do {
             let arguments = enter(Array(CommandLine.arguments.dropFirst()))

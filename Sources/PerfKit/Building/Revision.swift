@@ -259,6 +259,9 @@ package struct Revision: Sendable, Equatable {
         pinnedLayout: Bool = false, sharedScratch: String? = nil, progress: (String) -> Void = { _ in }
     ) throws -> String {
         progress("perfkit: building \(name) (\(commit.prefix(12))) in release in \(directory)…")
+        let token = ProgressBoard.shared.begin(.building(revision: name))
+        let started = ContinuousClock.now
+        defer { ProgressBoard.shared.end(token) }
         let scratch = sharedScratch ?? Self.scratchPath(pinnedLayout: pinnedLayout && directory == ".")
         var testable = testableBuild ?? false
         if testable { progress(Self.testableLine) }
@@ -311,6 +314,7 @@ package struct Revision: Sendable, Equatable {
         }
         let bundle = try Self.testBundle(in: folder + "/release")
         BuildStamp.record(bundle: bundle, in: folder, toolchain: toolchain)
+        progress("perfkit: built \(name) in \(ProgressBoard.Snapshot.elapsed(ContinuousClock.now - started))")
         return bundle
     }
 

@@ -138,6 +138,7 @@ package struct CountingProcess: Sendable {
         }
         // Shared by the worker threads below, each taking the next pass when it is free.
         let state = Mutex(State(outcomes: Array(repeating: nil, count: passes.count)))
+        ProgressBoard.shared.startStage(total: passes.count)
         let run: @Sendable (CountingProcess) throws -> Outcome = {
             try $0.run(root: root, setup: setup, environment: environment, directory: directory)
         }
@@ -152,6 +153,7 @@ package struct CountingProcess: Sendable {
                 do {
                     let outcome = try run(passes[k])
                     state.withLock { $0.outcomes[k] = outcome }
+                    ProgressBoard.shared.finishItem()
                     var waiting = followUp(passes[k], outcome)
                     while !waiting.isEmpty {
                         let next = waiting.removeFirst()
@@ -177,6 +179,8 @@ package struct CountingProcess: Sendable {
         -> Outcome
     {
         let results = folder + "/results", log = folder + "/valgrind.log"
+        let token = ProgressBoard.shared.begin(.counting(test: id))
+        defer { ProgressBoard.shared.end(token) }
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
         var environment = base
         environment[MeasuredProcessEnvironment.resultsDirectory] = results

@@ -15,6 +15,8 @@ package struct MeasuredProcessRequest: Sendable, Equatable {
     package var environment: [String: String]
     /// Whether the process's output is shown (on standard error).
     package var forwardOutput: Bool
+    /// Which of the run's processes this is (from 1), and how many there are: for the progress line.
+    package var process = 1, processes = 1
 
     /// A request.
     package init(
@@ -114,6 +116,10 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
             ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
         // Standard error wired straight through (never a pipe and a reader thread while it is timed).
         let testLimit = self.testLimit ?? Self.testTimeLimit
+        let (process, processes) = (request.process, request.processes)
+        let board = ProgressBoard.shared
+        let token = board.begin(.measuring(test: nil, process: process, processes: processes))
+        defer { board.end(token) }
         let finished = try ChildProcess.runKeepingErrors(
             [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter],
             in: request.directory,
@@ -124,6 +130,8 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
                 guard let running = RunningMarker.read(in: results), let age = RunningMarker.age(in: results) else {
                     return false
                 }
+                board.update(token, to: .measuring(test: running.testID, process: process, processes: processes))
+                board.setDone(ResultFragments.count(in: results))
                 return age > (running.limit ?? testLimit)
             })
         let status = finished.status

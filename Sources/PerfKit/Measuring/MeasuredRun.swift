@@ -53,12 +53,15 @@ package enum MeasuredRun {
         for process in 0..<processes {
             progress(
                 "perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
+            // The first process finds how many tests match; the others say how many of them are done.
+            ProgressBoard.shared.startStage(total: results.first?.count)
             let outcome: MeasuredProcessOutcome
             do {
-                outcome = try launcher.measure(
-                    MeasuredProcessRequest(
-                        bundle: bundle, directory: directory, filter: filter, samples: samples,
-                        environment: environment(process: process, of: processes), forwardOutput: process == 0))
+                var request = MeasuredProcessRequest(
+                    bundle: bundle, directory: directory, filter: filter, samples: samples,
+                    environment: environment(process: process, of: processes), forwardOutput: process == 0)
+                (request.process, request.processes) = (process + 1, processes)
+                outcome = try launcher.measure(request)
             } catch var early as MeasuredProcessEndedEarly {
                 // What finished in this and the earlier processes stands.
                 results.append(early.finished)

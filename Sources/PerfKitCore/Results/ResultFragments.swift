@@ -32,6 +32,12 @@ public enum ResultFragments {
         try StoredFile.write(Fragment(schemaVersion: schemaVersion, test: result), to: path)
     }
 
+    /// Fragments written so far in `directory`: one per finished test (a test measured in several scopes writes one per
+    /// scope), for a progress line.
+    public static func count(in directory: String) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).count { $0.hasSuffix(".json") }
+    }
+
     /// Reads every fragment in `directory`.
     /// - Throws: ``FileError`` for a corrupt fragment.
     public static func readAll(from directory: String) throws(FileError) -> [TestResult] {
