@@ -138,7 +138,7 @@ package struct CountingProcess: Sendable {
         }
         // Shared by the worker threads below, each taking the next pass when it is free.
         let state = Mutex(State(outcomes: Array(repeating: nil, count: passes.count)))
-        ProgressBoard.shared.startStage(total: passes.count)
+        ProgressBoard.shared.startStage(total: passes.count, of: .processes)
         let run: @Sendable (CountingProcess) throws -> Outcome = {
             try $0.run(root: root, setup: setup, environment: environment, directory: directory)
         }
@@ -155,11 +155,15 @@ package struct CountingProcess: Sendable {
                     state.withLock { $0.outcomes[k] = outcome }
                     ProgressBoard.shared.finishItem()
                     var waiting = followUp(passes[k], outcome)
+                    ProgressBoard.shared.addToStage(waiting.count)
                     while !waiting.isEmpty {
                         let next = waiting.removeFirst()
                         let checked = try run(next)
                         state.withLock { $0.followUps[k, default: []].append((next, checked)) }
-                        waiting += followUp(next, checked)
+                        ProgressBoard.shared.finishItem()
+                        let more = followUp(next, checked)
+                        ProgressBoard.shared.addToStage(more.count)
+                        waiting += more
                     }
                 } catch {
                     state.withLock { s in

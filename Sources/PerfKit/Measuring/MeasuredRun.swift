@@ -54,7 +54,7 @@ package enum MeasuredRun {
             progress(
                 "perfkit run: measuring tests matching '\(filter)' in release, process \(process + 1) of \(processes)…")
             // The first process finds how many tests match; the others say how many of them are done.
-            ProgressBoard.shared.startStage(total: results.first?.count)
+            ProgressBoard.shared.startStage(total: results.first?.count, of: .tests)
             let outcome: MeasuredProcessOutcome
             do {
                 var request = MeasuredProcessRequest(

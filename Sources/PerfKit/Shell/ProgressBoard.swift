@@ -18,6 +18,14 @@ package final class ProgressBoard: Sendable {
         case counting(test: String)
     }
 
+    /// What a stage's items are.
+    package enum Item: String, Sendable {
+        /// Measured tests (of one timing process).
+        case tests
+        /// Counting processes (one per test, and the placements its checks ask for).
+        case processes
+    }
+
     /// A step and when it started.
     package struct Entry: Sendable, Equatable {
         /// The step.
@@ -34,6 +42,8 @@ package final class ProgressBoard: Sendable {
         package var done: Int
         /// How many items the current stage has, when known.
         package var total: Int?
+        /// What the items are.
+        package var item: Item
     }
 
     private struct State {
@@ -41,6 +51,7 @@ package final class ProgressBoard: Sendable {
         var steps: [Int: Entry] = [:]
         var done = 0
         var total: Int?
+        var item = Item.tests
     }
     // A Mutex: the steps are written by the threads doing the work (counting workers run two at once) and read by the
     // command line's drawing thread.
@@ -75,16 +86,22 @@ package final class ProgressBoard: Sendable {
     }
 
     /// Starts a stage of `total` items (nil: not known), none done.
-    package func startStage(total: Int?) {
+    package func startStage(total: Int?, of item: Item) {
         state.withLock { s in
             s.done = 0
             s.total = total
+            s.item = item
         }
     }
 
     /// Sets the items of the current stage done so far.
     package func setDone(_ done: Int) {
         state.withLock { $0.done = done }
+    }
+
+    /// Adds `count` items to the current stage (follow-up processes a check asked for).
+    package func addToStage(_ count: Int) {
+        state.withLock { s in s.total = s.total.map { $0 + count } }
     }
 
     /// Counts one more item of the current stage done.
@@ -96,7 +113,7 @@ package final class ProgressBoard: Sendable {
     package var snapshot: Snapshot {
         state.withLock { s in
             Snapshot(
-                steps: s.steps.sorted { $0.key < $1.key }.map(\.value), done: s.done, total: s.total)
+                steps: s.steps.sorted { $0.key < $1.key }.map(\.value), done: s.done, total: s.total, item: s.item)
         }
     }
 }
@@ -104,12 +121,16 @@ package final class ProgressBoard: Sendable {
 extension ProgressBoard.Snapshot {
     /// The line to show at `now`, or nil when nothing has been under way for `after` (a second by default).
     ///
-    /// `perfkit: counting A/x(), B/y() under valgrind · 3 of 12 done · 41 s`: the steps' kind, what they work on, the
+    /// `perfkit: counting A/x(), B/y() under valgrind · 3 of 12 processes done · 41 s`: the steps' kind, what they work on, the
     /// stage's count and the oldest step's elapsed time.
     package func line(at now: ContinuousClock.Instant, after: Duration = .seconds(1)) -> String? {
         guard let oldest = steps.first, now - oldest.started >= after else { return nil }
         var parts = [Self.describe(steps.map(\.step))]
-        if let total { parts.append("\(min(done, total)) of \(total) done") } else if done > 0 { parts.append("\(done) done") }
+        if let total {
+            parts.append("\(min(done, total)) of \(total) \(item.rawValue) done")
+        } else if done > 0 {
+            parts.append("\(done) \(item.rawValue) done")
+        }
         parts.append(Self.elapsed(now - oldest.started))
         return "perfkit: " + parts.joined(separator: " · ")
     }
@@ -127,9 +148,12 @@ extension ProgressBoard.Snapshot {
             }
         }
         var phrases: [String] = []
-        if !building.isEmpty { phrases.append("building " + building.joined(separator: ", ") + " in release") }
-        if !measuring.isEmpty { phrases.append("measuring " + measuring.joined(separator: ", ")) }
-        if !counting.isEmpty { phrases.append("counting " + counting.joined(separator: ", ") + " under valgrind") }
+        // Sorted: two workers taking turns are the same line.
+        if !building.isEmpty { phrases.append("building " + building.sorted().joined(separator: ", ") + " in release") }
+        if !measuring.isEmpty { phrases.append("measuring " + measuring.sorted().joined(separator: ", ")) }
+        if !counting.isEmpty {
+            phrases.append("counting " + counting.sorted().joined(separator: ", ") + " under valgrind")
+        }
         return phrases.joined(separator: "; ")
     }
 
