@@ -140,7 +140,7 @@ public struct AsyncRunner: Sendable {
         // uncarried; a task-group fan-out 52,708 against 45,133, cause not found). Every recorded call follows a
         // counted one.
         if let prefix = SimulatedCounter.outputPrefix {
-            let (_, _, dump, _) = try await SimulatedCounter.countAsync(label: "main|warm|discarded") {
+            let (_, _, dump, _) = try await CountedRegion.countAsync(label: "main|warm|discarded") {
                 try await body()
             }
             try? FileManager.default.removeItem(atPath: "\(prefix).\(dump)")
@@ -149,7 +149,7 @@ public struct AsyncRunner: Sendable {
         for round in 0..<configuration.samples {
             let label = SampleLabel(arm: "main", phase: .warm, round: round, position: 0, index: round)
             let overflows = MeasuredThread.asyncBodies?.overflows ?? 0
-            let (output, reading, dump, threads) = try await SimulatedCounter.countAsync(label: "main|warm|\(round)") {
+            let (output, reading, dump, threads) = try await CountedRegion.countAsync(label: "main|warm|\(round)") {
                 try await body()
             }
             blackHole(output)

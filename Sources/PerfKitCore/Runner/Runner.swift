@@ -310,7 +310,7 @@ public struct Runner: Sendable {
         let before = Self.runningTotals(subject, box.value)
         let tag = "\(label.arm)|\(label.phase.identifier)|\(label.index)"
         let (output, reading, dump, threads) = try withUnsafeMutablePointer(to: &box.value) { state in
-            try SimulatedCounter.count(label: tag) { try subject.run(&state.pointee) }
+            try CountedRegion.count(label: tag) { try subject.run(&state.pointee) }
         }
         blackHole(output)
         if let reading { collector.addCounted(reading, label, dump: dump, threads: threads) }
