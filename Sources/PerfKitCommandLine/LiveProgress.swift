@@ -2,8 +2,10 @@ import Foundation
 import PerfKit
 import Synchronization
 
-/// Draws ``ProgressBoard``'s steps as they run: on a terminal one live line, rewritten each second; in a log (standard
-/// error not a terminal) a plain line when the work moves on and every 30 s while it does not.
+/// Draws ``ProgressBoard``'s steps as they run: a live line on a terminal, plain lines in a log.
+///
+/// On a terminal the line is rewritten each second; in a log (standard error not a terminal) a plain line is written
+/// when the work moves on and every 30 s while it does not.
 ///
 /// A step shorter than a second is never shown. On a terminal a step whose own output is shown (a build's SwiftPM
 /// lines, the first measured process's Swift Testing lines) gets no live line, which that output would break into.
@@ -19,7 +21,11 @@ package enum LiveProgress {
 
     /// Starts the drawing thread (once).
     package static func start(board: ProgressBoard = .shared) {
-        guard state.withLock({ s in defer { s.started = true }; return !s.started }) else { return }
+        guard
+            state.withLock({ s in
+                defer { s.started = true }; return !s.started
+            })
+        else { return }
         Thread.detachNewThread {
             while true {
                 Thread.sleep(forTimeInterval: 1)

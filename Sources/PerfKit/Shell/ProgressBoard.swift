@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// What perfkit is doing right now, for a live progress line: the steps under way, each with when it started, and how
-/// many of the current stage's items are done.
+/// What perfkit is doing right now, for a live progress line.
+///
+/// The steps under way, each with when it started, and how many of the current stage's items are done.
 ///
 /// The library writes it as it works (a build starting, a measured process running a test, a counting process per
 /// test, several at once); the command line reads it once a second and draws it (`LiveProgress`). The library never
