@@ -122,7 +122,8 @@ package final class ProgressBoard: Sendable {
 extension ProgressBoard.Snapshot {
     /// The line to show at `now`, or nil when nothing has been under way for `after` (a second by default).
     ///
-    /// `perfkit: counting A/x(), B/y() under valgrind · 3 of 12 processes done · 41 s`: the steps' kind, what they work on, the
+    /// `perfkit: counting A/x(), B/y() under valgrind · 3 of 12 processes done · 41 s`: the steps' kind, what they work
+    /// on, the
     /// stage's count and the oldest step's elapsed time.
     package func line(at now: ContinuousClock.Instant, after: Duration = .seconds(1)) -> String? {
         guard let oldest = steps.first, now - oldest.started >= after else { return nil }
