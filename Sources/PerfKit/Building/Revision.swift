@@ -259,9 +259,18 @@ package struct Revision: Sendable, Equatable {
         pinnedLayout: Bool = false, sharedScratch: String? = nil, progress: (String) -> Void = { _ in }
     ) throws -> String {
         progress("perfkit: building \(name) (\(commit.prefix(12))) in release in \(directory)…")
-        let token = ProgressBoard.shared.begin(.building(revision: name))
         let started = ContinuousClock.now
-        defer { ProgressBoard.shared.end(token) }
+        let bundle = try ProgressBoard.shared.during(.building(revision: name)) {
+            try buildBundle(pinnedLayout: pinnedLayout, sharedScratch: sharedScratch, progress: progress)
+        }
+        progress("perfkit: built \(name) in \(ProgressBoard.Snapshot.elapsed(ContinuousClock.now - started))")
+        return bundle
+    }
+
+    /// ``build(pinnedLayout:sharedScratch:progress:)``'s work: SwiftPM run, retried as its failures ask.
+    private func buildBundle(
+        pinnedLayout: Bool, sharedScratch: String?, progress: (String) -> Void
+    ) throws -> String {
         let scratch = sharedScratch ?? Self.scratchPath(pinnedLayout: pinnedLayout && directory == ".")
         var testable = testableBuild ?? false
         if testable { progress(Self.testableLine) }
@@ -314,7 +323,6 @@ package struct Revision: Sendable, Equatable {
         }
         let bundle = try Self.testBundle(in: folder + "/release")
         BuildStamp.record(bundle: bundle, in: folder, toolchain: toolchain)
-        progress("perfkit: built \(name) in \(ProgressBoard.Snapshot.elapsed(ContinuousClock.now - started))")
         return bundle
     }
 

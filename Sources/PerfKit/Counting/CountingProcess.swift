@@ -140,7 +140,10 @@ package struct CountingProcess: Sendable {
         let state = Mutex(State(outcomes: Array(repeating: nil, count: passes.count)))
         ProgressBoard.shared.startStage(total: passes.count, of: .processes)
         let run: @Sendable (CountingProcess) throws -> Outcome = {
-            try $0.run(root: root, setup: setup, environment: environment, directory: directory)
+            let process = $0
+            return try ProgressBoard.shared.during(.counting(test: process.id)) {
+                try process.run(root: root, setup: setup, environment: environment, directory: directory)
+            }
         }
         DispatchQueue.concurrentPerform(iterations: width) { _ in
             while true {
@@ -183,8 +186,6 @@ package struct CountingProcess: Sendable {
         -> Outcome
     {
         let results = folder + "/results", log = folder + "/valgrind.log"
-        let token = ProgressBoard.shared.begin(.counting(test: id))
-        defer { ProgressBoard.shared.end(token) }
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
         var environment = base
         environment[MeasuredProcessEnvironment.resultsDirectory] = results

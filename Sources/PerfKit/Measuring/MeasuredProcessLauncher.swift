@@ -89,11 +89,8 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         } ?? 600
     }
 
-    /// Runs `request.bundle` with Swift Testing, one test at a time, in measure mode.
-    /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no fragment
-    ///   was written; ``OrchestrationError/measuredProcessFailed(description:status:)`` when the
-    ///   process was killed or exited with a status other than 0 or 1; ``FileError`` for a corrupt fragment.
-    package func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome {
+    /// A new temporary folder for a measured process's result fragments, registered with its owner.
+    static func makeResultsFolder() throws -> String {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent(
             "perfkit-measured-\(UUID().uuidString)"
         ).path
@@ -101,6 +98,15 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
         // Its owner named, so a later run removes it if this one is killed.
         try? Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: results + "/" + CountingFolder.ownerFile))
+        return results
+    }
+
+    /// Runs `request.bundle` with Swift Testing, one test at a time, in measure mode.
+    /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no fragment
+    ///   was written; ``OrchestrationError/measuredProcessFailed(description:status:)`` when the
+    ///   process was killed or exited with a status other than 0 or 1; ``FileError`` for a corrupt fragment.
+    package func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome {
+        let results = try Self.makeResultsFolder()
         defer {
             try? FileManager.default.removeItem(atPath: results)
             ChildRegistry.removed(folder: results)

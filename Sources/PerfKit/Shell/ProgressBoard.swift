@@ -74,6 +74,13 @@ package final class ProgressBoard: Sendable {
         }
     }
 
+    /// Runs `body` with `step` under way.
+    package func during<R>(_ step: Step, _ body: () throws -> R) rethrows -> R {
+        let token = begin(step)
+        defer { end(token) }
+        return try body()
+    }
+
     /// Replaces the step of `token` (a measured process that moved on to its next test), keeping its start.
     package func update(_ token: Int, to step: Step) {
         state.withLock { s in
