@@ -7,7 +7,7 @@ SWIFT_FLAGS ?=
 # (the demo's release build uses the default traits: see `demo`).
 TRAITS ?= Jemalloc,History
 
-.PHONY: deps build release test test-without-jemalloc crosscheck mutation-check demo doctor format lint
+.PHONY: deps build release test test-portable test-without-jemalloc crosscheck mutation-check demo doctor format lint
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -25,6 +25,12 @@ test: deps
 	./Scripts/ensure-browser.sh
 	PERFKIT_TEST_POSTGRES="$$(./Scripts/test-postgres.sh)" $(SWIFT) test --traits $(TRAITS) $(SWIFT_FLAGS)
 	./Scripts/crosscheck.sh .build/debug/perfkit
+	$(MAKE) test-portable
+
+# The portable path macOS takes, built on Linux with the Portable trait: a measured test's body runs, wall time and
+# thread CPU are measured, the rest is named not measured (Documentation/Portable.md).
+test-portable:
+	$(SWIFT) test --traits Portable --scratch-path .build/portable --filter 'PortablePathTests|MeasuredTestTests' $(SWIFT_FLAGS)
 
 # The same suites built without any trait, as a package that depends on PerfKit with
 # `traits: []` builds it: allocation metrics must say "unavailable", `perfkit history` what to install.

@@ -28,6 +28,11 @@ let package = Package(
         .trait(
             name: "History",
             description: "perfkit history: the SQLite and PostgreSQL history store (apt libsqlite3-dev libpq-dev)."),
+        .trait(
+            name: "Portable",
+            description:
+                "The portable path other systems than Linux take (wall time and thread CPU only), selected on Linux to "
+                + "test it."),
         .default(enabledTraits: ["Jemalloc"]),
     ],
     targets: [
@@ -39,14 +44,16 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "CValgrind"),
+        .target(name: "CShimEntryPoints"),
+        .target(name: "CValgrind", dependencies: ["CShimEntryPoints"]),
+        .target(name: "CMeasuredThread", dependencies: ["CShimEntryPoints"]),
         // A jemalloc arena over a fixed address range: the heap a counting run's measured thread repeats on.
         .target(name: "CPinnedHeap"),
         // The Swift runtime's will-throw hooks, which Swift Testing sets and a measurement suspends.
         .target(name: "CThrowHooks"),
         // jemalloc's allocation hooks around an async exact-count window: frees made on other threads.
         .target(name: "CAllocationHooks"),
-        .target(name: "PerfKitValgrindShim"),
+        .target(name: "PerfKitValgrindShim", dependencies: ["CShimEntryPoints"]),
         // What a measured test bundle links: probes, results, one series' statistics, subjects, and
         // nothing only the tool reads (run files, callgrind dumps, child processes live in PerfKit), so
         // an adopter's release build of its tests compiles under a third of PerfKit's lines (the tool builds
@@ -54,9 +61,10 @@ let package = Package(
         .target(
             name: "PerfKitCore",
             dependencies: [
-                .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
-                "CLinux",
+                .target(name: "CJemalloc", condition: .when(platforms: [.linux], traits: ["Jemalloc"])),
+                .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 "CValgrind",
+                "CMeasuredThread",
                 "CPinnedHeap",
                 "CThrowHooks",
                 "CAllocationHooks",
@@ -121,4 +129,8 @@ for target in package.targets where target.type != .system && target.type != .pl
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings
+    // C targets take the portable path on other systems by their own `__linux__` test, and on Linux with the trait.
+    if ["CValgrind", "CMeasuredThread", "CPinnedHeap", "CThrowHooks", "CAllocationHooks", "PerfKitValgrindShim"].contains(target.name) {
+        target.cSettings = (target.cSettings ?? []) + [.define("PERFKIT_PORTABLE", .when(traits: ["Portable"]))]
+    }
 }

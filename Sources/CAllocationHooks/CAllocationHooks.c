@@ -11,6 +11,8 @@
 #define _GNU_SOURCE
 #include "CAllocationHooks.h"
 #include <dlfcn.h>
+// jemalloc on Linux only: the Portable trait, and other systems, take the stubs below.
+#if defined(__linux__) && !defined(PERFKIT_PORTABLE)
 #include <execinfo.h>
 #include <pthread.h>
 #include <string.h>
@@ -163,6 +165,22 @@ int perfkit_hooks_outstanding(void **frames, int capacity) {
     }
     return count;
 }
+#else
+int perfkit_hooks_begin(unsigned arena) {
+    (void)arena;
+    return -1;
+}
+unsigned long perfkit_hooks_frees(void) { return 0; }
+void perfkit_hooks_end(unsigned long *frees, unsigned long *other_mallocs) {
+    *frees = 0;
+    *other_mallocs = 0;
+}
+int perfkit_hooks_outstanding(void **frames, int capacity) {
+    (void)frames;
+    (void)capacity;
+    return 0;
+}
+#endif
 
 int perfkit_symbol_of(const void *address, const char **symbol, const char **library, const void **base) {
     Dl_info info;

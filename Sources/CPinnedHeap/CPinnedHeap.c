@@ -1,4 +1,7 @@
 #include "CPinnedHeap.h"
+// Linux only (the Portable trait, and other systems, take the stubs at the end): fixed-address mappings, jemalloc's
+// extent hooks and the Swift runtime's metadata allocator are what a counting run pins, and counting runs are Linux's.
+#if defined(__linux__) && !defined(PERFKIT_PORTABLE)
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -267,3 +270,24 @@ void perfkit_pinned_heap_at_fixed_depth(void (*body)(void *), void *context) {
     }
     body(context);
 }
+#else
+// The portable path: nothing is pinned; the measured thread is a plain thread.
+int perfkit_pinned_heap_prepare(void) { return -5; }
+int perfkit_pinned_heap_bind_this_thread(void) { return -1; }
+int perfkit_pinned_heap_fresh_metadata_page(void) { return -1; }
+int perfkit_pinned_heap_fresh_arena(void) { return -1; }
+int perfkit_shift_metadata_pool(int n, const void *element) {
+    (void)n;
+    (void)element;
+    return -1;
+}
+unsigned long long perfkit_pinned_heap_used(void) { return 0; }
+int perfkit_pinned_heap_overflowed(void) { return 0; }
+int perfkit_pinned_heap_thread_stack(pthread_attr_t *attributes) {
+    (void)attributes;
+    return -1;
+}
+void perfkit_pinned_heap_at_fixed_depth(void (*body)(void *), void *context) { body(context); }
+int perfkit_pinned_heap_unrepeated(void) { return 0; }
+unsigned long long perfkit_pinned_heap_base(void) { return 0; }
+#endif

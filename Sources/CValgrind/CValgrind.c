@@ -1,67 +1,8 @@
 #define _GNU_SOURCE
 #include "CValgrind.h"
-#include <dlfcn.h>
-#include <linux/futex.h>
-#include <stdatomic.h>
-#include <stdlib.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "PerfKitShimEntryPoints.h"
 
-/* The doorbell the thread async bodies run on sleeps on. Its wait and ring take the same instructions
-   whether or not the sleeper was already asleep when rung: a ring always makes the wake system call,
-   and a wait rung before its futex call returns from that call at once (EAGAIN) and takes the ring
-   on its next pass, as a sleeper woken does. (A DispatchSemaphore takes a shorter path when the ring
-   comes first.) While the thread that reports idleness sleeps with nothing queued, the preloaded
-   shim lets the Dispatch blocks its jobs queued run (perfkit_shim_set_idle). */
-struct perfkit_doorbell {
-    atomic_int rings;
-    int reports_idle;
-};
-
-static void (*perfkit_shim_idle)(int) = 0;
-static void (*perfkit_shim_in_job)(int) = 0;
-static void (*perfkit_shim_await)(void) = 0;
-static void perfkit_find_shim(void);
-
-void *perfkit_doorbell_make(int reports_idle) {
-    struct perfkit_doorbell *bell = calloc(1, sizeof *bell);
-    if (bell) bell->reports_idle = reports_idle;
-    perfkit_find_shim();
-    return bell;
-}
-
-void perfkit_doorbell_wait(void *raw) {
-    struct perfkit_doorbell *bell = raw;
-    for (;;) {
-        int rings = atomic_load(&bell->rings);
-        if (rings > 0) {
-            if (atomic_compare_exchange_weak(&bell->rings, &rings, rings - 1)) return;
-            continue;
-        }
-        if (bell->reports_idle && perfkit_shim_idle) perfkit_shim_idle(1);
-        syscall(SYS_futex, &bell->rings, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
-        if (bell->reports_idle && perfkit_shim_idle) {
-            perfkit_shim_idle(0);
-            perfkit_shim_await();
-        }
-    }
-}
-
-void perfkit_doorbell_ring(void *raw) {
-    struct perfkit_doorbell *bell = raw;
-    atomic_fetch_add(&bell->rings, 1);
-    syscall(SYS_futex, &bell->rings, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
-void perfkit_job_begin(void) {
-    if (perfkit_shim_in_job) perfkit_shim_in_job(1);
-}
-
-void perfkit_job_end(void) {
-    if (perfkit_shim_in_job) perfkit_shim_in_job(0);
-}
-
-#if defined(__has_include)
+#if defined(__linux__) && !defined(PERFKIT_PORTABLE) && defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
 #define PERFKIT_HAS_VALGRIND 1
@@ -74,20 +15,16 @@ int perfkit_valgrind_headers_present(void) { return 1; }
 /* Collection is per thread (callgrind keeps a collect state for each): the body's thread turns it
    on for itself. The preloaded shim (PerfKitValgrindShim) carries it into threads the body starts;
    it is found at run time, since only counting runs preload it. */
-static void (*perfkit_set_collecting)(int) = 0;
-static int (*perfkit_shim_started)(void) = 0;
-static int (*perfkit_shim_settle)(void) = 0;
+static __typeof__(&perfkit_shim_set_collecting) perfkit_set_collecting;
+static __typeof__(&perfkit_shim_threads_started) perfkit_shim_started;
+static __typeof__(&perfkit_shim_settle_blocks) perfkit_shim_settle;
 static int perfkit_shim_looked_up = 0;
 
 static void perfkit_find_shim(void) {
     if (perfkit_shim_looked_up) return;
-    perfkit_set_collecting = (void (*)(int))dlsym(RTLD_DEFAULT, "perfkit_shim_set_collecting");
-    perfkit_shim_started = (int (*)(void))dlsym(RTLD_DEFAULT, "perfkit_shim_threads_started");
-    perfkit_shim_settle = (int (*)(void))dlsym(RTLD_DEFAULT, "perfkit_shim_settle_blocks");
-    perfkit_shim_idle = (void (*)(int))dlsym(RTLD_DEFAULT, "perfkit_shim_set_idle");
-    perfkit_shim_in_job = (void (*)(int))dlsym(RTLD_DEFAULT, "perfkit_shim_set_in_job");
-    perfkit_shim_await = (void (*)(void))dlsym(RTLD_DEFAULT, "perfkit_shim_await_blocks");
-    if (!perfkit_shim_await) perfkit_shim_idle = 0; /* an older shim: neither is used */
+    perfkit_set_collecting = PERFKIT_SHIM_LOOKUP(perfkit_shim_set_collecting);
+    perfkit_shim_started = PERFKIT_SHIM_LOOKUP(perfkit_shim_threads_started);
+    perfkit_shim_settle = PERFKIT_SHIM_LOOKUP(perfkit_shim_settle_blocks);
     perfkit_shim_looked_up = 1;
 }
 
@@ -118,10 +55,10 @@ void perfkit_count_end(const char *label) {
     CALLGRIND_DUMP_STATS_AT(label);
 }
 #else
+/* Without valgrind's headers, on other systems than Linux, or with the Portable trait: never counting. */
 int perfkit_running_on_valgrind(void) { return 0; }
 int perfkit_valgrind_headers_present(void) { return 0; }
 void perfkit_count_begin(void) {}
 void perfkit_count_end(const char *label) { (void)label; }
 int perfkit_threads_started(void) { return 0; }
-static void perfkit_find_shim(void) {}
 #endif

@@ -38,6 +38,8 @@
 //    hand-off in one CI run).
 #define _GNU_SOURCE
 #include "PerfKitValgrindShim.h"
+// Linux only: a counting run (valgrind, LD_PRELOAD) exists nowhere else.
+#ifdef __linux__
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -245,3 +247,4 @@ void dispatch_barrier_async(void *queue, void *block) { perfkit_queue(perfkit_ba
 void dispatch_group_async(void *group, void *queue, void *block) {
     perfkit_queue(perfkit_group, group, queue, block);
 }
+#endif

@@ -20,20 +20,4 @@ void perfkit_count_begin(void);
 /// Ends a counted region: turns collection off, then dumps the counters to the next numbered
 /// file (`<callgrind-out-file>.N`) headed `desc: Trigger: Client Request: <label>`.
 void perfkit_count_end(const char *label);
-/// A doorbell one thread sleeps on and any thread rings, whose wait takes the same instructions whether it was rung
-/// before or after the sleeper went to sleep. When `reports_idle`, its sleeps with nothing rung are told to the
-/// preloaded shim, which holds Dispatch blocks queued from that thread's jobs until then.
-void *perfkit_doorbell_make(int reports_idle);
-
-/// Sleeps until the doorbell is rung, and takes one ring.
-void perfkit_doorbell_wait(void *bell);
-
-/// Rings the doorbell once.
-void perfkit_doorbell_ring(void *bell);
-
-/// Marks the calling thread as running a job of a counted async body (for the shim), until perfkit_job_end.
-void perfkit_job_begin(void);
-
-/// Ends what perfkit_job_begin marked.
-void perfkit_job_end(void);
 #endif

@@ -36,7 +36,7 @@ package enum GlobalJobRedirect {
     private static let fromMeasuredThreadOnly = Atomic<Bool>(false)
 
     /// Whether the runtime's hook can be set here.
-    package static var isAvailable: Bool { slot != nil && MeasuredThread.asyncBodies != nil }
+    package static var isAvailable: Bool { !MeasurementPlatform.isPortable && slot != nil && MeasuredThread.asyncBodies != nil }
 
     /// Starts sending global jobs to the async bodies' thread.
     /// - Parameter onlyFromMeasuredThread: Send only the jobs enqueued from that thread (a `Task {}` the body starts,
@@ -44,7 +44,7 @@ package enum GlobalJobRedirect {
     ///   `swift test`, where other tests run in parallel. Every global job otherwise (`perfkit run`, one test at a
     ///   time).
     package static func begin(onlyFromMeasuredThread: Bool = false) {
-        guard let slot, MeasuredThread.asyncBodies != nil else { return }
+        guard !MeasurementPlatform.isPortable, let slot, MeasuredThread.asyncBodies != nil else { return }
         depth.withLock { depth in
             if depth == 0 {
                 fromMeasuredThreadOnly.store(onlyFromMeasuredThread, ordering: .relaxed)

@@ -1,5 +1,5 @@
 import CPinnedHeap
-import CValgrind
+import CMeasuredThread
 import Dispatch
 import Foundation
 import Synchronization

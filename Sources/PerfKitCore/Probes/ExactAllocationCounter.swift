@@ -1,4 +1,4 @@
-#if Jemalloc
+#if Jemalloc && os(Linux) && !Portable
 import CAllocationHooks
 import Glibc
 import CJemalloc
@@ -123,13 +123,13 @@ public enum ExactAllocationCounter {
 
     /// Why exact counts are unavailable, or `nil` when they are available.
     public static var unavailableReason: String? {
-        #if Jemalloc
+        #if Jemalloc && os(Linux) && !Portable
         Arena.pool.withLock { pool in
             if pool.isEmpty, let arena = Arena() { pool.append(arena) }
             return pool.isEmpty ? "jemalloc refused to create a measuring arena" : nil
         }
         #else
-        "built without the Jemalloc trait; allocation counts are unavailable"
+        MeasurementPlatform.portableReason ?? "built without the Jemalloc trait; allocation counts are unavailable"
         #endif
     }
 
@@ -153,7 +153,7 @@ public enum ExactAllocationCounter {
     /// Opened and closed on that same thread, with only the counted work between (an async body that runs every job on
     /// one thread, ``AsyncRunner``).
     public struct Window: ~Copyable {
-        #if Jemalloc
+        #if Jemalloc && os(Linux) && !Portable
         fileprivate let arena: Arena
         fileprivate let previousArena: UInt32
         fileprivate let before: Counts
@@ -174,7 +174,7 @@ public enum ExactAllocationCounter {
 
         /// ``open(fresh:)``, saying whether a fresh window may install jemalloc's allocation hooks.
         public static func open(fresh: Bool, hooks: Bool) -> Window? {
-            #if Jemalloc
+            #if Jemalloc && os(Linux) && !Portable
             let new = fresh ? Arena.fresh() : nil
             guard let arena = new ?? Arena.acquire() else { return nil }
             var previousArena: UInt32 = 0
@@ -202,7 +202,7 @@ public enum ExactAllocationCounter {
         /// after, while the body may already have returned. Nothing to wait for without hooks.
         /// - Returns: The milliseconds waited.
         public func awaitOtherThreadsFrees(quiet: Int = 5, limit: Int = 100) -> Int {
-            #if Jemalloc
+            #if Jemalloc && os(Linux) && !Portable
             guard hooked else { return 0 }
             var waited = 0, still = 0
             var frees = perfkit_hooks_frees()
@@ -235,7 +235,7 @@ public enum ExactAllocationCounter {
         /// without
         /// them, the arena's counters).
         public func live() -> Double {
-            #if Jemalloc
+            #if Jemalloc && os(Linux) && !Portable
             let now = arena.read()
             let frees = hooked ? UInt64(perfkit_hooks_frees()) : now.frees &- before.frees
             return Double(now.mallocs &- before.mallocs) - Double(frees)
@@ -246,7 +246,7 @@ public enum ExactAllocationCounter {
 
         /// Reads the counts since ``open()`` and restores the thread's arena and cache.
         public consuming func close() -> Counts {
-            #if Jemalloc
+            #if Jemalloc && os(Linux) && !Portable
             var hookCounts: (frees: UInt, otherMallocs: UInt) = (0, 0)
             if hooked { perfkit_hooks_end(&hookCounts.frees, &hookCounts.otherMallocs) }
             let after = arena.read()
@@ -270,7 +270,7 @@ public enum ExactAllocationCounter {
     }
 }
 
-#if Jemalloc
+#if Jemalloc && os(Linux) && !Portable
 /// A private measuring arena and the cached MIBs of its counters.
 ///
 /// Each count holds an arena exclusively, so counts taken at once on several threads (parallel

@@ -1,4 +1,6 @@
-import CLinux
+#if os(Linux)
+    import CLinux
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -22,26 +24,32 @@ public struct InstructionCounter: ~Copyable {
     /// Opens a counter for the calling thread.
     /// - Throws: ``ProbeError/unavailable(_:)`` with the kernel's reason.
     public init() throws(ProbeError) {
-        let result = perfkit_open_instructions_counter()
-        guard result >= 0 else {
-            let reason: String
-            switch -result {
-            case ENOENT, EOPNOTSUPP, ENODEV:
-                reason = "no hardware performance counters (no PMU; typical in a virtual machine)"
-            case EACCES, EPERM:
-                reason = "perf_event_open denied (kernel.perf_event_paranoid)"
-            default:
-                reason = "perf_event_open failed: \(String(cString: strerror(-result)))"
-            }
-            throw .unavailable(reason)
+        #if os(Linux) && !Portable
+            let result = perfkit_open_instructions_counter()
+            guard result >= 0 else { throw .unavailable(Self.reason(errno: -result)) }
+            descriptor = result
+        #else
+            throw .unavailable(MeasurementPlatform.portableReason ?? "not on Linux")
+        #endif
+    }
+
+    /// Why the kernel refused the counter, from the error it gave.
+    static func reason(errno: Int32) -> String {
+        switch errno {
+        case ENOENT, EOPNOTSUPP, ENODEV: "no hardware performance counters (no PMU; typical in a virtual machine)"
+        case EACCES, EPERM: "perf_event_open denied (kernel.perf_event_paranoid)"
+        default: "perf_event_open failed: \(String(cString: strerror(errno)))"
         }
-        descriptor = result
     }
 
     /// The instruction count so far, or `nil` when the read fails.
     public func read() -> UInt64? {
-        let value = perfkit_read_counter(descriptor)
-        return value < 0 ? nil : UInt64(value)
+        #if os(Linux) && !Portable
+            let value = perfkit_read_counter(descriptor)
+            return value < 0 ? nil : UInt64(value)
+        #else
+            return nil
+        #endif
     }
 
     deinit { close(descriptor) }

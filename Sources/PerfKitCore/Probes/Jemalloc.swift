@@ -1,4 +1,4 @@
-#if Jemalloc
+#if Jemalloc && os(Linux) && !Portable
 import CJemalloc
 #endif
 
@@ -10,7 +10,7 @@ import CJemalloc
 public enum Jemalloc {
     /// Whether this build links jemalloc at all.
     public static var isLinked: Bool {
-        #if Jemalloc
+        #if Jemalloc && os(Linux) && !Portable
         true
         #else
         false
@@ -20,7 +20,7 @@ public enum Jemalloc {
     /// Checks, by allocating, that allocations really reach jemalloc.
     /// - Returns: `nil` when they do, otherwise the reason they do not.
     public static func verifyIsProcessAllocator() -> String? {
-        #if Jemalloc
+        #if Jemalloc && os(Linux) && !Portable
         guard let counter = ThreadAllocationCounter() else { return "thread.allocatedp is not readable" }
         let before = counter.allocated
         let block = malloc(4096)
@@ -29,7 +29,7 @@ public enum Jemalloc {
         free(block)
         return after >= before + 4096 ? nil : "a 4 KiB malloc did not reach jemalloc (another allocator interposes)"
         #else
-        return "built without the Jemalloc trait"
+        return MeasurementPlatform.portableReason ?? "built without the Jemalloc trait"
         #endif
     }
 
@@ -37,7 +37,7 @@ public enum Jemalloc {
     /// - Parameter name: A mallctl name such as `stats.resident`.
     /// - Returns: The value, or `nil` when unavailable.
     public static func statistic(_ name: String) -> UInt64? {
-        #if Jemalloc
+        #if Jemalloc && os(Linux) && !Portable
         var value: Int = 0
         var size = MemoryLayout<Int>.size
         guard mallctl(name, &value, &size, nil, 0) == 0 else { return nil }
@@ -49,7 +49,7 @@ public enum Jemalloc {
 
     /// Advances the statistics epoch so that totals are current (about 12 µs here).
     public static func refreshEpoch() {
-        #if Jemalloc
+        #if Jemalloc && os(Linux) && !Portable
         var newEpoch: UInt64 = 1
         var oldEpoch: UInt64 = 0
         var size = MemoryLayout<UInt64>.size
@@ -79,7 +79,7 @@ public struct ThreadAllocationCounter {
 
     /// Creates a counter for the calling thread, or `nil` without jemalloc.
     public init?() {
-        #if Jemalloc
+        #if Jemalloc && os(Linux) && !Portable
         var allocated: UnsafeMutablePointer<UInt64>? = nil
         var deallocated: UnsafeMutablePointer<UInt64>? = nil
         var size = MemoryLayout<UnsafeMutablePointer<UInt64>>.size

@@ -83,7 +83,7 @@ public struct LeakSites: Sendable, Equatable {
         return ("\(path.split(separator: "/").last ?? "")+0x\(String(offset, radix: 16))", path)
     }
 
-    #if Jemalloc
+    #if Jemalloc && os(Linux) && !Portable
     /// The stacks of the blocks still live after `perfkit_hooks_end`; nil when they overflowed.
     static func outstanding(limit: Int = 256) -> [[UnsafeRawPointer]]? {
         let depth = Int(PERFKIT_HOOK_FRAMES)

@@ -11,7 +11,7 @@ import Foundation
 package enum OpenDescriptors {
     /// The open descriptors now, without the one the listing itself holds; nil when `/proc` is not readable.
     package static func open() -> Set<Int32>? {
-        guard let directory = opendir("/proc/self/fd") else { return nil }
+        guard !MeasurementPlatform.isPortable, let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }
         let own = dirfd(directory)
         var numbers = Set<Int32>()
@@ -32,6 +32,6 @@ package enum OpenDescriptors {
 
     /// Why descriptors cannot be listed here, or nil when they can.
     package static var unavailableReason: String? {
-        open() == nil ? "/proc/self/fd is not readable" : nil
+        MeasurementPlatform.portableReason ?? (open() == nil ? "/proc/self/fd is not readable" : nil)
     }
 }

@@ -31,7 +31,9 @@ public struct ProbeSet: ~Copyable {
     public static func unavailableReason(for metric: Metric) -> String? {
         switch metric {
         case .bytesAllocated, .bytesFreed, .allocatorAllocated, .allocatorActive, .allocatorResident, .allocatorMapped:
-            Jemalloc.isLinked ? nil : "built without the Jemalloc trait; allocation metrics are unavailable"
+            Jemalloc.isLinked
+                ? nil : MeasurementPlatform.portableReason
+                    ?? "built without the Jemalloc trait; allocation metrics are unavailable"
         case .mallocs, .frees, .leakedAllocations:
             ExactAllocationCounter.unavailableReason
         case .leakedDescriptors:
@@ -43,7 +45,8 @@ public struct ProbeSet: ~Copyable {
         case .instructions:
             SimulatedCounter.unavailableReason
         case .residentMemory:
-            ResidentMemory.currentBytes() == nil ? "/proc/self/statm is not readable" : nil
+            MeasurementPlatform.portableReason
+                ?? (ResidentMemory.currentBytes() == nil ? "/proc/self/statm is not readable" : nil)
         default:
             nil
         }

@@ -76,7 +76,7 @@ public struct ResourceUsage: Sendable, Equatable {
 public enum ResidentMemory {
     /// The process's resident set in bytes, or `nil` where `/proc/self/statm` cannot be read.
     public static func currentBytes() -> UInt64? {
-        #if os(Linux)
+        #if os(Linux) && !Portable
         let fd = open("/proc/self/statm", O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -1,4 +1,6 @@
-import CLinux
+#if os(Linux)
+    import CLinux
+#endif
 import Foundation
 
 #if canImport(Glibc)
@@ -116,7 +118,12 @@ extension StoredFile {
             }
             return
         }
-        let exchanged = perfkit_exchange_paths(staging, folder)
+        #if os(Linux)
+            let exchanged = perfkit_exchange_paths(staging, folder)
+        #else
+            // No renameat2 here (macOS has renamex_np, not used yet): the two renames below.
+            let exchanged = -ENOSYS
+        #endif
         if exchanged == 0 { return }
         guard exchanged == -EINVAL || exchanged == -ENOSYS else {
             throw FileError(

@@ -109,6 +109,9 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
                         + "--filter '\(suite.split(separator: ".").last ?? "")/'"
                 ), severity: .warning)
         }
+        if let note = Self.portableNote(testID: testID, measurements: measurements) {
+            Issue.record(Comment(rawValue: note), severity: .warning)
+        }
         var outcomes: [BudgetOutcome] = []
         for budget in budgets {
             for judgement in budget.judge(measurements, mode: mode) {
@@ -129,6 +132,14 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             }
             RunningMarker.end(in: directory)
         }
+    }
+
+    /// On the portable path (not Linux, or the Portable trait): the warning that names what was not measured.
+    static func portableNote(testID: String, measurements: [MeasurementResult]) -> String? {
+        guard MeasurementPlatform.isPortable, !measurements.isEmpty else { return nil }
+        let missing = Set(measurements.flatMap { $0.unavailable.map(\.metric) }).sorted()
+        return "\(testID) ran on PerfKit's portable path: wall time and thread CPU were measured"
+            + (missing.isEmpty ? "" : "; not measured: " + missing.joined(separator: ", "))
     }
 
     /// Records the issue a budget's judgement calls for (``BudgetStatus/recordedIssue``).

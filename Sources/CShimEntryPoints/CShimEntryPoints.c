@@ -1,0 +1,2 @@
+// Header only (include/PerfKitShimEntryPoints.h): SwiftPM needs a source file for a C target.
+#include "PerfKitShimEntryPoints.h"
