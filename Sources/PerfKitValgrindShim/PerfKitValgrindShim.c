@@ -137,6 +137,10 @@ static int perfkit_find_blocks(void) {
 }
 
 static atomic_int in_flight;
+// The settle policy of carried blocks (SettlePolicy.carriedBlocks in Swift, handed over as PERFKIT_SETTLE_STEP_US and
+// PERFKIT_SETTLE_STEPS): every wait of this shim sleeps `settle_step` µs at a time, at most `settle_steps` times.
+static useconds_t settle_step = 50;
+static int settle_steps = 2000;
 // Set while a region waits for its blocks: a held block then runs at once (the body has returned; a block it queued
 // and did not wait for would otherwise wait out its hold while the region waits out its settle).
 static atomic_int settling;
@@ -144,7 +148,7 @@ static atomic_int settling;
 int perfkit_shim_settle_blocks(void) {
     atomic_store(&settling, 1);
     // Up to 100 ms, in 50 µs sleeps: a block still running then is left running, and said so.
-    for (int i = 0; i < 2000 && atomic_load(&in_flight) > 0; i++) usleep(50);
+    for (int i = 0; i < settle_steps && atomic_load(&in_flight) > 0; i++) usleep(settle_step);
     int left = atomic_load(&in_flight);
     atomic_store(&settling, 0);
     return left;
@@ -158,7 +162,7 @@ void perfkit_shim_await_blocks(void) {
     // The same instructions are counted whether it waits or not: collection is off for the whole check.
     int was = collecting;
     if (was) CALLGRIND_TOGGLE_COLLECT;
-    for (int i = 0; i < 2000 && atomic_load(&running) > 0; i++) usleep(50);
+    for (int i = 0; i < settle_steps && atomic_load(&running) > 0; i++) usleep(settle_step);
     if (was) CALLGRIND_TOGGLE_COLLECT;
 }
 
@@ -169,9 +173,9 @@ static void perfkit_carried_run(void *raw) {
     // running before it looks at the sleeper, and the sleeper says it is awake before it looks at the blocks running
     // (both sequentially consistent): a block never starts while the body's thread runs after waking.
     atomic_fetch_add(&running, 1);
-    for (int i = 0; carried.hold && i < 2000 && !atomic_load(&executor_idle) && !atomic_load(&settling); i++) {
+    for (int i = 0; carried.hold && i < settle_steps && !atomic_load(&executor_idle) && !atomic_load(&settling); i++) {
         atomic_fetch_sub(&running, 1);
-        usleep(50);
+        usleep(settle_step);
         atomic_fetch_add(&running, 1);
     }
     int was = collecting;
@@ -219,6 +223,9 @@ static void *perfkit_real[perfkit_queueings][2];
 // Every symbol the wrappers forward to, looked up when the shim is loaded: looked up at a first
 // call, the dynamic linker's search (about 9,400 instructions) fell in the first counted sample.
 __attribute__((constructor)) static void perfkit_shim_resolve(void) {
+    const char *step = getenv("PERFKIT_SETTLE_STEP_US"), *steps = getenv("PERFKIT_SETTLE_STEPS");
+    if (step && atoi(step) > 0) settle_step = (useconds_t)atoi(step);
+    if (steps && atoi(steps) > 0) settle_steps = atoi(steps);
     for (int kind = 0; kind < perfkit_queueings; kind++)
         for (int form = 0; form < 2; form++) perfkit_real[kind][form] = dlsym(RTLD_NEXT, perfkit_names[kind][form]);
     perfkit_find_blocks();

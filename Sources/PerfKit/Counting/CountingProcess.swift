@@ -187,7 +187,7 @@ package struct CountingProcess: Sendable {
     {
         let results = folder + "/results", log = folder + "/valgrind.log"
         try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
-        var environment = base
+        var environment = base.merging(SettlePolicy.environment) { own, _ in own }
         environment[MeasuredProcessEnvironment.resultsDirectory] = results
         environment[SimulatedCounter.outputVariable] = folder + "/callgrind.out"
         environment[SimulatedCounter.heapPadVariable] = String(pad)

@@ -97,7 +97,7 @@ public enum ExactAllocationCounter {
             for index in 0..<2 * k {
                 if index == k {
                     // A Dispatch thread may still be freeing what the last call handed it.
-                    _ = window.awaitOtherThreadsFrees()
+                    window.awaitOtherThreadsFrees()
                     halfway = window.live()
                 }
                 try await call()
@@ -106,7 +106,7 @@ public enum ExactAllocationCounter {
             _ = window.close()
             throw error
         }
-        _ = window.awaitOtherThreadsFrees()
+        window.awaitOtherThreadsFrees()
         let end = window.live()
         return growth(from: halfway, to: end, calls: k, keptByDispatch: window.close().kept?.keptByDispatch ?? 0)
     }
@@ -197,27 +197,27 @@ public enum ExactAllocationCounter {
 
         /// Waits while blocks of the window are still being freed on other threads.
         ///
-        /// As long as more were allocated than freed and another free came within the last `quiet` ms, up
-        /// to `limit` ms. A Dispatch thread that resumes the body frees the block that resumed it just
-        /// after, while the body may already have returned. Nothing to wait for without hooks.
-        /// - Returns: The milliseconds waited.
-        public func awaitOtherThreadsFrees(quiet: Int = 5, limit: Int = 100) -> Int {
+        /// As long as more were allocated than freed and another free came within the last
+        /// ``SettlePolicy/quietFrees`` steps, up to the limit (``SettlePolicy/frees``). A Dispatch thread that resumes
+        /// the body frees the block that resumed it just after, while the body may already have returned. Nothing to
+        /// wait for without hooks.
+        @discardableResult
+        package func awaitOtherThreadsFrees() -> SettlePolicy.Outcome {
             #if Jemalloc && os(Linux) && !Portable
-            guard hooked else { return 0 }
-            var waited = 0, still = 0
+            guard hooked else { return SettlePolicy.Outcome(waited: .zero, ranOut: false) }
+            var still = 0
             var frees = perfkit_hooks_frees()
-            while waited < limit, still < quiet,
-                Int64(bitPattern: arena.read().mallocs &- before.mallocs) > Int64(frees)
-            {
-                usleep(1_000)
-                waited += 1
+            return SettlePolicy.frees.wait {
+                guard still < SettlePolicy.quietFrees,
+                    Int64(bitPattern: arena.read().mallocs &- before.mallocs) > Int64(frees)
+                else { return false }
                 let now = perfkit_hooks_frees()
                 still = now == frees ? still + 1 : 0
                 frees = now
+                return true
             }
-            return waited
             #else
-            return 0
+            return SettlePolicy.Outcome(waited: .zero, ranOut: false)
             #endif
         }
 

@@ -24,8 +24,8 @@ public struct AsyncRunner: Sendable {
     public var redirectsGlobalJobs: Bool
 
     /// The longest the settle wait after an exact-count call waits for the body's thread to run
-    /// out of jobs, in milliseconds.
-    public static let settleLimitMilliseconds = 100
+    /// out of jobs, in milliseconds (``SettlePolicy/jobs``).
+    public static var settleLimitMilliseconds: Int { Int(SettlePolicy.jobs.limit / .milliseconds(1)) }
 
     /// Creates a runner.
     public init(configuration: RunConfiguration, redirectsGlobalJobs: Bool) {
@@ -131,10 +131,8 @@ public struct AsyncRunner: Sendable {
     private func countedPass<Output>(
         _ name: String, _ body: () async throws -> Output, _ collector: inout SeriesCollector
     ) async throws -> MeasurementResult {
-        // Threads the warm-up woke (a Dispatch queue's worker) go back to waiting before the first
-        // count: one still on its way there made the first sample's wake-up path another (36,705
-        // against 36,609 instructions for a hand-off; the later samples were identical).
-        usleep(20_000)
+        // Threads the warm-up woke go back to waiting before the first count (``SettlePolicy/wokenThreads``).
+        SettlePolicy.wokenThreads.wait { true }
         // Then one counted call, not recorded: the first counted call read more than every later one (a hand-off
         // that resumes the body at once 40 or 88 instructions, as the machine's load had it: the warm-up's blocks ran
         // uncarried; a task-group fan-out 52,708 against 45,133, cause not found). Every recorded call follows a
@@ -290,7 +288,7 @@ public struct AsyncRunner: Sendable {
         // The returned value is released inside the window: what a body returns is not kept.
         do { outcome = .success(blackHole(try await body())) } catch { outcome = .failure(error) }
         let settled = await settle()
-        _ = window?.awaitOtherThreadsFrees()
+        window?.awaitOtherThreadsFrees()
         let counts = window?.close()
         try outcome.get()
         return (counts, settled, (MeasuredThread.asyncBodies?.foreignEnqueues ?? 0) != foreign)
@@ -300,7 +298,10 @@ public struct AsyncRunner: Sendable {
     /// true when the thread ran out of jobs in time.
     private func settle() async -> Bool {
         guard let thread = MeasuredThread.asyncBodies, thread.isCurrent else { return true }
-        let deadline = SystemClock.monotonicNanoseconds() + UInt64(Self.settleLimitMilliseconds) * 1_000_000
+        let limit = SettlePolicy.jobs.limit.components
+        let deadline =
+            SystemClock.monotonicNanoseconds() + UInt64(limit.seconds) * 1_000_000_000
+            + UInt64(limit.attoseconds / 1_000_000_000)
         // This job is the one running: more than it means others wait their turn behind it.
         while thread.pendingJobs > 1 {
             if SystemClock.monotonicNanoseconds() > deadline { return false }
