@@ -117,16 +117,18 @@ struct LookedUp<T> { var value: T }
             return nil
         }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = Self.packageRoot + "/Sources/PerfKitValgrindShim"
-        guard
-            ChildOutput.run([
-                "cc", "-O2", "-shared", "-fPIC", "-I", source + "/include", source + "/PerfKitValgrindShim.c", "-o",
-                folder + "/shim.so",
-            ]) != nil
-        else {
+        guard ChildOutput.run(["cc", "--version"]) != nil else {
             print("skipped: no C compiler to build the sigsuspend shim")
             return nil
         }
+        // A compiler that is there and fails is this change's error, never a skip.
+        let sources = Self.packageRoot + "/Sources"
+        _ = try #require(
+            ChildOutput.run([
+                "cc", "-O2", "-shared", "-fPIC", "-I", sources + "/PerfKitValgrindShim/include", "-I",
+                sources + "/CShimEntryPoints/include", sources + "/PerfKitValgrindShim/PerfKitValgrindShim.c", "-o",
+                folder + "/shim.so",
+            ]), "the shim did not compile")
         return CountingRun.Setup(version: valgrind, cpu: "", shim: folder + "/shim.so")
     }
 

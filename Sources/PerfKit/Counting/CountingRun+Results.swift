@@ -109,7 +109,7 @@ extension CountingRun {
         }
         var names = Set<String>()
         for dump in parsed.values { names.formUnion(dump.functionNames) }
-        let demangled = demangle(Array(names))
+        let demangled = SimplifiedDemangler.demangle(Array(names))
         let share = parsed.values.map(\.runtimeLookupShare).max() ?? 0
         let profiledTests = tests.map { test in
             var test = test
@@ -124,24 +124,6 @@ extension CountingRun {
             return test
         }
         return (profiledTests, share)
-    }
-
-    /// Swift names through `swift demangle --simplified --compact`, in batches; other names stay.
-    static func demangle(_ names: [String]) -> [String: String] {
-        let swift = names.filter { $0.hasPrefix("$s") || $0.hasPrefix("_$s") }
-        var result: [String: String] = [:]
-        var start = 0
-        while start < swift.count {
-            let batch = Array(swift[start..<min(start + 400, swift.count)])
-            start += batch.count
-            guard let text = ChildProcess.output(["swift", "demangle", "--simplified", "--compact"] + batch) else {
-                continue
-            }
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            guard lines.count == batch.count else { continue }
-            for (name, line) in zip(batch, lines) { result[name] = String(line) }
-        }
-        return result
     }
 }
 

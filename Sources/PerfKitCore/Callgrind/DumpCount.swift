@@ -36,7 +36,7 @@ package enum DumpCount {
     package static let harnessFrames = [
         "perfkit_count_begin*", "perfkit_count_end*",
         "$s11PerfKitCore6RunnerV17takeCountedSample*",
-        "$s11PerfKitCore16SimulatedCounterO5count5label*", "$s11PerfKitCore16SimulatedCounterO10countAsync5label*",
+        "$s11PerfKitCore13CountedRegionO5count5label*", "$s11PerfKitCore13CountedRegionO10countAsync5label*",
         "$s11PerfKitCore14ClosureSubjectV3run*", "$s11PerfKitCore14ClosureSubjectVyxGAA010MeasurableE0A2aEP3run*",
         "$s11PerfKitCore11AsyncRunnerV11countedPass*",
     ]
