@@ -44,7 +44,7 @@ extension VerbTable {
                     .countSamples,
                     .shard,
                     .traits,
-                    .disableDefaultTraits,
+                    .disableDefaultTraits, .buildSystem,
                 ]),
             Verb(
                 name: "build", run: measuring(BuildCommand.run), positionals: "",

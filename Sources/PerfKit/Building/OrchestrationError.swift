@@ -17,6 +17,8 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
     case buildFailed(revision: String, ending: String, firstError: String)
     /// The build left no test bundle where one was expected.
     case noTestBundle(folder: String)
+    /// Swift Build made a test runner for each of several test targets, where perfkit runs one bundle.
+    case severalTestRunners(folder: String, runners: [String])
     /// No measured test matched the filter in a measured process.
     case noMeasuredTests(filter: String, directory: String, status: Int32)
     /// `--filter` is not a regular expression.
@@ -36,7 +38,7 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
     /// Whether a child process failed (a build or a measured process), as opposed to bad input.
     package var isChildFailure: Bool {
         switch self {
-        case .buildFailed, .noTestBundle, .measuredProcessFailed, .childFailed, .countingFailed: true
+        case .buildFailed, .noTestBundle, .severalTestRunners, .measuredProcessFailed, .childFailed, .countingFailed: true
         case .unknownRevision, .notAPackage, .checkoutFailed, .git, .noMeasuredTests, .badFilter, .countingUnavailable,
             .cannotDo:
             false
@@ -55,6 +57,9 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
         case .buildFailed(let revision, let ending, let firstError):
             "release build of \(revision) failed (\(ending))" + (firstError.isEmpty ? "" : ": \(firstError)")
         case .noTestBundle(let folder): "no test bundle in \(folder)"
+        case .severalTestRunners(let folder, let runners):
+            "Swift Build made \(runners.count) test runners in \(folder) (\(runners.joined(separator: ", "))), one per test "
+                + "target; perfkit measures one test bundle: build with --build-system native"
         case .noMeasuredTests(let filter, let directory, let status):
             "no measured test matched '\(filter)' in \(directory) (test process exit \(status))"
         case .badFilter(let filter): "--filter '\(filter)' is not a regular expression"

@@ -11,6 +11,8 @@ package struct Revision: Sendable, Equatable {
     package var commit: String
     /// SwiftPM's trait flags for its builds (`--traits A,B`, `--disable-default-traits`); empty for the defaults.
     package var traitFlags: [String] = []
+    /// The build system SwiftPM builds with (`--build-system`); nil for SwiftPM's default.
+    package var buildSystem: BuildSystem?
 
     /// A revision.
     package init(name: String, directory: String, commit: String) {
@@ -261,13 +263,25 @@ package struct Revision: Sendable, Equatable {
         progress("perfkit: building \(name) (\(commit.prefix(12))) in release in \(directory)…")
         let started = ContinuousClock.now
         let bundle = try ProgressBoard.shared.during(.building(revision: name)) {
-            try buildBundle(pinnedLayout: pinnedLayout, sharedScratch: sharedScratch, progress: progress)
+            do {
+                return try buildBundle(pinnedLayout: pinnedLayout, sharedScratch: sharedScratch, progress: progress)
+            } catch OrchestrationError.severalTestRunners(_, let runners) where buildSystem == .swiftbuild {
+                progress(
+                    "perfkit: Swift Build made a test runner per test target (\(runners.joined(separator: ", "))); "
+                        + "perfkit measures one test bundle, so it builds with --build-system native instead")
+                var native = self
+                native.buildSystem = .native
+                return try native.buildBundle(pinnedLayout: pinnedLayout, sharedScratch: sharedScratch, progress: progress)
+            }
         }
         progress("perfkit: built \(name) in \(ProgressBoard.Snapshot.elapsed(ContinuousClock.now - started))")
         return bundle
     }
 
     /// ``build(pinnedLayout:sharedScratch:progress:)``'s work: SwiftPM run, retried as its failures ask.
+    ///
+    /// Swift Build links one test runner per test target, and perfkit measures one process's tests: for a package with
+    /// several, the build is made again with the native build system, saying so.
     private func buildBundle(
         pinnedLayout: Bool, sharedScratch: String?, progress: (String) -> Void
     ) throws -> String {
@@ -276,7 +290,8 @@ package struct Revision: Sendable, Equatable {
         if testable { progress(Self.testableLine) }
         var product = Self.testProduct(in: directory, scratch: scratch)
         var command: [String] {
-            ["swift", "build", "-c", "release"] + traitFlags + (product.map { ["--product", $0] } ?? ["--build-tests"])
+            ["swift", "build", "-c", "release"] + traitFlags + (buildSystem.map { ["--build-system", $0.rawValue] } ?? [])
+                + (product.map { ["--product", $0] } ?? ["--build-tests"])
                 + ["--scratch-path", scratch] + (pinnedLayout ? Self.pinnedLayoutFlags : [])
                 + (testable ? Self.testableFlags : [])
         }
@@ -321,21 +336,27 @@ package struct Revision: Sendable, Equatable {
             throw OrchestrationError.buildFailed(
                 revision: name, ending: finished.ending, firstError: BuildLog.firstError(finished))
         }
-        let bundle = try Self.testBundle(in: folder + "/release")
+        // Where the products are, as SwiftPM says: `release` natively, `out/Products/Release-linux` with Swift Build.
+        let products = ChildProcess.output(command + ["--show-bin-path"], in: directory) ?? folder + "/release"
+        let bundle = try Self.testBundle(in: products.hasPrefix("/") ? products : directory + "/" + products)
         BuildStamp.record(bundle: bundle, in: folder, toolchain: toolchain)
         return bundle
     }
 
-    /// The test bundle SwiftPM linked into `release`.
-    /// - Throws: ``OrchestrationError/noTestBundle(folder:)`` when there is none.
-    static func testBundle(in release: String) throws -> String {
-        guard
-            let bundle = try? FileManager.default.contentsOfDirectory(atPath: release).first(where: {
-                $0.hasSuffix("PackageTests.xctest")
-            })
-        else {
-            throw OrchestrationError.noTestBundle(folder: release)
+    /// The test bundle SwiftPM linked into the products folder `products`.
+    ///
+    /// The native build system's one `<Package>PackageTests.xctest`, or Swift Build's test runner when the package has
+    /// one test target (`<Target>-test-runner`).
+    /// - Throws: ``OrchestrationError/noTestBundle(folder:)`` when there is none;
+    ///   ``OrchestrationError/severalTestRunners(folder:runners:)`` for Swift Build's runners of several test targets.
+    static func testBundle(in products: String) throws -> String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: products)) ?? []
+        if let bundle = names.first(where: { $0.hasSuffix("PackageTests.xctest") }) { return products + "/" + bundle }
+        let runners = names.filter { $0.hasSuffix("-test-runner") }.sorted()
+        guard runners.count <= 1 else {
+            throw OrchestrationError.severalTestRunners(folder: products, runners: runners)
         }
-        return release + "/" + bundle
+        guard let runner = runners.first else { throw OrchestrationError.noTestBundle(folder: products) }
+        return products + "/" + runner
     }
 }

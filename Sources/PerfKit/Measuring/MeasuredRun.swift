@@ -121,7 +121,8 @@ package enum MeasuredRun {
     /// - Throws: ``OrchestrationError`` when the build or a process fails, or nothing matched.
     package static func measurePackage(
         filter requested: String, samples: ForcedSamples = .none, processes: Int, runs: Runs = .timing,
-        shard: Shard? = nil, traitFlags: [String] = [], progress: (String) -> Void = { _ in }
+        shard: Shard? = nil, traitFlags: [String] = [], buildSystem: BuildSystem? = nil,
+        progress: (String) -> Void = { _ in }
     ) throws -> (run: RunFile, status: Int32, dumps: String?, countingFailure: (any Error & Sendable)?) {
         // A filter that is not a regular expression is bad input, told before anything is built.
         guard (try? NSRegularExpression(pattern: requested)) != nil else {
@@ -131,6 +132,7 @@ package enum MeasuredRun {
         let setup = runs.counts ? try CountingRun.prepare(directory: ".", progress: progress) : nil
         var revision = try Revision.prepare(".", progress: progress)
         revision.traitFlags = traitFlags
+        revision.buildSystem = buildSystem
         let bundle = try revision.build(progress: progress)
         var (filter, planned): (String, [String]?) = (requested, nil)
         if let shard {

@@ -45,6 +45,9 @@ extension Option {
         "traits", value: "A,B", help: "build the package with these traits (SwiftPM's --traits); recorded in the run")
     package static let disableDefaultTraits = Option(
         flag: "disable-default-traits", help: "build without the package's default traits; recorded in the run")
+    package static let buildSystem = Option(
+        "build-system", value: "native|swiftbuild",
+        help: "SwiftPM's build system for the release build (default: SwiftPM's); products found by asking SwiftPM")
     package static let commitURL = Option(
         "commit-url", value: "TEMPLATE",
         help: "site: each point's link, {commit} standing for its hash (https://github.com/o/r/commit/{commit})")

@@ -30,9 +30,15 @@ enum RunCommand {
             else { throw UsageError("--traits takes trait names separated by commas, not '\(traits)'") }
             traitFlags += ["--traits", traits]
         }
+        let buildSystem = try parsed[.buildSystem].map { name in
+            guard let system = BuildSystem(rawValue: name) else {
+                throw UsageError("--build-system takes native or swiftbuild, not '\(name)'")
+            }
+            return system
+        }
         var (run, status, dumps, countingFailure) = try MeasuredRun.measurePackage(
             filter: filter, samples: samples, processes: processes, runs: runs, shard: shard, traitFlags: traitFlags,
-            progress: Output.progress)
+            buildSystem: buildSystem, progress: Output.progress)
         if parsed[.filter] != nil, shard == nil { run.filter = filter }
         try run.write(to: RunFile.latestPath)
         do throws(FileError) { try run.write(to: output) } catch {
