@@ -3,7 +3,7 @@ import PerfKit
 import PerfKitCore
 import Testing
 
-@testable import PerfKitTesting
+import PerfKitTesting
 
 /// The portable path other systems than Linux take, run here with the Portable trait (`make test-portable`): a measured
 /// test runs its body, measures wall time and thread CPU, and names the rest as not measured.

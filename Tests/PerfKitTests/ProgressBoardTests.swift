@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PerfKit
+import PerfKit
 
 /// The live progress line: what is under way, how much of the stage is done, and for how long.
 @Suite struct ProgressBoardTests {

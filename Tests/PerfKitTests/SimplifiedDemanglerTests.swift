@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PerfKit
+import PerfKit
 
 /// Names in reports are demangled in process, exactly as `swift demangle --simplified` prints them.
 @Suite struct SimplifiedDemanglerTests {

@@ -55,6 +55,27 @@ import Testing
         let refused = ChildProcess.Finished(
             status: 1, signalled: false, output: Data(), errors: "error: no product named 'NonePackageTests'")
         #expect(BuildLog.isUnknownProduct(refused))
+        // Swift Build's words for the same (6.3, `--build-system swiftbuild`).
+        let swiftBuild = ChildProcess.Finished(
+            status: 1, signalled: false, output: Data(),
+            errors: "error: Could not find target named 'SBPackageTests-product'")
+        #expect(BuildLog.isUnknownProduct(swiftBuild))
+    }
+
+    /// Swift Build links a test runner per test target: one is the bundle; several are named, for a native build.
+    @Test func swiftBuildsTestRunnerIsTheBundleWhenThereIsOne() throws {
+        let products = folder.path + "/Release-linux"
+        try FileManager.default.createDirectory(atPath: products, withIntermediateDirectories: true)
+        #expect(throws: OrchestrationError.self) { try Revision.testBundle(in: products) }
+        #expect(FileManager.default.createFile(atPath: products + "/LibTests-test-runner", contents: Data()))
+        #expect(try Revision.testBundle(in: products) == products + "/LibTests-test-runner")
+        #expect(FileManager.default.createFile(atPath: products + "/AppTests-test-runner", contents: Data()))
+        do {
+            _ = try Revision.testBundle(in: products)
+            Issue.record("two runners were taken for one bundle")
+        } catch OrchestrationError.severalTestRunners(_, let runners) {
+            #expect(runners == ["AppTests-test-runner", "LibTests-test-runner"])
+        }
     }
 
     /// A run built with `-enable-testing` and one built without are not judged against each other.

@@ -41,7 +41,10 @@ package enum BuildLog {
     /// Whether the build failed because SwiftPM has no product of the name it was given (a package
     /// without test targets has no test product).
     package static func isUnknownProduct(_ build: ChildProcess.Finished) -> Bool {
-        log(build).contains("no product named")
+        let text = log(build)
+        // The native build system's words, and Swift Build's (which has no `<Package>PackageTests` product).
+        return text.contains("no product named")
+            || (text.contains("Could not find target named '") && text.contains("-product'"))
     }
 
     /// SwiftPM's first `error:` line, trimmed (empty when it printed none).

@@ -337,10 +337,22 @@ package struct Revision: Sendable, Equatable {
                 revision: name, ending: finished.ending, firstError: BuildLog.firstError(finished))
         }
         // Where the products are, as SwiftPM says: `release` natively, `out/Products/Release-linux` with Swift Build.
-        let products = ChildProcess.output(command + ["--show-bin-path"], in: directory) ?? folder + "/release"
-        let bundle = try Self.testBundle(in: products.hasPrefix("/") ? products : directory + "/" + products)
+        let shown = ChildProcess.output(command + ["--show-bin-path"], in: directory)
+        let bundle = try Self.testBundle(in: Self.productsFolder(shown: shown, folder: folder, directory: directory))
         BuildStamp.record(bundle: bundle, in: folder, toolchain: toolchain)
         return bundle
+    }
+
+    /// The products folder SwiftPM showed (`--show-bin-path`, absolute with its real path), as a path under the build
+    /// folder `folder` as given (`folder/release` for the native build system, whose `release` links to it).
+    static func productsFolder(shown: String?, folder: String, directory: String) -> String {
+        let native = folder + "/release"
+        guard let shown else { return native }
+        func real(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+        let products = real(shown.hasPrefix("/") ? shown : directory + "/" + shown)
+        if real(native) == products { return native }
+        let base = real(folder)
+        return products.hasPrefix(base + "/") ? folder + "/" + products.dropFirst(base.count + 1) : products
     }
 
     /// The test bundle SwiftPM linked into the products folder `products`.
@@ -349,7 +361,7 @@ package struct Revision: Sendable, Equatable {
     /// one test target (`<Target>-test-runner`).
     /// - Throws: ``OrchestrationError/noTestBundle(folder:)`` when there is none;
     ///   ``OrchestrationError/severalTestRunners(folder:runners:)`` for Swift Build's runners of several test targets.
-    static func testBundle(in products: String) throws -> String {
+    package static func testBundle(in products: String) throws -> String {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: products)) ?? []
         if let bundle = names.first(where: { $0.hasSuffix("PackageTests.xctest") }) { return products + "/" + bundle }
         let runners = names.filter { $0.hasSuffix("-test-runner") }.sorted()

@@ -18,7 +18,7 @@ package enum SimplifiedDemangler {
     }()
 
     /// `usr/lib/libswiftDemangle.so` of the toolchain whose `swift` is first on `PATH`.
-    static func library() -> String? {
+    package static func library() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
         for folder in path.split(separator: ":") {
             let swift = "\(folder)/swift"
@@ -53,7 +53,7 @@ package enum SimplifiedDemangler {
     }
 
     /// Through `swift demangle --simplified --compact`, in batches (a toolchain without the library).
-    static func demangledByTheTool(_ swift: [String]) -> [String: String] {
+    package static func demangledByTheTool(_ swift: [String]) -> [String: String] {
         var result: [String: String] = [:]
         var start = 0
         while start < swift.count {

@@ -135,7 +135,7 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     /// On the portable path (not Linux, or the Portable trait): the warning that names what was not measured.
-    static func portableNote(testID: String, measurements: [MeasurementResult]) -> String? {
+    package static func portableNote(testID: String, measurements: [MeasurementResult]) -> String? {
         guard MeasurementPlatform.isPortable, !measurements.isEmpty else { return nil }
         let missing = Set(measurements.flatMap { $0.unavailable.map(\.metric) }).sorted()
         return "\(testID) ran on PerfKit's portable path: wall time and thread CPU were measured"
