@@ -123,7 +123,7 @@ extension CountingRun {
     /// A copy without debug sections (`objcopy --strip-debug`; the symbol table stays, so dumps still name every
     /// function). valgrind 3.19's DWARF reader gives up on some Swift bundles ("Possibly corrupted debuginfo file …
     /// Giving up"), and counting needs function names, not line tables; the code is byte for byte the bundle's, so
-    /// counts are the same. Resource bundles beside it are linked beside the copy. Without `objcopy` the bundle itself
+    /// counts are the same. Resource bundles (and Swift Build's test libraries) beside it are linked beside the copy. Without `objcopy` the bundle itself
     /// is linked, and the progress line says so.
     static func countableCopy(of bundle: String, at path: String, progress: (String) -> Void) throws {
         let stripped = try? ChildProcess.runKeepingErrors(["objcopy", "--strip-debug", bundle, path])
@@ -137,8 +137,17 @@ extension CountingRun {
         }
         let folder = URL(fileURLWithPath: bundle).deletingLastPathComponent().path
         let beside = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        // Resource bundles, and Swift Build's test code beside its runner (`<Target>.so`, which the runner loads from
+        // its own folder) and its `PackageFrameworks`.
         for item in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        where item.hasSuffix(".resources") {
+        where item.hasSuffix(".resources") || item.hasSuffix(".so") || item == "PackageFrameworks" {
+            // A library is stripped as the bundle is (valgrind's DWARF reader gave up on Swift Build's `LibTests.so`).
+            if item.hasSuffix(".so"),
+                (try? ChildProcess.runKeepingErrors(
+                    ["objcopy", "--strip-debug", folder + "/" + item, beside + "/" + item]))?.status == 0
+            {
+                continue
+            }
             try? FileManager.default.createSymbolicLink(
                 atPath: beside + "/" + item, withDestinationPath: folder + "/" + item)
         }
