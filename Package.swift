@@ -130,7 +130,9 @@ for target in package.targets where target.type != .system && target.type != .pl
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings
     // C targets take the portable path on other systems by their own `__linux__` test, and on Linux with the trait.
-    if ["CValgrind", "CMeasuredThread", "CPinnedHeap", "CThrowHooks", "CAllocationHooks", "PerfKitValgrindShim"].contains(target.name) {
+    if ["CValgrind", "CMeasuredThread", "CPinnedHeap", "CThrowHooks", "CAllocationHooks", "PerfKitValgrindShim"]
+        .contains(target.name)
+    {
         target.cSettings = (target.cSettings ?? []) + [.define("PERFKIT_PORTABLE", .when(traits: ["Portable"]))]
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 import PerfKit
 import PerfKitCore
+import PerfKitTesting
 import Testing
 
-import PerfKitTesting
-
-/// The portable path other systems than Linux take, run here with the Portable trait (`make test-portable`): a measured
-/// test runs its body, measures wall time and thread CPU, and names the rest as not measured.
+/// The portable path other systems than Linux take, run here with the Portable trait (`make test-portable`).
+///
+/// A measured test runs its body, measures wall time and thread CPU, and names the rest as not measured.
 @Suite(.serialized) struct PortablePathTests {
     @Test(.enabled(if: MeasurementPlatform.isPortable), .performance(samples: 5))
     func aMeasuredBodyHasTimeAndCPUAndTheRestIsNamedNotMeasured() throws {
@@ -39,9 +39,9 @@ import PerfKitTesting
 
     @Test func linuxBuildsTakeTheLinuxPathUnlessTheTraitSaysOtherwise() {
         #if os(Linux) && !Portable
-            #expect(!MeasurementPlatform.isPortable && MeasurementPlatform.portableReason == nil)
+        #expect(!MeasurementPlatform.isPortable && MeasurementPlatform.portableReason == nil)
         #else
-            #expect(MeasurementPlatform.isPortable && MeasurementPlatform.portableReason != nil)
+        #expect(MeasurementPlatform.isPortable && MeasurementPlatform.portableReason != nil)
         #endif
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import PerfKit
+import Testing
 
 /// The live progress line: what is under way, how much of the stage is done, and for how long.
 @Suite struct ProgressBoardTests {

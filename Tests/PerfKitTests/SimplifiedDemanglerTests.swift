@@ -1,12 +1,12 @@
 import Foundation
-import Testing
-
 import PerfKit
+import Testing
 
 /// Names in reports are demangled in process, exactly as `swift demangle --simplified` prints them.
 @Suite struct SimplifiedDemanglerTests {
-    /// Symbols of the kinds a counting run's dumps name: generic specializations, closures, async functions and their
-    /// continuations, accessors, protocol witnesses, thunks; and names that are not Swift's.
+    /// Symbols of the kinds a counting run's dumps name, and names that are not Swift's.
+    ///
+    /// Generic specializations, closures, async functions and their continuations, accessors, witnesses, thunks.
     static let names = [
         "$sSa6appendyyxnF", "$sSD11removeValue6forKeyq_Sgx_tF", "$s4main3FooV3baryyF",
         "$sSS10FoundationE4dataSSSg_tcfC", "$ss6resumeyyxnlF", "$sScG7addTask8priority9operationyScPSg_xyYaYAcntF",

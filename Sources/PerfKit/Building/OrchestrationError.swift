@@ -38,7 +38,8 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
     /// Whether a child process failed (a build or a measured process), as opposed to bad input.
     package var isChildFailure: Bool {
         switch self {
-        case .buildFailed, .noTestBundle, .severalTestRunners, .measuredProcessFailed, .childFailed, .countingFailed: true
+        case .buildFailed, .noTestBundle, .severalTestRunners, .measuredProcessFailed, .childFailed, .countingFailed:
+            true
         case .unknownRevision, .notAPackage, .checkoutFailed, .git, .noMeasuredTests, .badFilter, .countingUnavailable,
             .cannotDo:
             false

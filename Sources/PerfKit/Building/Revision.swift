@@ -271,7 +271,8 @@ package struct Revision: Sendable, Equatable {
                         + "perfkit measures one test bundle, so it builds with --build-system native instead")
                 var native = self
                 native.buildSystem = .native
-                return try native.buildBundle(pinnedLayout: pinnedLayout, sharedScratch: sharedScratch, progress: progress)
+                return try native.buildBundle(
+                    pinnedLayout: pinnedLayout, sharedScratch: sharedScratch, progress: progress)
             }
         }
         progress("perfkit: built \(name) in \(ProgressBoard.Snapshot.elapsed(ContinuousClock.now - started))")
@@ -290,7 +291,8 @@ package struct Revision: Sendable, Equatable {
         if testable { progress(Self.testableLine) }
         var product = Self.testProduct(in: directory, scratch: scratch)
         var command: [String] {
-            ["swift", "build", "-c", "release"] + traitFlags + (buildSystem.map { ["--build-system", $0.rawValue] } ?? [])
+            ["swift", "build", "-c", "release"] + traitFlags
+                + (buildSystem.map { ["--build-system", $0.rawValue] } ?? [])
                 + (product.map { ["--product", $0] } ?? ["--build-tests"])
                 + ["--scratch-path", scratch] + (pinnedLayout ? Self.pinnedLayoutFlags : [])
                 + (testable ? Self.testableFlags : [])
@@ -343,8 +345,9 @@ package struct Revision: Sendable, Equatable {
         return bundle
     }
 
-    /// The products folder SwiftPM showed (`--show-bin-path`, absolute with its real path), as a path under the build
-    /// folder `folder` as given (`folder/release` for the native build system, whose `release` links to it).
+    /// The products folder SwiftPM showed (`--show-bin-path`), as a path under the build folder `folder` as given.
+    ///
+    /// SwiftPM shows it absolute and with its real path: natively that is `folder/release`, a link to it.
     static func productsFolder(shown: String?, folder: String, directory: String) -> String {
         let native = folder + "/release"
         guard let shown else { return native }

@@ -36,7 +36,9 @@ package enum GlobalJobRedirect {
     private static let fromMeasuredThreadOnly = Atomic<Bool>(false)
 
     /// Whether the runtime's hook can be set here.
-    package static var isAvailable: Bool { !MeasurementPlatform.isPortable && slot != nil && MeasuredThread.asyncBodies != nil }
+    package static var isAvailable: Bool {
+        !MeasurementPlatform.isPortable && slot != nil && MeasuredThread.asyncBodies != nil
+    }
 
     /// Starts sending global jobs to the async bodies' thread.
     /// - Parameter onlyFromMeasuredThread: Send only the jobs enqueued from that thread (a `Task {}` the body starts,

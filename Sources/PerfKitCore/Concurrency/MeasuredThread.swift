@@ -1,5 +1,5 @@
-import CPinnedHeap
 import CMeasuredThread
+import CPinnedHeap
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,5 +1,5 @@
 #if os(Linux)
-    import CLinux
+import CLinux
 #endif
 
 #if canImport(Glibc)
@@ -25,11 +25,11 @@ public struct InstructionCounter: ~Copyable {
     /// - Throws: ``ProbeError/unavailable(_:)`` with the kernel's reason.
     public init() throws(ProbeError) {
         #if os(Linux) && !Portable
-            let result = perfkit_open_instructions_counter()
-            guard result >= 0 else { throw .unavailable(Self.reason(errno: -result)) }
-            descriptor = result
+        let result = perfkit_open_instructions_counter()
+        guard result >= 0 else { throw .unavailable(Self.reason(errno: -result)) }
+        descriptor = result
         #else
-            throw .unavailable(MeasurementPlatform.portableReason ?? "not on Linux")
+        throw .unavailable(MeasurementPlatform.portableReason ?? "not on Linux")
         #endif
     }
 
@@ -45,10 +45,10 @@ public struct InstructionCounter: ~Copyable {
     /// The instruction count so far, or `nil` when the read fails.
     public func read() -> UInt64? {
         #if os(Linux) && !Portable
-            let value = perfkit_read_counter(descriptor)
-            return value < 0 ? nil : UInt64(value)
+        let value = perfkit_read_counter(descriptor)
+        return value < 0 ? nil : UInt64(value)
         #else
-            return nil
+        return nil
         #endif
     }
 

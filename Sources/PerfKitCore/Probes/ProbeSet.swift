@@ -32,7 +32,8 @@ public struct ProbeSet: ~Copyable {
         switch metric {
         case .bytesAllocated, .bytesFreed, .allocatorAllocated, .allocatorActive, .allocatorResident, .allocatorMapped:
             Jemalloc.isLinked
-                ? nil : MeasurementPlatform.portableReason
+                ? nil
+                : MeasurementPlatform.portableReason
                     ?? "built without the Jemalloc trait; allocation metrics are unavailable"
         case .mallocs, .frees, .leakedAllocations:
             ExactAllocationCounter.unavailableReason

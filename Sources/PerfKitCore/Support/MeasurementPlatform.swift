@@ -6,21 +6,21 @@
 /// measures wall time and thread CPU only and says what it left out.
 public enum MeasurementPlatform {
     #if os(Linux) && !Portable
-        /// Whether this build takes the portable path.
-        public static let isPortable = false
+    /// Whether this build takes the portable path.
+    public static let isPortable = false
     #else
-        /// Whether this build takes the portable path.
-        public static let isPortable = true
+    /// Whether this build takes the portable path.
+    public static let isPortable = true
     #endif
 
     /// Why a Linux-only probe is unavailable in this build, or nil on Linux's path.
     public static var portableReason: String? {
         guard isPortable else { return nil }
         #if os(Linux)
-            return "not measured on the portable path (built with the Portable trait): wall time and thread CPU only"
+        return "not measured on the portable path (built with the Portable trait): wall time and thread CPU only"
         #else
-            return "not measured on this system (PerfKit's portable path): wall time and thread CPU only; the other "
-                + "probes are Linux's"
+        return "not measured on this system (PerfKit's portable path): wall time and thread CPU only; the other "
+            + "probes are Linux's"
         #endif
     }
 }

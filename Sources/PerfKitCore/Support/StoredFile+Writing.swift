@@ -1,7 +1,8 @@
-#if os(Linux)
-    import CLinux
-#endif
 import Foundation
+
+#if os(Linux)
+import CLinux
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -119,10 +120,10 @@ extension StoredFile {
             return
         }
         #if os(Linux)
-            let exchanged = perfkit_exchange_paths(staging, folder)
+        let exchanged = perfkit_exchange_paths(staging, folder)
         #else
-            // No renameat2 here (macOS has renamex_np, not used yet): the two renames below.
-            let exchanged = -ENOSYS
+        // No renameat2 here (macOS has renamex_np, not used yet): the two renames below.
+        let exchanged = -ENOSYS
         #endif
         if exchanged == 0 { return }
         guard exchanged == -EINVAL || exchanged == -ENOSYS else {

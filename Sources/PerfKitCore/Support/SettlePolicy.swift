@@ -18,11 +18,14 @@ package struct SettlePolicy: Sendable, Equatable {
     package static let frees = SettlePolicy(step: .milliseconds(1), limit: .milliseconds(100))
     /// Steps without a free after which ``frees`` counts as settled.
     package static let quietFrees = 5
-    /// Threads the warm-up woke (a Dispatch queue's worker) going back to waiting before a counting run's first
-    /// sample: one still on its way moved that sample's wake-up path (36,705 against 36,609 instructions).
+    /// Threads the warm-up woke going back to waiting before a counting run's first sample.
+    ///
+    /// A Dispatch queue's worker still on its way moved that sample's wake-up path (36,705 against 36,609
+    /// instructions).
     package static let wokenThreads = SettlePolicy(step: .milliseconds(20), limit: .milliseconds(20))
-    /// Dispatch blocks carried into a counted region: held until the body's thread sleeps, awaited when it wakes and
-    /// when the region ends (the counting shim's three waits).
+    /// Dispatch blocks carried into a counted region (the counting shim's three waits).
+    ///
+    /// Held until the body's thread sleeps, awaited when it wakes and when the region ends.
     package static let carriedBlocks = SettlePolicy(step: .microseconds(50), limit: .milliseconds(100))
 
     /// How a wait ended.
@@ -48,7 +51,8 @@ package struct SettlePolicy: Sendable, Equatable {
 
     /// The environment that hands ``carriedBlocks`` to the counting shim: its step and its number of steps.
     package static var environment: [String: String] {
-        let step = carriedBlocks.step.components.attoseconds / 1_000_000_000_000
+        let step =
+            carriedBlocks.step.components.attoseconds / 1_000_000_000_000
             + carriedBlocks.step.components.seconds * 1_000_000
         let steps = Int64(carriedBlocks.limit / carriedBlocks.step)
         return [stepVariable: String(step), stepsVariable: String(steps)]
