@@ -59,7 +59,8 @@ package enum OrchestrationError: Error, Sendable, Equatable, CustomStringConvert
             "release build of \(revision) failed (\(ending))" + (firstError.isEmpty ? "" : ": \(firstError)")
         case .noTestBundle(let folder): "no test bundle in \(folder)"
         case .severalTestRunners(let folder, let runners):
-            "Swift Build made \(runners.count) test runners in \(folder) (\(runners.joined(separator: ", "))), one per test "
+            "Swift Build made \(runners.count) test runners in \(folder) (\(runners.joined(separator: ", "))), one per "
+                + "test "
                 + "target; perfkit measures one test bundle: build with --build-system native"
         case .noMeasuredTests(let filter, let directory, let status):
             "no measured test matched '\(filter)' in \(directory) (test process exit \(status))"

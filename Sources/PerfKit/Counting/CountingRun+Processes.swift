@@ -123,7 +123,8 @@ extension CountingRun {
     /// A copy without debug sections (`objcopy --strip-debug`; the symbol table stays, so dumps still name every
     /// function). valgrind 3.19's DWARF reader gives up on some Swift bundles ("Possibly corrupted debuginfo file …
     /// Giving up"), and counting needs function names, not line tables; the code is byte for byte the bundle's, so
-    /// counts are the same. Resource bundles (and Swift Build's test libraries) beside it are linked beside the copy. Without `objcopy` the bundle itself
+    /// counts are the same. Resource bundles (and Swift Build's test libraries) beside it are linked beside the copy.
+    /// Without `objcopy` the bundle itself
     /// is linked, and the progress line says so.
     static func countableCopy(of bundle: String, at path: String, progress: (String) -> Void) throws {
         let stripped = try? ChildProcess.runKeepingErrors(["objcopy", "--strip-debug", bundle, path])
