@@ -24,18 +24,7 @@ enum RunCommand {
             }
             return shard
         }
-        var traitFlags: [String] = parsed.has(.disableDefaultTraits) ? ["--disable-default-traits"] : []
-        if let traits = parsed[.traits] {
-            guard traits.split(separator: ",").allSatisfy({ $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
-            else { throw UsageError("--traits takes trait names separated by commas, not '\(traits)'") }
-            traitFlags += ["--traits", traits]
-        }
-        let buildSystem = try parsed[.buildSystem].map { name in
-            guard let system = BuildSystem(rawValue: name) else {
-                throw UsageError("--build-system takes native or swiftbuild, not '\(name)'")
-            }
-            return system
-        }
+        let (traitFlags, buildSystem) = try buildOptions(parsed)
         var (run, status, dumps, countingFailure) = try MeasuredRun.measurePackage(
             filter: filter, samples: samples, processes: processes, runs: runs, shard: shard, traitFlags: traitFlags,
             buildSystem: buildSystem, progress: Output.progress)
@@ -68,6 +57,23 @@ enum RunCommand {
                 ExitStatus.closingLine(tool: "perfkit run", written: output, tests: run.tests, status: exit))
         }
         return exit
+    }
+
+    /// SwiftPM's trait flags (`--traits`, `--disable-default-traits`) and build system (`--build-system`), checked.
+    static func buildOptions(_ parsed: Arguments) throws -> (traitFlags: [String], buildSystem: BuildSystem?) {
+        var traitFlags: [String] = parsed.has(.disableDefaultTraits) ? ["--disable-default-traits"] : []
+        if let traits = parsed[.traits] {
+            guard traits.split(separator: ",").allSatisfy({ $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
+            else { throw UsageError("--traits takes trait names separated by commas, not '\(traits)'") }
+            traitFlags += ["--traits", traits]
+        }
+        let buildSystem = try parsed[.buildSystem].map { name in
+            guard let system = BuildSystem(rawValue: name) else {
+                throw UsageError("--build-system takes native or swiftbuild, not '\(name)'")
+            }
+            return system
+        }
+        return (traitFlags, buildSystem)
     }
 
     /// The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind), moved once.
