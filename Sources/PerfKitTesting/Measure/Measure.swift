@@ -1,9 +1,19 @@
 import PerfKitCore
 
+// What a test names, re-exported one by one (a test needs only `import PerfKitTesting`); the rest of PerfKitCore, the
+// runner's plumbing, stays behind `import PerfKit`.
 @_exported import struct PerfKitCore.Arm
+@_exported import struct PerfKitCore.ClosureSubject
 @_exported import protocol PerfKitCore.MeasurableSubject
+@_exported import enum PerfKitCore.MeasurementPlatform
+@_exported import struct PerfKitCore.MeasurementResult
 @_exported import struct PerfKitCore.Metric
+@_exported import struct PerfKitCore.MetricKind
 @_exported import struct PerfKitCore.Phase
+@_exported import struct PerfKitCore.RunConfiguration
+@_exported import struct PerfKitCore.SampleSeries
+@_exported import struct PerfKitCore.SeededGenerator
+@_exported import struct PerfKitCore.UnavailableMetric
 @_exported import func PerfKitCore.blackHole
 
 /// Measures a block of code: the measured region of a performance test.

@@ -1,6 +1,5 @@
 import Foundation
-// Tests need only `import PerfKitTesting`: subjects, arms, metrics, phases and results come with it.
-@_exported import PerfKitCore
+import PerfKitCore
 import Testing
 
 extension Tag {

@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 import Testing
 
 /// The arguments of one case of a parameterized test, as ``TestCase`` values.
