@@ -40,7 +40,8 @@ import Testing
         let testing = Self.closure(of: "PerfKitTesting", in: targets)
         #expect(
             testing == [
-                "PerfKitCore", "CJemalloc", "CLinux", "CValgrind", "CPinnedHeap", "CThrowHooks", "CAllocationHooks",
+                "PerfKitCore", "CJemalloc", "CLinux", "CValgrind", "CMeasuredThread", "CShimEntryPoints", "CPinnedHeap",
+                "CThrowHooks", "CAllocationHooks",
             ])
         // The tool still reaches everything it runs.
         let tool = Self.closure(of: "PerfKitTool", in: targets)
