@@ -33,9 +33,7 @@
 //    thread asleep. A block the body did not wait for is let go when the region starts waiting for its blocks.
 //    When that thread wakes it waits, uncounted, for every carried block that is running to return
 //    (perfkit_shim_await_blocks, up to 100 ms): a block's tail after it resumed the body (its return, its release)
-//    and the body's next instructions never run at once, where a compare-and-swap on an object both release can
-//    fail and go round again as valgrind happens to switch threads (4 more instructions in the first sample of one
-//    hand-off in one CI run).
+//    and the body's next instructions never run at once, whatever order valgrind's scheduler picks.
 #define _GNU_SOURCE
 #include "PerfKitValgrindShim.h"
 // Linux only: a counting run (valgrind, LD_PRELOAD) exists nowhere else.
