@@ -79,6 +79,10 @@ package enum CountingRun {
             throw OrchestrationError.notAPackage(folder: directory)
         }
         progress("perfkit: building PerfKitValgrindShim (a sigsuspend valgrind can run Swift Testing with)…")
+        // From a fresh plan, as the release build is (``Revision/build(pinnedLayout:sharedScratch:progress:)``): after
+        // PerfKit itself changed, a kept plan compiled the new shim with the old targets' header paths ("file not
+        // found" in an adopter's package).
+        BuildLog.removePlan(scratch: directory + "/" + shimScratch)
         let built = try ChildProcess.runKeepingErrors(
             ["swift", "build", "-c", "release", "--product", "PerfKitValgrindShim", "--scratch-path", shimScratch],
             in: directory, environment: Revision.buildEnvironment,
