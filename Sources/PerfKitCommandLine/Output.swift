@@ -4,11 +4,34 @@ import PerfKit
 /// Where the command line writes: results to standard output, progress and errors to standard error.
 package enum Output {
     package static func line(_ text: String) {
-        LiveProgress.write(text + "\n", to: .standardOutput)
+        LiveProgress.write(terminalSafe(text) + "\n", to: .standardOutput)
     }
 
     package static func progress(_ text: String) {
-        LiveProgress.write(text + "\n")
+        LiveProgress.write(terminalSafe(text) + "\n")
+    }
+
+    /// `text` with every control character but a newline and a tab escaped (`\u{1B}`).
+    ///
+    /// Every line the tool writes goes through it: a name read from a file or an option (a threshold file's, a
+    /// metric's, a build stamp's toolchain) never reaches the terminal as an escape sequence or a carriage return.
+    /// Names inside a message are also shown one line each (``FileError/shown(_:)``).
+    package static func terminalSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { Self.isUnsafe($0) }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                out.append(contentsOf: scalar.escaped(asASCII: true).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\n" && scalar != "\t"
+            && (scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}")
     }
 
     /// Writes `text` to `path`, or to standard output when `path` is nil or `-`.

@@ -142,3 +142,27 @@ import Testing
         #expect(message?.hasSuffix("is a FIFO with no writer") == true, "\(message ?? "read")")
     }
 }
+
+/// Names read from files reach the terminal with their control characters escaped (D14), by the tool's one output
+/// function.
+@Suite struct TerminalSafeOutputTests {
+    let folder = TemporaryFolder("perfkit-terminal-safe")
+
+    @Test func anEscapeSequenceInAThresholdNameIsPrintedEscaped() throws {
+        try folder.write(["6.3/A\u{1B}[31m\r.b.p90.json": "{\"mallocCountTotal\": 3}"])
+        let (status, stdout, stderr) = try ToolProcess("perfkit").run(
+            ["check", "--thresholds", folder.path + "/6.3", "--as-budgets"], in: folder.path)
+        let output = stdout + stderr
+        #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" }, "\(status): \(output)")
+        #expect(output.contains("\\u{1B}") || output.contains("\\u{001B}"), "\(output)")
+    }
+
+    /// Any line the tool writes, a usage error quoting an option's value included, is made safe where it is written.
+    @Test func anEscapeSequenceInAnOptionValueIsPrintedEscaped() throws {
+        let (status, _, stderr) = try ToolProcess("perfkit").run(
+            ["run", "--build-system", "\u{1B}[31mx\r"], in: folder.path)
+        #expect(status == 2)
+        #expect(!stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" }, "\(stderr)")
+        #expect(stderr.contains("not '\\u{1B}[31mx\\r'"), "\(stderr)")
+    }
+}
