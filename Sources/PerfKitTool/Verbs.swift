@@ -121,6 +121,7 @@ extension VerbTable {
                     .noise.help("noise bands from perfkit calibrate (default ±1%)"),
                     .envA,
                     .envB,
+                    .buildSystem,
                     .counts.help(
                         "compare simulated instruction counts instead (each side: \(CountingRun.summary)); "
                             + "\(CountingRun.pairedSummary); no timing rounds; each side's run file is kept "

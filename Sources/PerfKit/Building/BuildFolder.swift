@@ -13,6 +13,8 @@ package struct BuildFolder: Sendable, Equatable {
     package var scratch: String
     /// Whether the build passes ``Revision/pinnedLayoutFlags``.
     package var pinnedLayout: Bool
+    /// The build system both sides build with (nil: SwiftPM's default).
+    package var buildSystem: BuildSystem?
 
     /// For timing comparisons: the pinned code layout, in the package's `.perfkit/build-pinned`.
     /// - Parameter folder: The package root (the working tree).
@@ -41,7 +43,9 @@ package struct BuildFolder: Sendable, Equatable {
     /// - Returns: The path of the test bundle.
     /// - Throws: What the build throws.
     package func build(_ revision: Revision, progress: (String) -> Void) throws -> String {
-        try revision.build(pinnedLayout: pinnedLayout, sharedScratch: scratch, progress: progress)
+        var revision = revision
+        revision.buildSystem = buildSystem
+        return try revision.build(pinnedLayout: pinnedLayout, sharedScratch: scratch, progress: progress)
     }
 
     /// The line that says why a side's build reuses what it does.

@@ -52,7 +52,7 @@ package enum SharedBuild {
         let source = URL(fileURLWithPath: bundle).deletingLastPathComponent().path
         let name = URL(fileURLWithPath: bundle).lastPathComponent
         for item in (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? []
-        where item == name || item.hasSuffix(".resources") || (item.hasPrefix("lib") && item.hasSuffix(".so")) {
+        where item == name || item.hasSuffix(".resources") || item.hasSuffix(".so") {
             try FileManager.default.copyItem(atPath: source + "/" + item, toPath: target + "/" + item)
         }
         return target + "/" + name

@@ -38,11 +38,13 @@ package struct AbbaSession {
         /// - Throws: ``OrchestrationError`` for an unknown revision, a failed checkout or build.
         package static func build(
             _ a: String, _ b: String, counts: Bool = false,
-            environments: (a: [String: String], b: [String: String]) = ([:], [:]), progress: (String) -> Void = { _ in }
+            environments: (a: [String: String], b: [String: String]) = ([:], [:]), buildSystem: BuildSystem? = nil,
+            progress: (String) -> Void = { _ in }
         ) throws -> (a: Side, b: Side) {
             for revision in [a, b] { _ = try Revision.resolve(revision) }
             let folder = FileManager.default.currentDirectoryPath
-            let into = counts ? BuildFolder.forCounts(in: folder) : BuildFolder.forTiming(in: folder)
+            var into = counts ? BuildFolder.forCounts(in: folder) : BuildFolder.forTiming(in: folder)
+            into.buildSystem = buildSystem
             let inPlace = (a: Revision.inPlace(a, in: folder), b: Revision.inPlace(b, in: folder))
             if inPlace.a != nil || inPlace.b != nil {
                 progress(

@@ -29,7 +29,8 @@ enum AbbaCommand {
                 started: started)
         }
         let sides = try AbbaSession.Side.build(
-            parsed.positionals[0], parsed.positionals[1], environments: (envA, envB), progress: Output.progress)
+            parsed.positionals[0], parsed.positionals[1], environments: (envA, envB),
+            buildSystem: try RunCommand.buildSystem(parsed), progress: Output.progress)
         let (a, b) = (sides.a.revision, sides.b.revision)
         let machine = EnvironmentReader.machine()
         var session = try AbbaSession.run(
@@ -76,7 +77,8 @@ enum AbbaCommand {
         environments: (a: [String: String], b: [String: String]), started: Date
     ) throws -> Int32 {
         let built = try AbbaSession.Side.build(
-            parsed.positionals[0], parsed.positionals[1], counts: true, progress: Output.progress)
+            parsed.positionals[0], parsed.positionals[1], counts: true, buildSystem: try RunCommand.buildSystem(parsed),
+            progress: Output.progress)
         // No native run stands beside a side's counts: its counting processes take the allocation counts too.
         var environments = environments
         environments.a[MeasuredProcessEnvironment.countAllocations] = "1"

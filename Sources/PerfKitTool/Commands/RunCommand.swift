@@ -67,13 +67,17 @@ enum RunCommand {
             else { throw UsageError("--traits takes trait names separated by commas, not '\(traits)'") }
             traitFlags += ["--traits", traits]
         }
-        let buildSystem = try parsed[.buildSystem].map { name in
+        return (traitFlags, try buildSystem(parsed))
+    }
+
+    /// `--build-system`, checked (run and abba).
+    static func buildSystem(_ parsed: Arguments) throws -> BuildSystem? {
+        try parsed[.buildSystem].map { name in
             guard let system = BuildSystem(rawValue: name) else {
                 throw UsageError("--build-system takes native or swiftbuild, not '\(name)'")
             }
             return system
         }
-        return (traitFlags, buildSystem)
     }
 
     /// The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind), moved once.
