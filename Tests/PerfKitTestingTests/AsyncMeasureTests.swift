@@ -84,7 +84,7 @@ import Testing
     ///   thread's allocations are counted.
     /// (Under a parallel `swift test`, other suites' pipes read 6 or −1 descriptors here.)
     @Test func whatNeedsAProcessToItselfIsCountedInOne() throws {
-        guard !SimulatedCounter.isCounting, !PerformanceMode.current.isMeasuring else { return }
+        guard !SimulatedCounter.isCounting, !(PerformanceMode.current.kind != .smoke) else { return }
         let outcome = try TestBundleLauncher().measure(
             MeasuredProcessRequest(
                 bundle: CommandLine.arguments[0], directory: CountingRunTests.packageRoot,

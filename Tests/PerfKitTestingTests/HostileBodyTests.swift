@@ -15,7 +15,7 @@ import Testing
                 environment: [HostileBodyFixtures.variable: fixture, "SWIFT_BACKTRACE": "enable=no"]))
     }
 
-    static var inParentProcess: Bool { !SimulatedCounter.isCounting && !PerformanceMode.current.isMeasuring }
+    static var inParentProcess: Bool { !SimulatedCounter.isCounting && !(PerformanceMode.current.kind != .smoke) }
 
     @Test(arguments: [("exit", "exitInBody", "ended the process (exit 0)"), ("abort", "abortInBody", "crashed")])
     func aBodyThatEndsTheProcessIsNamedAndWhatFinishedIsKept(fixture: String, test: String, how: String) throws {
@@ -103,7 +103,7 @@ import Testing
     static let recordVariable = "PERFKIT_HOSTILE_RECORD"
 
     static var fixture: String? {
-        guard PerformanceMode.current.isMeasuring, let value = getenv(variable) else { return nil }
+        guard (PerformanceMode.current.kind != .smoke), let value = getenv(variable) else { return nil }
         return String(cString: value)
     }
 

@@ -32,9 +32,9 @@ private struct Policy: MeasurableSubject {
 /// Measured tests bind their thread to a private allocator arena while counting; run them one at a time.
 @Suite(.serialized) struct MeasuredTestTests {
     static let debugOrSmoke = PerformanceMode(
-        isMeasuring: false, buildConfiguration: "debug", resultsDirectory: nil, sampleOverride: nil)
+        kind: .smoke, buildConfiguration: "debug", resultsDirectory: nil, sampleOverride: nil)
     static let measuringRelease = PerformanceMode(
-        isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: nil)
+        kind: .measure, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: nil)
 
     @Test(.performance(samples: 50))
     func plainSwiftTestRunsInSmokeMode() throws {
@@ -118,7 +118,7 @@ private struct Policy: MeasurableSubject {
     @Test(arguments: [(index: 0, judged: 1), (index: 3, judged: 0)])
     func onlyTheFirstProcessOfASplitRunCountsAndJudgesExactAllocations(index: Int, judged: Int) {
         let mode = PerformanceMode(
-            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: nil,
+            kind: .measure, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: nil,
             processes: 8, processIndex: index)
         #expect(mode.leavesExactCountsToAnotherProcess == (index > 0))
         // The other processes skip the exact pass, so they record no mallocs: no judgement there
@@ -145,7 +145,7 @@ private struct Policy: MeasurableSubject {
         let declared = RunConfiguration(samples: 30)
         func mode(forced: Int?, processes: Int) -> PerformanceMode {
             PerformanceMode(
-                isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: forced,
+                kind: .measure, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: forced,
                 processes: processes)
         }
         #expect(mode(forced: nil, processes: 8).configuration(from: declared).samples == 4)
@@ -154,7 +154,7 @@ private struct Policy: MeasurableSubject {
         #expect(mode(forced: 1, processes: 1).configuration(from: declared).samples == 1)
         #expect(mode(forced: 7, processes: 1).configuration(from: declared).samples == 7)
         let counting = PerformanceMode(
-            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: 30,
+            kind: .measure, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: 30,
             countSampleOverride: 5)
         #expect(counting.countSampleOverride == 5 && counting.sampleOverride == 30)
     }
@@ -162,7 +162,7 @@ private struct Policy: MeasurableSubject {
     @Test(arguments: [(elsewhere: false, exactRounds: 3), (elsewhere: true, exactRounds: 0)])
     func anAbbaProcessAfterTheFirstBlockSkipsExactCountsButKeepsItsRounds(elsewhere: Bool, exactRounds: Int) {
         let mode = PerformanceMode(
-            isMeasuring: true, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: nil,
+            kind: .measure, buildConfiguration: "release", resultsDirectory: nil, sampleOverride: nil,
             exactCountsElsewhere: elsewhere)
         let configuration = mode.configuration(from: RunConfiguration(samples: 40, exactCountRounds: 3))
         #expect(configuration.samples == 40)
@@ -190,7 +190,7 @@ private struct Policy: MeasurableSubject {
         #expect(notJudged.map(\.outcome.status) == [.notJudged])
         #expect(notJudged[0].message.contains("smoke mode"))
         let debugMeasure = PerformanceMode(
-            isMeasuring: true, buildConfiguration: "debug", resultsDirectory: nil, sampleOverride: nil)
+            kind: .measure, buildConfiguration: "debug", resultsDirectory: nil, sampleOverride: nil)
         #expect(budget.judge([result], mode: debugMeasure)[0].message.contains("debug build"))
         #expect(budget.judge([result], mode: Self.measuringRelease).map(\.outcome.status) == [.failed])
     }

@@ -73,8 +73,8 @@ extension Budget {
         if mode.leavesExactCountsToAnotherProcess && Metric.exactPass.contains(metric) { return [] }
         // A counting run records simulated instructions only: every other budget is judged by the
         // native processes of the same run.
-        if SimulatedCounter.isCounting && !metric.isCounted { return [] }
-        if metric.isCounted && !SimulatedCounter.isCounting {
+        if mode.kind == .count && !metric.isCounted { return [] }
+        if metric.isCounted && mode.kind != .count {
             // Never a silent pass: a count budget outside a counting run says how to judge it.
             let detail =
                 "not judged, run with counts (perfkit run --counts): \(metric.name) are counted only under valgrind"

@@ -18,7 +18,7 @@ public func measure<Output>(_ name: String, async body: () async throws -> Outpu
     let configuration = context?.configuration ?? mode.configuration(from: RunConfiguration())
     // `perfkit run` runs a process's tests one at a time: only there may the runtime's global jobs
     // join the body's thread (under `swift test`, another test's would too).
-    let runner = AsyncRunner(configuration: configuration, redirectsGlobalJobs: mode.isMeasuring)
+    let runner = AsyncRunner(configuration: configuration, redirectsGlobalJobs: mode.kind != .smoke)
     let result = try await runner.measure(name, body)
     context?.append(result)
     return result

@@ -15,8 +15,11 @@ import PerfKitCore
 /// - `PERFKIT_EXACT_COUNTS=elsewhere` (set by `perfkit abba` after its first ABBA block) says other
 ///   processes of the session took the exact counts: this one skips the pass and keeps every round.
 public struct PerformanceMode: Sendable, Equatable {
-    /// `true` in measure mode.
-    public var isMeasuring: Bool
+    /// What this process does: smoke, measure or count.
+    public var kind: MeasurementMode
+    /// `true` in measure mode and in a counting process (which is measure mode under callgrind).
+    @available(*, deprecated, message: "use kind (.measure or .count)")
+    public var isMeasuring: Bool { kind != .smoke }
     /// The build configuration of the measured code.
     public var buildConfiguration: String
     /// Where results go, if anywhere.
@@ -34,18 +37,34 @@ public struct PerformanceMode: Sendable, Equatable {
 
     /// Creates a mode explicitly (tests and tools; tests normally use ``current``).
     public init(
-        isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, sampleOverride: Int?,
+        kind: MeasurementMode, buildConfiguration: String, resultsDirectory: String?, sampleOverride: Int?,
         processes: Int = 1, processIndex: Int = 0,
         exactCountsElsewhere: Bool = false, countSampleOverride: Int? = nil
     ) {
         self.countSampleOverride = countSampleOverride
         self.processIndex = max(0, processIndex)
         self.exactCountsElsewhere = exactCountsElsewhere
-        self.isMeasuring = isMeasuring
+        self.kind = kind
         self.buildConfiguration = buildConfiguration
         self.resultsDirectory = resultsDirectory
         self.sampleOverride = sampleOverride
         self.processes = max(1, processes)
+    }
+
+    /// The older form of `init(kind:…)`.
+    ///
+    /// Measuring means ``MeasurementMode/count`` in a counting process, else ``MeasurementMode/measure``.
+    @available(*, deprecated, message: "use init(kind:…)")
+    public init(
+        isMeasuring: Bool, buildConfiguration: String, resultsDirectory: String?, sampleOverride: Int?,
+        processes: Int = 1, processIndex: Int = 0,
+        exactCountsElsewhere: Bool = false, countSampleOverride: Int? = nil
+    ) {
+        self.init(
+            kind: isMeasuring ? (SimulatedCounter.isCounting ? .count : .measure) : .smoke,
+            buildConfiguration: buildConfiguration, resultsDirectory: resultsDirectory, sampleOverride: sampleOverride,
+            processes: processes, processIndex: processIndex, exactCountsElsewhere: exactCountsElsewhere,
+            countSampleOverride: countSampleOverride)
     }
 
     /// The older name of ``sampleOverride``.
@@ -67,8 +86,9 @@ public struct PerformanceMode: Sendable, Equatable {
         // One variable at a time: this runs on the measured thread, whose heap must not follow the
         // rest of the environment (``ProcessEnvironment``).
         let environment = ProcessEnvironment.value
+        let measuring = environment(MeasuredProcessEnvironment.mode) == MeasuredProcessEnvironment.measureMode
         return PerformanceMode(
-            isMeasuring: environment(MeasuredProcessEnvironment.mode) == MeasuredProcessEnvironment.measureMode,
+            kind: measuring ? (SimulatedCounter.isCounting ? .count : .measure) : .smoke,
             buildConfiguration: Environment.currentBuildConfiguration,
             resultsDirectory: environment(MeasuredProcessEnvironment.resultsDirectory),
             sampleOverride: (environment(MeasuredProcessEnvironment.samples)
@@ -88,15 +108,15 @@ public struct PerformanceMode: Sendable, Equatable {
     /// counts are judged there, not here.
     /// A counting run (under callgrind) always leaves them to the native processes.
     public var leavesExactCountsToAnotherProcess: Bool {
-        isMeasuring && ((processes > 1 && processIndex > 0) || exactCountsElsewhere || SimulatedCounter.isCounting)
+        kind == .count || (kind == .measure && ((processes > 1 && processIndex > 0) || exactCountsElsewhere))
     }
 
     /// A name for reports: `count` (a counting run under callgrind), `measure` or `smoke`.
-    public var name: String { isMeasuring ? (SimulatedCounter.isCounting ? "count" : "measure") : "smoke" }
+    public var name: String { kind.rawValue }
 
     /// Why time budgets cannot be judged in this mode, or `nil` when they can.
     public var timeJudgementBlocker: String? {
-        if !isMeasuring {
+        if kind == .smoke {
             return "smoke mode (few samples under a plain `swift test`); run `perfkit run` to judge it"
         }
         if buildConfiguration != "release" { return "debug build; timings are judged only in a release measuring run" }
@@ -111,14 +131,14 @@ public struct PerformanceMode: Sendable, Equatable {
     /// - Returns: The configuration this process runs.
     public func configuration(from declared: RunConfiguration) -> RunConfiguration {
         var configuration = declared
-        if isMeasuring && SimulatedCounter.isCounting {
+        if kind == .count {
             // Counts repeat between runs: two samples per arm and phase, the process's first and one after it.
             configuration.samples = countSampleOverride ?? min(configuration.samples, Self.countingSamples)
             // The exact counts come from the native processes, unless none stands beside this one (`abba --counts`):
             // then two calls after the counted passes (``SimulatedCounter/countsAllocations``).
             configuration.exactCountRounds = SimulatedCounter.countsAllocations ? 2 : 0
             configuration.batchTargetNanoseconds = 0
-        } else if isMeasuring {
+        } else if kind == .measure {
             configuration.samples = RunConfiguration.share(
                 of: sampleOverride ?? configuration.samples, processes: processes)
             // Exact counts are the same in every process: one round of the slow, cache-less count
@@ -136,4 +156,14 @@ public struct PerformanceMode: Sendable, Equatable {
         }
         return configuration
     }
+}
+
+/// What a process of measured tests does, one of three.
+public enum MeasurementMode: String, Sendable, CaseIterable {
+    /// A plain `swift test`: a few rounds, budgets on time not judged.
+    case smoke
+    /// A timing process of `perfkit run` or `abba` (`PERFKIT_MODE=measure`).
+    case measure
+    /// A counting process: measure mode under valgrind's callgrind (`perfkit run --counts`).
+    case count
 }

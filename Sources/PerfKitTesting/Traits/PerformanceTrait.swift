@@ -98,7 +98,7 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
             Issue.record(
                 Comment(rawValue: "\(testID) has .performance() but called no measure(…): nothing was measured"))
         }
-        if !mode.isMeasuring, !suite.hasSuffix("Benchmarks") {
+        if mode.kind == .smoke, !suite.hasSuffix("Benchmarks") {
             // Runs under `swift test`, but `perfkit run` would pass it by: say so where it runs.
             Issue.record(
                 Comment(
@@ -124,7 +124,7 @@ public struct PerformanceTrait: TestTrait, SuiteTrait, TestScoping {
         Attachment.record(summary, named: "perfkit-summary.txt")
         // The figures where a `swift test` user looks: one line on the console. In measure mode the
         // tool prints its own table (perfkit run), and the child's output is not shown.
-        if !mode.isMeasuring { print(ResultText.line(of: result, mode: mode)) }
+        if mode.kind == .smoke { print(ResultText.line(of: result, mode: mode)) }
         if let directory = mode.resultsDirectory {
             do { try ResultFragments.write(result, into: directory) } catch {
                 Issue.record(Comment(rawValue: "cannot write results: \(error)"))
