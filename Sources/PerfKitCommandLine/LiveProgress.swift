@@ -80,7 +80,7 @@ extension ProgressBoard.Step {
     var showsOwnOutput: Bool {
         switch self {
         case .building: true
-        case .measuring(_, let process, _): process == 1
+        case .measuring(_, _, _, let showsOutput): showsOutput
         case .counting: false
         }
     }

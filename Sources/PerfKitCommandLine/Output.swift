@@ -17,27 +17,13 @@ package enum Output {
     /// metric's, a build stamp's toolchain) never reaches the terminal as an escape sequence or a carriage return.
     /// Names inside a message are also shown one line each (``FileError/shown(_:)``).
     package static func terminalSafe(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { Self.isUnsafe($0) }) else { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if isUnsafe(scalar) {
-                out.append(contentsOf: scalar.escaped(asASCII: true).unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
-        }
-        return String(out)
-    }
-
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        scalar != "\n" && scalar != "\t"
-            && (scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}")
+        FileError.escapingControls(text, kept: ["\n", "\t"])
     }
 
     /// Writes `text` to `path`, or to standard output when `path` is nil or `-`.
     package static func write(_ text: String, to path: String?) throws {
         guard let path, path != "-" else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            LiveProgress.write(text, to: .standardOutput)
             return
         }
         try PerfKit.StoredFile.writeAtomically(Data(text.utf8), to: path)

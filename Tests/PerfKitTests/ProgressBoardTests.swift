@@ -30,12 +30,12 @@ import Testing
     @Test func aMeasuredProcessNamesTheTestItRunsAndItsPlace() {
         let board = ProgressBoard()
         board.startStage(total: 4, of: .tests)
-        let token = board.begin(.measuring(test: nil, process: 2, processes: 8))
-        board.update(token, to: .measuring(test: "S/t()", process: 2, processes: 8))
+        let token = board.begin(.measuring(test: nil, process: 2, processes: 8, showsOutput: false))
+        board.update(token, to: .measuring(test: "S/t()", process: 2, processes: 8, showsOutput: false))
         board.setDone(9)  // a test measured in several scopes writes one fragment each: never more than the total
         let start = board.snapshot.steps[0].started
         #expect(
             board.snapshot.line(at: start + .seconds(2))
-                == "perfkit: measuring S/t() (process 2 of 8) · 4 of 4 tests done · 2.0 s")
+                == "perfkit: measuring S/t() (process 2 of 8) · 4 of 4 tests done · 2 s")
     }
 }

@@ -101,6 +101,22 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
         return results
     }
 
+    /// The progress step of `request`'s process running `test`.
+    static func step(_ request: MeasuredProcessRequest, test: String?) -> ProgressBoard.Step {
+        .measuring(
+            test: test, process: request.process, processes: request.processes, showsOutput: request.forwardOutput)
+    }
+
+    /// Puts `step` on the board, and the tests done when the process moved on to another test.
+    ///
+    /// The results folder is listed only then (the test before has written its fragment), not at every look while a
+    /// test is timed.
+    static func moved(_ token: Int, to step: ProgressBoard.Step, results: String) {
+        if ProgressBoard.shared.update(token, to: step) {
+            ProgressBoard.shared.setDone(ResultFragments.count(in: results))
+        }
+    }
+
     /// Runs `request.bundle` with Swift Testing, one test at a time, in measure mode.
     /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no fragment
     ///   was written; ``OrchestrationError/measuredProcessFailed(description:status:)`` when the
@@ -122,10 +138,8 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
             ? request.bundle : FileManager.default.currentDirectoryPath + "/" + request.bundle
         // Standard error wired straight through (never a pipe and a reader thread while it is timed).
         let testLimit = self.testLimit ?? Self.testTimeLimit
-        let (process, processes) = (request.process, request.processes)
-        let board = ProgressBoard.shared
-        let token = board.begin(.measuring(test: nil, process: process, processes: processes))
-        defer { board.end(token) }
+        let token = ProgressBoard.shared.begin(Self.step(request, test: nil))
+        defer { ProgressBoard.shared.end(token) }
         let finished = try ChildProcess.runKeepingErrors(
             [bundle, "--testing-library", "swift-testing", "--no-parallel", "--filter", request.filter],
             in: request.directory,
@@ -136,8 +150,7 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
                 guard let running = RunningMarker.read(in: results), let age = RunningMarker.age(in: results) else {
                     return false
                 }
-                board.update(token, to: .measuring(test: running.testID, process: process, processes: processes))
-                board.setDone(ResultFragments.count(in: results))
+                Self.moved(token, to: Self.step(request, test: running.testID), results: results)
                 return age > (running.limit ?? testLimit)
             })
         let status = finished.status

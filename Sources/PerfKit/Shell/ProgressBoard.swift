@@ -1,4 +1,5 @@
 import Foundation
+import PerfKitCore
 import Synchronization
 
 /// What perfkit is doing right now, for a live progress line.
@@ -13,8 +14,9 @@ package final class ProgressBoard: Sendable {
     package enum Step: Sendable, Hashable {
         /// A release build of a revision (`HEAD`, a commit, the working tree).
         case building(revision: String)
-        /// A measured (timing) process, and the test it is running when known.
-        case measuring(test: String?, process: Int, processes: Int)
+        /// A measured (timing) process, and the test it is running when known; `showsOutput` when its own output
+        /// (Swift Testing's lines) is shown as it runs.
+        case measuring(test: String?, process: Int, processes: Int, showsOutput: Bool)
         /// A test counted under valgrind's callgrind.
         case counting(test: String)
     }
@@ -81,10 +83,14 @@ package final class ProgressBoard: Sendable {
         return try body()
     }
 
-    /// Replaces the step of `token` (a measured process that moved on to its next test), keeping its start.
-    package func update(_ token: Int, to step: Step) {
+    /// Replaces the step of `token` (a measured process that moved on to its next test), started now.
+    /// - Returns: Whether the step changed.
+    @discardableResult
+    package func update(_ token: Int, to step: Step) -> Bool {
         state.withLock { s in
-            if let old = s.steps[token], old.step != step { s.steps[token] = Entry(step: step, started: .now) }
+            guard let old = s.steps[token], old.step != step else { return false }
+            s.steps[token] = Entry(step: step, started: .now)
+            return true
         }
     }
 
@@ -130,8 +136,7 @@ extension ProgressBoard.Snapshot {
     /// The line to show at `now`, or nil when nothing has been under way for `after` (a second by default).
     ///
     /// `perfkit: counting A/x(), B/y() under valgrind · 3 of 12 processes done · 41 s`: the steps' kind, what they work
-    /// on, the
-    /// stage's count and the oldest step's elapsed time.
+    /// on, the stage's count and the oldest step's elapsed time.
     package func line(at now: ContinuousClock.Instant, after: Duration = .seconds(1)) -> String? {
         guard let oldest = steps.first, now - oldest.started >= after else { return nil }
         var parts = [Self.describe(steps.map(\.step))]
@@ -150,7 +155,7 @@ extension ProgressBoard.Snapshot {
         for step in steps {
             switch step {
             case .building(let revision): building.append(revision)
-            case .measuring(let test, let process, let processes):
+            case .measuring(let test, let process, let processes, _):
                 let place = processes > 1 ? " (process \(process) of \(processes))" : ""
                 measuring.append((test ?? "the matching tests") + place)
             case .counting(let test): counting.append(test)
@@ -166,12 +171,10 @@ extension ProgressBoard.Snapshot {
         return phrases.joined(separator: "; ")
     }
 
-    /// `5.6 s`, `3 min 05 s`.
+    /// `5.6 s` under a minute (``Format/duration(_:)``), then `3 min 05 s`.
     package static func elapsed(_ duration: Duration) -> String {
         let seconds = Int(duration.components.seconds)
-        guard seconds >= 60 else {
-            return String(format: "%.1f s", Double(duration.components.attoseconds) / 1e18 + Double(seconds))
-        }
+        guard seconds >= 60 else { return Format.duration(Double(duration / .nanoseconds(1))) }
         return "\(seconds / 60) min \(String(format: "%02d", seconds % 60)) s"
     }
 }

@@ -132,7 +132,7 @@ public struct AsyncRunner: Sendable {
         _ name: String, _ body: () async throws -> Output, _ collector: inout SeriesCollector
     ) async throws -> MeasurementResult {
         // Threads the warm-up woke go back to waiting before the first count (``SettlePolicy/wokenThreads``).
-        SettlePolicy.wokenThreads.wait { true }
+        SettlePolicy.wokenThreads.pause()
         // Then one counted call, not recorded: the first counted call read more than every later one (a hand-off
         // that resumes the body at once 40 or 88 instructions, as the machine's load had it: the warm-up's blocks ran
         // uncarried; a task-group fan-out 52,708 against 45,133, cause not found). Every recorded call follows a
@@ -298,13 +298,10 @@ public struct AsyncRunner: Sendable {
     /// true when the thread ran out of jobs in time.
     private func settle() async -> Bool {
         guard let thread = MeasuredThread.asyncBodies, thread.isCurrent else { return true }
-        let limit = SettlePolicy.jobs.limit.components
-        let deadline =
-            SystemClock.monotonicNanoseconds() + UInt64(limit.seconds) * 1_000_000_000
-            + UInt64(limit.attoseconds / 1_000_000_000)
+        let deadline = ContinuousClock.now + SettlePolicy.jobs.limit
         // This job is the one running: more than it means others wait their turn behind it.
         while thread.pendingJobs > 1 {
-            if SystemClock.monotonicNanoseconds() > deadline { return false }
+            if ContinuousClock.now > deadline { return false }
             await Task.yield()
         }
         return true

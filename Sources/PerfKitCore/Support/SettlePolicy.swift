@@ -43,19 +43,26 @@ package struct SettlePolicy: Sendable, Equatable {
         while busy() {
             let waited = ContinuousClock.now - start
             if waited >= limit { return Outcome(waited: waited, ranOut: true) }
-            let (seconds, attoseconds) = step.components
-            usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+            usleep(UInt32(Self.microseconds(step)))
         }
         return Outcome(waited: ContinuousClock.now - start, ranOut: false)
     }
 
     /// The environment that hands ``carriedBlocks`` to the counting shim: its step and its number of steps.
     package static var environment: [String: String] {
-        let step =
-            carriedBlocks.step.components.attoseconds / 1_000_000_000_000
-            + carriedBlocks.step.components.seconds * 1_000_000
-        let steps = Int64(carriedBlocks.limit / carriedBlocks.step)
-        return [stepVariable: String(step), stepsVariable: String(steps)]
+        [
+            stepVariable: String(microseconds(carriedBlocks.step)),
+            stepsVariable: String(Int64(carriedBlocks.limit / carriedBlocks.step)),
+        ]
+    }
+
+    /// Waits the whole limit, looking at nothing (``wokenThreads``).
+    package func pause() {
+        wait { true }
+    }
+
+    private static func microseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
     }
 
     /// Microseconds of one step of the shim's waits.

@@ -22,18 +22,30 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `text` as one line: control characters escaped (`\n`, `\u{1B}`), cut after ``shownLimit``
     /// characters with the full length said, so a hostile name never splits or floods a message.
     public static func shown(_ text: String) -> String {
-        var out = ""
-        var count = 0
+        let count = text.unicodeScalars.count
+        let kept = count > shownLimit ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(shownLimit))) : text
+        let out = escapingControls(kept)
+        return count > shownLimit ? out + "… (\(count) characters)" : out
+    }
+
+    /// `text` with its control characters escaped (`\n`, `\u{1B}`), but those in `kept`.
+    ///
+    /// The Unicode line and paragraph separators too: the one escape for every name and line PerfKit shows.
+    public static func escapingControls(_ text: String, kept: Set<Unicode.Scalar> = []) -> String {
+        func escaped(_ scalar: Unicode.Scalar) -> Bool {
+            !kept.contains(scalar)
+                && (scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}")
+        }
+        guard text.unicodeScalars.contains(where: escaped) else { return text }
+        var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            count += 1
-            guard count <= shownLimit else { continue }
-            if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                out += scalar.escaped(asASCII: true)
+            if escaped(scalar) {
+                out.append(contentsOf: scalar.escaped(asASCII: true).unicodeScalars)
             } else {
-                out.unicodeScalars.append(scalar)
+                out.append(scalar)
             }
         }
-        return count > shownLimit ? out + "… (\(count) characters)" : out
+        return String(out)
     }
 }
 
