@@ -138,7 +138,7 @@ package struct CountingProcess: Sendable {
         }
         // Shared by the worker threads below, each taking the next pass when it is free.
         let state = Mutex(State(outcomes: Array(repeating: nil, count: passes.count)))
-        ProgressBoard.shared.startStage(total: passes.count, of: .processes)
+        ProgressBoard.shared.addToStage(passes.count)
         let run: @Sendable (CountingProcess) throws -> Outcome = {
             let process = $0
             return try ProgressBoard.shared.during(.counting(test: process.id)) {

@@ -52,6 +52,8 @@ extension CountingRun {
             extra: extra,
             jobs: jobs, pads: pads, loadingElsewhere: loadingElsewhere, costs: costs, progress: progress)
         do {
+            // One stage for the whole counting run: its first processes, then the checks and placements they ask for.
+            ProgressBoard.shared.startStage(total: 0, of: .processes)
             let (outcomes, _) = try CountingProcess.runAll(
                 staged.processes, width: staged.width, root: staged.root, setup: setup,
                 environment: staged.environment, directory: directory)

@@ -171,10 +171,10 @@ extension ProgressBoard.Snapshot {
         return phrases.joined(separator: "; ")
     }
 
-    /// `5.6 s` under a minute (``Format/duration(_:)``), then `3 min 05 s`.
+    /// `5.6 s` under a minute (``Format/duration(_:)`` of the tenths), then `3 min 05 s`.
     package static func elapsed(_ duration: Duration) -> String {
         let seconds = Int(duration.components.seconds)
-        guard seconds >= 60 else { return Format.duration(Double(duration / .nanoseconds(1))) }
+        guard seconds >= 60 else { return Format.duration((duration / .milliseconds(100)).rounded() * 1e8) }
         return "\(seconds / 60) min \(String(format: "%02d", seconds % 60)) s"
     }
 }
