@@ -159,6 +159,7 @@ extension VerbTable {
                             + "history show"
                     ),
                     .countSamples,
+                    .buildSystem,
                 ]),
             Verb(
                 name: "calibrate", run: measuring(CalibrateCommand.run), positionals: "",
@@ -171,6 +172,7 @@ extension VerbTable {
                     .filter.help("test IDs to measure"),
                     .samples.help("samples of each measured test in each round's process (default: each test's own)"),
                     .output.help("noise-band file (default .perfkit/noise/<machine>.json)"),
+                    .buildSystem,
                 ]),
         ])
 }

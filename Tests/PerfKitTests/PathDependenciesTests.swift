@@ -1,5 +1,6 @@
 import Foundation
 import PerfKit
+import PerfKitTestSupport
 import Testing
 
 /// Which path dependencies a worktree keeps (inside the repository: the revision's own copy) and
@@ -28,6 +29,22 @@ import Testing
         #expect(text.contains(#"path: "./Vendor/Lib""#))
         #expect(text.contains(#"path: "/work/perfkit")"#))
         #expect(text.contains(#".package(path: "/opt/absolute")"#))
+    }
+
+    /// A manifest naming an absolute path, or pinning one outside, builds files its commit does not hold.
+    ///
+    /// An `abba` never reruns such a side's kept bundle; one that keeps every path inside may.
+    @Test func absoluteAndPinnedPathsReachOutsideTheCommit() throws {
+        let folder = TemporaryFolder("perfkit-path-reach")
+        let repository = try GitRepository(at: folder.path, commits: 0)
+        try folder.write(["Package.swift": Self.manifest])
+        try repository.git(["add", "-A"])
+        try repository.git(["commit", "-q", "-m", "manifest"])
+        let found = try PathDependencies.pin(worktree: folder.path, repository: folder.path)
+        #expect(found.absolute == ["/opt/absolute"])
+        #expect(found.pinned.map(\.written) == ["../perfkit"] && found.reachesOutside)
+        let inside = PathDependencies(dependencies: [.init(manifest: "Package.swift", written: "Core", pinned: nil)])
+        #expect(!inside.reachesOutside)
     }
 
     @Test func aNestedManifestResolvesFromItsOwnFolder() {

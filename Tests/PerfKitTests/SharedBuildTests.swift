@@ -60,19 +60,4 @@ import Testing
             SharedBuild.separateReason(".", commits[1], in: folder.path)
                 == "the working tree builds in its own folder")
     }
-
-    @Test func aKeptBundleHasItsResourcesAndLibrariesBesideIt() throws {
-        let release = folder.path + "/release"
-        try FileManager.default.createDirectory(
-            atPath: release + "/Pkg_Core.resources", withIntermediateDirectories: true)
-        for file in ["PkgPackageTests.xctest", "libShim.so", "Core.swiftmodule", "Pkg_Core.resources/data.json"] {
-            try Data(file.utf8).write(to: URL(fileURLWithPath: release + "/" + file))
-        }
-        let kept = try SharedBuild.keep(
-            bundle: release + "/PkgPackageTests.xctest", commit: "abc123", in: folder.path)
-        #expect(kept == folder.path + "/" + SharedBuild.keptRoot + "/abc123/PkgPackageTests.xctest")
-        let beside = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/.perfkit/bundles/abc123")
-        #expect(Set(beside) == ["PkgPackageTests.xctest", "libShim.so", "Pkg_Core.resources"])
-        #expect(FileManager.default.contents(atPath: kept) == Data("PkgPackageTests.xctest".utf8))
-    }
 }

@@ -48,6 +48,15 @@ package struct BuildFolder: Sendable, Equatable {
         return try revision.build(pinnedLayout: pinnedLayout, sharedScratch: scratch, progress: progress)
     }
 
+    /// What a bundle built here must have been built with to stand for a new build (``KeptBundle``).
+    /// - Parameter folder: The package folder, where `swift` is asked for its version.
+    /// - Returns: The build, its toolchain ``KeptBundle/unknownToolchain`` (never reused) when `swift` cannot say.
+    package func keptBuild(in folder: String) -> KeptBundle.Build {
+        KeptBundle.Build(
+            toolchain: BuildStamp.toolchain(in: folder) ?? KeptBundle.unknownToolchain, pinnedLayout: pinnedLayout,
+            buildSystem: buildSystem, traitFlags: [])
+    }
+
     /// The line that says why a side's build reuses what it does.
     package var progressLine: String {
         "perfkit: both sides build into \(name)"

@@ -42,8 +42,19 @@ package struct PathDependencies: Sendable, Equatable {
     /// Every relative path dependency of the worktree's manifests.
     package var dependencies: [Dependency]
 
+    /// The absolute path dependencies (`.package(path: "/…")`), left as written: outside any commit too.
+    package var absolute: [String] = []
+
     /// The dependencies found.
-    package init(dependencies: [Dependency]) { self.dependencies = dependencies }
+    package init(dependencies: [Dependency], absolute: [String] = []) {
+        self.dependencies = dependencies
+        self.absolute = absolute
+    }
+
+    /// Whether the worktree builds code from folders outside the repository (pinned or written absolute).
+    ///
+    /// What it builds then depends on files its commit does not hold.
+    package var reachesOutside: Bool { !pinned.isEmpty || !absolute.isEmpty }
 
     /// The dependencies pinned to folders outside the repository.
     package var pinned: [Dependency] { dependencies.filter { $0.pinned != nil } }
@@ -82,6 +93,7 @@ package struct PathDependencies: Sendable, Equatable {
             return name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
         }
         var found: [Dependency] = []
+        var absolute: [String] = []
         for manifest in manifests.sorted() {
             let path = worktree + "/" + manifest
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
@@ -89,12 +101,23 @@ package struct PathDependencies: Sendable, Equatable {
                 (manifest as NSString).deletingLastPathComponent)
             let (rewritten, dependencies) = pinned(text, manifest: manifest, folder: folder, repository: repository)
             found += dependencies
+            absolute += absolutePaths(in: text)
             guard rewritten != text else { continue }
             do { try rewritten.write(toFile: path, atomically: true, encoding: .utf8) } catch {
                 throw FileError(path, "cannot pin path dependencies: \(error.localizedDescription)")
             }
         }
-        return PathDependencies(dependencies: found)
+        return PathDependencies(dependencies: found, absolute: absolute)
+    }
+
+    /// The absolute path dependencies (`.package(path: "/…")`) `text` names.
+    package static func absolutePaths(in text: String) -> [String] {
+        guard let pattern = try? NSRegularExpression(pattern: #"\.package\s*\([^)]*?path:\s*"(/[^"]*)""#) else {
+            return []
+        }
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        }
     }
 
     /// `text` with each relative path dependency outside `repository` made absolute, and every one found.

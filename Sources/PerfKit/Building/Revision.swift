@@ -13,6 +13,10 @@ package struct Revision: Sendable, Equatable {
     package var traitFlags: [String] = []
     /// The build system SwiftPM builds with (`--build-system`); nil for SwiftPM's default.
     package var buildSystem: BuildSystem?
+    /// Whether the worktree's manifests name a path dependency outside the repository (``PathDependencies``).
+    ///
+    /// What it builds then depends on files the commit does not hold.
+    package var pinsOutsideRepository = false
 
     /// A revision.
     package init(name: String, directory: String, commit: String) {
@@ -135,7 +139,9 @@ package struct Revision: Sendable, Equatable {
             prefix: prefix)
         if let line = ResolutionState.progressLine(carried, worktree: path) { progress(line) }
         if let hint = gitignoreHint(in: folder) { progress(hint) }
-        return Revision(name: revision, directory: package, commit: commit)
+        var prepared = Revision(name: revision, directory: package, commit: commit)
+        prepared.pinsOutsideRepository = pinned.reachesOutside
+        return prepared
     }
 
     /// The hint that `.perfkit/` belongs in `.gitignore`, when it is not there.

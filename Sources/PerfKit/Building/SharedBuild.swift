@@ -3,7 +3,7 @@ import PerfKitCore
 
 /// Two revisions built one after the other in one worktree, B from A's build products.
 ///
-/// A is built, its test bundle is kept aside (``keep(bundle:commit:in:)``), B is checked out in the same worktree and
+/// A is built, its test bundle is kept aside (``KeptBundle``), B is checked out in the same worktree and
 /// built incrementally, so only what B changed is compiled again (an A/A of one commit compiles nothing). A's processes
 /// then run in a checkout of A of their own.
 ///
@@ -13,9 +13,6 @@ import PerfKitCore
 package enum SharedBuild {
     /// The shared worktree's folder name under ``Revision/worktreeRoot``.
     package static let worktree = "abba-build"
-    /// Where kept bundles live: `<this>/<commit>/`, with the resource bundles beside each.
-    package static let keptRoot = ".perfkit/bundles"
-
     /// Files whose change the compiler sees, and nothing reads at run time.
     package static let compiledSuffixes = [
         ".swift", ".c", ".h", ".cpp", ".hpp", ".cc", ".m", ".modulemap", "Package.resolved",
@@ -40,40 +37,25 @@ package enum SharedBuild {
         return other.map { "\($0) changed and may be read at run time" }
     }
 
-    /// Copies `bundle` and what lies beside it to `keptRoot/<commit>/` and returns the copy's path.
-    ///
-    /// Copies `bundle` (and the resource bundles and shared libraries beside it) to
-    /// `keptRoot/<commit>/`, replacing an older copy, and returns the copy's path.
-    /// - Throws: `CocoaError` when a file cannot be copied.
-    package static func keep(bundle: String, commit: String, in folder: String) throws -> String {
-        let target = folder + "/" + keptRoot + "/" + commit
-        try? FileManager.default.removeItem(atPath: target)
-        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-        let source = URL(fileURLWithPath: bundle).deletingLastPathComponent().path
-        let name = URL(fileURLWithPath: bundle).lastPathComponent
-        for item in (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? []
-        where item == name || item.hasSuffix(".resources") || item.hasSuffix(".so") {
-            try FileManager.default.copyItem(atPath: source + "/" + item, toPath: target + "/" + item)
-        }
-        return target + "/" + name
-    }
-
     /// Builds A, keeps its bundle, then builds B in the same worktree from A's products.
     /// - Parameters:
     ///   - a: Revision A.
     ///   - b: Revision B.
     ///   - into: The build folder and flags both sides build with.
+    ///   - kept: How A's kept bundle is recorded as built (``KeptBundle``).
     ///   - progress: Receives one line per step.
     /// - Returns: A's own checkout with its kept bundle, and B's revision with its bundle.
     /// - Throws: ``OrchestrationError`` for a failed checkout or build.
-    static func build(_ a: String, _ b: String, into build: BuildFolder, progress: (String) -> Void) throws -> (
+    static func build(
+        _ a: String, _ b: String, into build: BuildFolder, kept: KeptBundle.Build, progress: (String) -> Void
+    ) throws -> (
         a: (revision: Revision, bundle: String), b: (revision: Revision, bundle: String)
     ) {
         let folder = FileManager.default.currentDirectoryPath
         let sharedA = try Revision.prepare(a, worktree: worktree, progress: progress)
         progress(build.progressLine)
         let builtA = try build.build(sharedA, progress: progress)
-        let bundleA = try keep(bundle: builtA, commit: sharedA.commit, in: folder)
+        let bundleA = try KeptBundle.keep(builtA, of: sharedA, build: kept, in: folder)
         progress("perfkit: building \(b) in \(a)'s worktree from its build (only what \(b) changed is compiled)")
         let revisionB = try Revision.prepare(b, worktree: worktree, progress: progress)
         let bundleB = try build.build(revisionB, progress: progress)

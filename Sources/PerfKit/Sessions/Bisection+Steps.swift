@@ -8,6 +8,8 @@ extension Bisection {
     struct StepCounter {
         let selector: String
         let countSamples: Int?
+        /// The build system each step builds with (nil: SwiftPM's default).
+        let buildSystem: BuildSystem?
         let setup: CountingRun.Setup
         let progress: (String) -> Void
         /// The worktree's package folder.
@@ -29,14 +31,15 @@ extension Bisection {
 
         /// Builds and counts GOOD.
         init(
-            good: String, goodName: String, selector: String, countSamples: Int?, setup: CountingRun.Setup,
-            progress: @escaping (String) -> Void
+            good: String, goodName: String, selector: String, countSamples: Int?, buildSystem: BuildSystem?,
+            setup: CountingRun.Setup, progress: @escaping (String) -> Void
         ) throws {
             self.selector = selector
             self.countSamples = countSamples
+            self.buildSystem = buildSystem
             self.setup = setup
             self.progress = progress
-            let revision = try Revision.prepare(good, worktree: Bisection.worktree, progress: progress)
+            let revision = try Self.prepare(good, buildSystem: buildSystem, progress: progress)
             tree = revision.directory
             // Absolute: the bundle runs with the worktree as its working directory.
             let bundle = URL(fileURLWithPath: try revision.build(progress: progress)).path
@@ -67,12 +70,20 @@ extension Bisection {
             ]
         }
 
+        /// `commit` checked out in the bisect worktree, to be built with `buildSystem`.
+        static func prepare(_ commit: String, buildSystem: BuildSystem?, progress: (String) -> Void) throws -> Revision
+        {
+            var revision = try Revision.prepare(commit, worktree: Bisection.worktree, progress: progress)
+            revision.buildSystem = buildSystem
+            return revision
+        }
+
         /// Builds and counts `commit` (checked out by git bisect) and returns git bisect's verdict.
         ///
         /// `bad` when it differs from GOOD, `good` when not, `skip` when it does not build or the series is not there
         /// (the build's error is named on the progress line).
         mutating func judge(_ commit: String) throws -> String {
-            let revision = try Revision.prepare(commit, worktree: Bisection.worktree, progress: progress)
+            let revision = try Self.prepare(commit, buildSystem: buildSystem, progress: progress)
             let built: String
             do { built = try revision.build(progress: progress) } catch {
                 progress("perfkit bisect: \(commit.prefix(12)) skipped: \(error)")
@@ -88,7 +99,7 @@ extension Bisection {
         /// The step of `commit`, counted now when git named it without having tested it (BAD).
         mutating func step(at commit: String) throws -> Step {
             if let step = steps.first(where: { $0.commit == commit }) { return step }
-            let revision = try Revision.prepare(commit, worktree: Bisection.worktree, progress: progress)
+            let revision = try Self.prepare(commit, buildSystem: buildSystem, progress: progress)
             let (tests, same) = try count(
                 commit, bundle: URL(fileURLWithPath: try revision.build(progress: progress)).path)
             guard let v = value(tests) else {

@@ -88,20 +88,25 @@ package struct Bisection: Sendable {
     ///     test has one count series, else the name `history show` prints (`Suite/test() measurement [arm, phase]
     ///     instructions`).
     ///   - countSamples: Samples per arm and phase in each counting process (default: the test's own, at most 2).
+    ///   - buildSystem: The build system each step builds with (nil: SwiftPM's default).
     ///   - progress: Receives one line per step.
     /// - Returns: The outcome.
     /// - Throws: ``OrchestrationError``: unknown revisions, GOOD not an ancestor, no such series, a timing series, a
     ///   failed build or count.
     package static func run(
-        good: String, bad: String, selector: String, countSamples: Int? = nil, progress: (String) -> Void = { _ in }
+        good: String, bad: String, selector: String, countSamples: Int? = nil, buildSystem: BuildSystem? = nil,
+        progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
         try withoutActuallyEscaping(progress) { progress in
-            try bisect(good: good, bad: bad, selector: selector, countSamples: countSamples, progress: progress)
+            try bisect(
+                good: good, bad: bad, selector: selector, countSamples: countSamples, buildSystem: buildSystem,
+                progress: progress)
         }
     }
 
     private static func bisect(
-        good: String, bad: String, selector: String, countSamples: Int?, progress: @escaping (String) -> Void
+        good: String, bad: String, selector: String, countSamples: Int?, buildSystem: BuildSystem?,
+        progress: @escaping (String) -> Void
     ) throws -> Outcome {
         // A named series whose metric is not a count is refused before anything is built.
         if selector.contains(" ["), let metric = selector.split(separator: " ").last,
@@ -121,7 +126,8 @@ package struct Bisection: Sendable {
         }
         let setup = try CountingRun.prepare(directory: ".", progress: progress)
         var counter = try StepCounter(
-            good: goodCommit, goodName: good, selector: selector, countSamples: countSamples, setup: setup,
+            good: goodCommit, goodName: good, selector: selector, countSamples: countSamples, buildSystem: buildSystem,
+            setup: setup,
             progress: progress)
         let tree = counter.tree
         _ = Git.answer(["-C", tree, "bisect", "reset"])

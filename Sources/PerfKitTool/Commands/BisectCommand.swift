@@ -15,7 +15,7 @@ enum BisectCommand {
         let started = Date()
         let outcome = try Bisection.run(
             good: parsed.positionals[0], bad: parsed.positionals[1], selector: selector, countSamples: countSamples,
-            progress: Output.progress)
+            buildSystem: try RunCommand.buildSystem(parsed), progress: Output.progress)
         let unit = Metric.instructions.unit
         let runs = outcome.steps.count
         guard let culprit = outcome.culprit, let step = outcome.culpritStep else {

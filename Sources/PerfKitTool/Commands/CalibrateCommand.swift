@@ -14,6 +14,7 @@ enum CalibrateCommand {
         let repeats = try parsed.integer(.repeats, default: 1, range: 1...1_000)
         let samples = try parsed.integer(.samples)
         let filter = parsed[.filter] ?? MeasuredRun.defaultFilter
+        let buildSystem = try RunCommand.buildSystem(parsed)
         let started = Date()
         if try Revision.prepare(".").commit.hasSuffix("+dirty") {
             Output.progress("perfkit calibrate: calibrating HEAD; uncommitted changes are not in these builds")
@@ -21,7 +22,8 @@ enum CalibrateCommand {
         // Two worktrees of one commit, each built on its own: the bands then include what a rebuild
         // moves (code layout), not only what one binary measured twice does.
         let builds = try ["calibrate-1", "calibrate-2"].map { name in
-            let revision = try Revision.prepare("HEAD", worktree: name, progress: Output.progress)
+            var revision = try Revision.prepare("HEAD", worktree: name, progress: Output.progress)
+            revision.buildSystem = buildSystem
             return AbbaSession.Side(
                 revision: revision, bundle: try revision.build(pinnedLayout: true, progress: Output.progress))
         }
