@@ -125,8 +125,8 @@ extension VerbTable {
                     .counts.help(
                         "compare simulated instruction counts instead (each side: \(CountingRun.summary)); "
                             + "\(CountingRun.pairedSummary); no timing rounds; each side's run file is kept "
-                            + "(\(AbbaCommand.sideRunFile("A")), "
-                            + "\(AbbaCommand.sideRunFile("B"))) with its callgrind files beside it"
+                            + "(\(AbbaSession.countedRunFile("A")), "
+                            + "\(AbbaSession.countedRunFile("B"))) with its callgrind files beside it"
                     ),
                 ]),
             Verb(

@@ -96,8 +96,7 @@ extension CountingRunTests {
         try Self.withCountingSetup { setup in
             var lines: [String] = []
             let run = try CountingRun.measure(
-                bundle: CommandLine.arguments[0], directory: Self.packageRoot,
-                filter: "CountingRunTests/(bundleAddressKeyedWork|countedLoop)", countSamples: 3, setup: setup,
+                Self.request("CountingRunTests/(bundleAddressKeyedWork|countedLoop)", setup: setup),
                 progress: { lines.append($0) })
             let folder = URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path
             try? FileManager.default.removeItem(atPath: folder)
@@ -126,9 +125,10 @@ extension CountingRunTests {
         try Self.withCountingSetup { setup in
             let filter = "CountingRunTests/(bundleAddressKeyedWork|countedLoop)"
             func start(_ extra: String, costs: [TestResult] = []) throws -> CountingRun.Started {
-                try CountingRun.start(
-                    bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: filter, countSamples: 3,
-                    setup: setup, environment: [Self.extraWorkVariable: extra], costs: costs)
+                var request = Self.request(filter, setup: setup)
+                request.environment = [Self.extraWorkVariable: extra]
+                request.costs = costs
+                return try CountingRun.start(request)
             }
             let a = try start("0000")
             defer { a.discard() }

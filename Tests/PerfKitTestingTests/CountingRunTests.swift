@@ -148,15 +148,21 @@ struct LookedUp<T> { var value: T }
         FileManager.default.temporaryDirectory.appendingPathComponent("perfkit-counting-\(UUID().uuidString)").path
     }
 
+    /// A request to count the tests matching `filter` in this bundle, three samples per arm and phase.
+    static func request(_ filter: String, setup: CountingRun.Setup, samples: Int = 3) -> CountingRun.Request {
+        CountingRun.Request(
+            bundle: CommandLine.arguments[0], directory: packageRoot, filter: filter, countSamples: samples,
+            setup: setup)
+    }
+
     /// Counts the tests matching `filter` in this bundle; the dumps are removed.
     static func count(
         _ filter: String, setup: CountingRun.Setup, heapPads: [Int] = CountingRun.heapPads,
         loadingElsewhere: Bool = false, progress: (String) -> Void = { _ in }
     ) throws -> [TestResult] {
-        let run = try CountingRun.measure(
-            bundle: CommandLine.arguments[0], directory: Self.packageRoot, filter: filter, countSamples: 3,
-            setup: setup,
-            heapPads: heapPads, loadingElsewhere: loadingElsewhere, progress: progress)
+        var request = Self.request(filter, setup: setup)
+        (request.heapPads, request.loadingElsewhere) = (heapPads, loadingElsewhere)
+        let run = try CountingRun.measure(request, progress: progress)
         try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: run.dumps).deletingLastPathComponent().path)
         return run.tests
     }

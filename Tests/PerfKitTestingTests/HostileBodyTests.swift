@@ -85,10 +85,9 @@ import Testing
     @Test func anAbortUnderValgrindEndsTheCountNamingTheTest() throws {
         try CountingRunTests.withCountingSetup { setup in
             do {
-                _ = try CountingRun.measure(
-                    bundle: CommandLine.arguments[0], directory: CountingRunTests.packageRoot,
-                    filter: "HostileBodyFixtures/abortInBody", countSamples: 2, setup: setup,
-                    environment: [HostileBodyFixtures.variable: "abort"])
+                var request = CountingRunTests.request("HostileBodyFixtures/abortInBody", setup: setup, samples: 2)
+                request.environment = [HostileBodyFixtures.variable: "abort"]
+                _ = try CountingRun.measure(request)
                 Issue.record("an aborting body was counted")
             } catch let error as OrchestrationError {
                 #expect("\(error)".contains("abortInBody"), "\(error)")

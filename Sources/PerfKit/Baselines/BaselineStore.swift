@@ -9,9 +9,9 @@ public struct BaselineStore: Sendable {
     /// The schema version this code writes.
     ///
     /// 2 since series carry process labels, 3 since they carry calls per sample, 4 since they may carry simulated
-    /// counts with their profiles, 5 since the counting setup is recorded field by field (``CountingSetup``); 1 to 4
-    /// are still read.
-    public static let schemaVersion = 5
+    /// counts with their profiles, 5 since the counting setup is recorded field by field (``CountingSetup``), 6 since
+    /// those fields are stored by identifier; 1 to 5 are still read.
+    public static let schemaVersion = 6
 
     /// When a save replaces stored results.
     public enum UpdatePolicy: String, Sendable, CaseIterable {

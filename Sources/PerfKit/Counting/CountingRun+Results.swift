@@ -163,3 +163,28 @@ extension [TestResult] {
         return merged
     }
 }
+
+extension CountingRun {
+    /// Moves a counting run's callgrind files from its folder `dumps` to `<run file>.callgrind/` beside `output`.
+    ///
+    /// The raw files stay beside the run file (callgrind_annotate, KCachegrind), moved once: latest.json's copy would
+    /// double megabytes of dumps, and the profiles a comparison needs are in the run file itself. A run written to
+    /// standard output or a device keeps none. The run's folder is removed either way; an older copy is replaced.
+    /// - Parameters:
+    ///   - dumps: The folder ``measure(_:progress:)`` gathered the dumps in; nil when the run kept none.
+    ///   - output: The run file's path.
+    /// - Returns: The folder the dumps are kept in, nil when none were.
+    /// - Throws: `CocoaError` when they cannot be copied.
+    package static func keepDumps(_ dumps: String?, beside output: String) throws -> String? {
+        guard let dumps else { return nil }
+        defer {
+            // The run's own scratch folder: gone already is what is wanted.
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
+        }
+        guard let folder = OutputPath.companion(of: output, suffix: ".callgrind") else { return nil }
+        // Replaced: an older run's dumps, or none.
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.copyItem(atPath: dumps, toPath: folder)  // /tmp may be another file system
+        return folder
+    }
+}

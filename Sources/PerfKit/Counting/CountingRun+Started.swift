@@ -33,24 +33,18 @@ extension CountingRun {
         package func discard() { CountingRun.cleanUp(root, keepingDumps: false) }
     }
 
-    /// Counts each test matching `filter` in its first process and stops there.
+    /// Counts each test the request names in its first process and stops there.
     ///
     /// The same processes, environment and order as a counting run's first processes, with no check, trial or placement
-    /// yet.
-    /// - Parameters: As
-    ///   ``measure(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``.
-    ///   The tests' follow-ups run in ``finish(_:followingUp:progress:)``, once every first process has ended.
+    /// yet. The tests' follow-ups run in ``finish(_:followingUp:progress:)``, once every first process has ended.
+    /// - Parameters:
+    ///   - request: What to count and how.
+    ///   - progress: Receives one line when it starts.
     /// - Returns: The started run, to compare with the other side's (``testsToFollowUp(_:_:)``) and finish.
     /// - Throws: ``OrchestrationError`` when valgrind fails.
-    package static func start(
-        bundle: String, directory: String, filter: String, countSamples: Int?, setup: Setup,
-        environment extra: [String: String] = [:], jobs: Int = defaultJobs, heapPads pads: [Int] = heapPads,
-        loadingElsewhere: Bool = false, costs: [TestResult] = [], progress: (String) -> Void = { _ in }
-    ) throws -> Started {
-        let staged = try stage(
-            bundle: bundle, directory: directory, filter: filter, countSamples: countSamples, setup: setup,
-            extra: extra,
-            jobs: jobs, pads: pads, loadingElsewhere: loadingElsewhere, costs: costs, progress: progress)
+    package static func start(_ request: Request, progress: (String) -> Void = { _ in }) throws -> Started {
+        let staged = try stage(request, progress: progress)
+        let (setup, directory, filter) = (request.setup, request.directory, request.filter)
         do {
             // One stage for the whole counting run: its first processes, then the checks and placements they ask for.
             ProgressBoard.shared.startStage(total: 0, of: .processes)
@@ -87,8 +81,7 @@ extension CountingRun {
     /// Runs the follow-ups of the tests `ids` names (check or placement trial, then placements,
     /// ``followUps(of:_:first:root:)``) and gathers every process's results and dumps, as a
     /// counting run does; the folder is removed but for its dumps.
-    /// - Returns: As
-    ///   ``measure(bundle:directory:filter:countSamples:setup:environment:jobs:heapPads:loadingElsewhere:costs:progress:)``.
+    /// - Returns: As ``measure(_:progress:)``.
     /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
     package static func finish(
         _ started: Started, followingUp ids: Set<String>, progress: (String) -> Void = { _ in }

@@ -177,40 +177,23 @@ package enum CountingRun {
     /// not depend on the load).
     package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// Runs each of the bundle's tests matching `filter` under callgrind, in processes of its own.
+    /// Runs each of the bundle's tests matching the request's filter under callgrind, in processes of its own.
     ///
-    /// Runs each of the bundle's tests matching `filter` under callgrind, in ``processesPerTest``
-    /// processes of its own (one per heap shift of `pads`), `jobs` processes at a time, and reads
-    /// their counts.
+    /// Runs each test in ``processesPerTest`` processes of its own (one per heap shift of the request), its `jobs`
+    /// processes at a time, and reads their counts.
     /// - Parameters:
-    ///   - bundle: The release test bundle.
-    ///   - directory: The package directory.
-    ///   - filter: Test filter.
-    ///   - countSamples: Samples per arm and phase, if forced (default ``SimulatedCounter/samplesPerArmAndPhase``).
-    ///   - setup: From ``prepare(directory:progress:)``.
-    ///   - extra: Variables added to the fixed environment (test-only, for example an injected change).
-    ///   - jobs: Counting processes at once (``defaultJobs``).
-    ///   - pads: The heap shifts, one process each (``heapPads``; tests pass more).
-    ///   - loadingElsewhere: Whether every process loads the bundle through the dynamic loader
-    ///     (``CountingProcess/loadsElsewhere``; tests count a body both ways).
-    ///   - costs: Earlier results of these tests (a timing run's, the other side's counts), to start
-    ///     the costliest first (``longestFirst(_:costs:)``); the counts do not depend on the order.
+    ///   - request: What to count and how.
     ///   - progress: Receives one line when it starts, and one naming series whose bodies start threads.
     /// - Returns: The tests, each series of simulated instructions with its dump numbers and
     ///   profile, and the folder holding the raw dumps (`callgrind.out.N`), for the caller to keep
     ///   beside the run file.
     /// - Throws: ``OrchestrationError`` when valgrind fails or nothing was measured.
-    package static func measure(
-        bundle: String, directory: String, filter: String, countSamples: Int?, setup: Setup,
-        environment extra: [String: String] = [:], jobs: Int = defaultJobs, heapPads pads: [Int] = heapPads,
-        loadingElsewhere: Bool = false, costs: [TestResult] = [], progress: (String) -> Void = { _ in }
-    ) throws -> (tests: [TestResult], dumps: String, status: Int32) {
-        let started = try start(
-            bundle: bundle, directory: directory, filter: filter, countSamples: countSamples, setup: setup,
-            environment: extra,
-            jobs: jobs, heapPads: pads, loadingElsewhere: loadingElsewhere, costs: costs, progress: progress)
+    package static func measure(_ request: Request, progress: (String) -> Void = { _ in }) throws -> (
+        tests: [TestResult], dumps: String, status: Int32
+    ) {
+        let started = try start(request, progress: progress)
         // Every test gets its check or placement trial, unless the heap shifts are a test's own.
-        let following = pads == heapPads ? Set(started.processes.map(\.id)) : []
+        let following = request.followsUpEveryTest ? Set(started.processes.map(\.id)) : []
         return try finish(started, followingUp: following, progress: progress)
     }
 
@@ -218,10 +201,10 @@ package enum CountingRun {
     ///
     /// For `measure` and `start`: the run's folder (registered for removal on interrupt), the countable bundle
     /// and the shim in it, the fixed environment, and one process per test and heap shift, the costliest first.
-    static func stage(
-        bundle: String, directory: String, filter: String, countSamples: Int?, setup: Setup, extra: [String: String],
-        jobs: Int, pads: [Int], loadingElsewhere: Bool, costs: [TestResult], progress: (String) -> Void
-    ) throws -> (root: String, processes: [CountingProcess], width: Int, environment: [String: String]) {
+    static func stage(_ request: Request, progress: (String) -> Void) throws -> (
+        root: String, processes: [CountingProcess], width: Int, environment: [String: String]
+    ) {
+        let (bundle, directory, filter, pads) = (request.bundle, request.directory, request.filter, request.heapPads)
         // One folder of a fixed path length for everything the process is handed (CountingFolder).
         let processEnvironment = ProcessInfo.processInfo.environment
         CountingFolder.sweepDead(environment: processEnvironment)
@@ -233,8 +216,9 @@ package enum CountingRun {
             let absoluteBundle =
                 bundle.hasPrefix("/") ? bundle : FileManager.default.currentDirectoryPath + "/" + bundle
             try countableCopy(of: absoluteBundle, at: root + "/bundle", progress: progress)
-            try FileManager.default.copyItem(atPath: setup.shim, toPath: root + "/shim.so")
-            let environment = countingEnvironment(root: root, countSamples: countSamples, extra: extra)
+            try FileManager.default.copyItem(atPath: request.setup.shim, toPath: root + "/shim.so")
+            let environment = countingEnvironment(
+                root: root, countSamples: request.countSamples, extra: request.environment)
             // One valgrind process per test, as Gungraun runs one per benchmark: what earlier tests left
             // in the process moves a later test's pointer-keyed work.
             let ids = try testIDs(bundle: root + "/bundle", directory: directory, matching: filter)
@@ -245,10 +229,10 @@ package enum CountingRun {
                     pads.map {
                         CountingProcess(
                             test: index, id: id, pad: $0, folder: root + CountingProcess.folderName(index, $0),
-                            placement: loadingElsewhere ? 1 : 0)
+                            placement: request.loadingElsewhere ? 1 : 0)
                     }
-                }, costs: costs)
-            let width = max(1, min(jobs, processes.count))
+                }, costs: request.costs)
+            let width = max(1, min(request.jobs, processes.count))
             progress(
                 "perfkit run: counting instructions of \(ids.count) tests matching '\(filter)' under callgrind, "
                     + "\(pads.count == 1 ? "one process" : "\(pads.count) processes") each, \(width) at a time (about "

@@ -157,10 +157,10 @@ package enum MeasuredRun {
         if let setup, endedEarly == nil {
             do {
                 // The costliest tests first: as this run's timing says, else as the last run counted.
-                let costs = runs.timing ? tests : ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])
-                let counted = try CountingRun.measure(
-                    bundle: bundle, directory: ".", filter: filter, countSamples: samples.counting, setup: setup,
-                    costs: costs, progress: progress)
+                var request = CountingRun.Request(
+                    bundle: bundle, directory: ".", filter: filter, countSamples: samples.counting, setup: setup)
+                request.costs = runs.timing ? tests : ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])
+                let counted = try CountingRun.measure(request, progress: progress)
                 tests = runs.timing ? tests.addingCounts(counted.tests) : counted.tests
                 status = max(status, counted.status)
                 dumps = counted.dumps

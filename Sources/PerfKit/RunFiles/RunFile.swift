@@ -14,10 +14,12 @@ public struct RunFile: Sendable, Codable, Equatable {
     /// `threadsStarted` per count series and `countingSetup` in the environment. Version 6 added `testCase` to tests:
     /// each case of a parameterized test is a test of its own, `Suite/f(n:) n = 100`, with its function's ID and its
     /// arguments typed. Version 7 records the counting setup field by field (``CountingSetup``); an older file's
-    /// sentence is read as the setup it describes. Versions 1 to 6 are still read (version 1 and 2 series come from
+    /// sentence is read as the setup it describes. Version 8 stores those fields by identifier (`pinned`, `aslrOff`)
+    /// instead of the phrases a report shows, so rewording a report never makes another setup; version 7's phrases
+    /// are read as identifiers. Versions 1 to 7 are still read (version 1 and 2 series come from
     /// one process, one call a sample; before 6, a parameterized test's cases shared one ID and one case's samples
     /// were kept).
-    public static let currentSchemaVersion = 7
+    public static let currentSchemaVersion = 8
 
     /// The file's schema version.
     public var schemaVersion: Int

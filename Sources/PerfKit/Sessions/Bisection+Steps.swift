@@ -122,9 +122,10 @@ extension Bisection {
         /// did.
         private func count(_ commit: String, bundle: String) throws -> (tests: [TestResult], same: Bool) {
             progress("perfkit bisect: counting \(SeriesID.shortTest(testID)) at \(commit.prefix(12))…")
-            let started = try CountingRun.start(
+            let request = CountingRun.Request(
                 bundle: bundle, directory: tree, filter: NSRegularExpression.escapedPattern(for: testID),
-                countSamples: countSamples, setup: setup, progress: progress)
+                countSamples: countSamples, setup: setup)
+            let started = try CountingRun.start(request, progress: progress)
             defer { started.discard() }
             let same = !goodFirst.isEmpty && firstSamples(started.tests) == goodFirst
             if same {

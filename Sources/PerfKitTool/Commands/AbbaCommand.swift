@@ -76,14 +76,16 @@ enum AbbaCommand {
         _ parsed: Arguments, arguments: [String], filter: String, countSamples: Int?,
         environments: (a: [String: String], b: [String: String]), started: Date
     ) throws -> Int32 {
-        let built = try AbbaSession.Side.build(
+        var built = try AbbaSession.Side.build(
             parsed.positionals[0], parsed.positionals[1], counts: true, buildSystem: try RunCommand.buildSystem(parsed),
             progress: Output.progress)
-        // No native run stands beside a side's counts: its counting processes take the allocation counts too.
-        var environments = environments
-        environments.a[MeasuredProcessEnvironment.countAllocations] = "1"
-        environments.b[MeasuredProcessEnvironment.countAllocations] = "1"
-        let sides = try countSides(built, filter: filter, countSamples: countSamples, environments: environments)
+        (built.a.environment, built.b.environment) = environments
+        let counted = try AbbaSession.count(
+            built, filter: filter, countSamples: countSamples, progress: Output.progress)
+        for side in [counted.a, counted.b] {
+            if let dumps = side.dumps { Output.line("callgrind files: \(dumps)/callgrind.out.N (\(side.runFile))") }
+        }
+        let sides = [counted.a, counted.b]
         let (a, b) = (built.a.revision, built.b.revision)
         let comparison = try Comparison(
             baseline: sides[0].tests, current: sides[1].tests, baselineEnvironment: sides[0].environment,
@@ -118,60 +120,6 @@ enum AbbaCommand {
                 + written.filter { $0.hasSuffix(".md") }.map { "; report: \($0)" }.joined())
         return ExitStatus.of(comparison, growth: growth, failOnRegression: parsed[.failOn] != nil)
     }
-
-    /// Counts both built sides.
-    ///
-    /// Each side's first processes, then the follow-ups of the tests whose first processes differ
-    /// (``CountingRun/pairedSummary``); each side's run file is kept with its callgrind files beside it.
-    /// - Returns: Each side's tests and recorded environment, A first.
-    static func countSides(
-        _ built: (a: AbbaSession.Side, b: AbbaSession.Side), filter: String, countSamples: Int?,
-        environments: (a: [String: String], b: [String: String])
-    ) throws -> [(tests: [TestResult], environment: Environment)] {
-        // The shim does not depend on the measured code: built once, from the working tree.
-        let setup = try CountingRun.prepare(directory: ".", progress: Output.progress)
-        let machine = EnvironmentReader.machine()
-        // B's costliest tests first, as A counted them; A's as the working tree's last run did.
-        let startedA = try CountingRun.start(
-            bundle: built.a.bundle, directory: built.a.revision.directory, filter: filter,
-            countSamples: countSamples, setup: setup, environment: environments.a,
-            costs: (try? RunFile.read(from: RunFile.latestPath))?.tests ?? [], progress: Output.progress)
-        defer { startedA.discard() }
-        let startedB = try CountingRun.start(
-            bundle: built.b.bundle, directory: built.b.revision.directory, filter: filter,
-            countSamples: countSamples, setup: setup, environment: environments.b, costs: startedA.tests,
-            progress: Output.progress)
-        defer { startedB.discard() }
-        let following = CountingRun.testsToFollowUp(startedA, startedB)
-        let total = Set(startedA.tests.map(\.functionID)).union(startedB.tests.map(\.functionID)).count
-        Output.progress(
-            "perfkit abba: \(total - following.count) of \(total) tests counted the same instructions on both sides in "
-                + "every sample (unchanged exactly, no further process)"
-                + (following.isEmpty
-                    ? "" : "; the other \(following.count) get their checks and placements on both sides"))
-        var sides: [(tests: [TestResult], environment: Environment)] = []
-        for (name, side, started) in [("A", built.a, startedA), ("B", built.b, startedB)] {
-            let counted = try CountingRun.finish(started, followingUp: following, progress: Output.progress)
-            var recorded = side.revision.environment(machine: machine)
-            CountingRun.stamp(&recorded, setup: setup, tests: counted.tests)
-            // Each side's counts stay in the record, every sample with its dump: a series that moved
-            // between two sides is traced with the run files (`counts-diffdumps.py`), not only its quartiles.
-            var run = RunFile(date: Date(), mode: "count", environment: recorded, tests: counted.tests)
-            run.countsOnly = true
-            let kept = sideRunFile(name)
-            try FileManager.default.createDirectory(atPath: ".perfkit/runs", withIntermediateDirectories: true)
-            try run.write(to: kept)
-            try RunCommand.keepDumps(counted.dumps, beside: kept)
-            sides.append((counted.tests, recorded))
-        }
-        Output.progress(
-            "perfkit abba: each side's counting run is kept in \(sideRunFile("A")) and \(sideRunFile("B")), with its "
-                + "callgrind files beside it; the next abba --counts replaces them (copy them to keep them)")
-        return sides
-    }
-
-    /// Where `abba --counts` keeps side `name`'s counting run (`A` or `B`), its callgrind files beside it.
-    static func sideRunFile(_ name: String) -> String { ".perfkit/runs/abba-\(name).json" }
 
     /// `--rounds N`: one look after N rounds; otherwise looks up to `--max-rounds`.
     static func plan(_ parsed: Arguments) throws -> SequentialPlan {

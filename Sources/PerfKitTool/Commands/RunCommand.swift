@@ -34,7 +34,9 @@ enum RunCommand {
             // The measurement is not lost: say where it is.
             throw FileError(output, "\(error.problem); the measurement is kept in \(RunFile.latestPath)")
         }
-        try keepDumps(dumps, beside: output)
+        if let folder = try CountingRun.keepDumps(dumps, beside: output) {
+            Output.line("callgrind files: \(folder)/callgrind.out.N (the series' dump numbers are in the run file)")
+        }
         Output.line(RunSummary.text(run))
         if let arms = try ArmComparison.compare(run.tests) {
             Output.line("arms (each against the first declared arm of its measurement):")
@@ -78,20 +80,5 @@ enum RunCommand {
             }
             return system
         }
-    }
-
-    /// The raw callgrind files stay beside the run file (callgrind_annotate, KCachegrind), moved once.
-    ///
-    /// Latest.json's copy would double megabytes of dumps, and the profiles a comparison needs are in the run file
-    /// itself. A run written to standard output or a device keeps none.
-    static func keepDumps(_ dumps: String?, beside output: String) throws {
-        guard let dumps else { return }
-        defer {
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
-        }
-        guard let folder = OutputPath.companion(of: output, suffix: ".callgrind") else { return }
-        try? FileManager.default.removeItem(atPath: folder)
-        try FileManager.default.copyItem(atPath: dumps, toPath: folder)  // /tmp may be another file system
-        Output.line("callgrind files: \(folder)/callgrind.out.N (the series' dump numbers are in the run file)")
     }
 }
