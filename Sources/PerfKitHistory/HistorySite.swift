@@ -35,7 +35,8 @@ public struct HistorySite: Sendable {
 
     /// One line, in columns so a store of 1,000 commits × 200 series stays a few megabytes.
     ///
-    /// the commit indices (or, when they run on without a gap, the first), the values, the interval only where it is
+    /// It holds the commit indices (or, when they run on without a gap, the first), the values, the interval only where
+    /// it is
     /// not the value itself, and the environment in runs (a change of it is marked on the chart).
     struct Line: Encodable {
         var label: String
@@ -93,6 +94,7 @@ public struct HistorySite: Sendable {
     ///   - histories: Every series' history with its change points (``ChangePointDetector/histories(_:)``).
     ///   - commitURL: A link template with `{commit}`, for example `https://github.com/o/r/commit/{commit}`.
     ///   - title: The page's title.
+    /// - Throws: `EncodingError` when the page's data cannot be encoded.
     public init(_ histories: [SeriesHistory], commitURL: String? = nil, title: String = "PerfKit history") throws {
         let model = Self.model(histories, commitURL: commitURL)
         let encoder = JSONEncoder()

@@ -18,11 +18,12 @@ final class PostgresConnection: SQLConnection {
 
     /// Connects.
     /// - Parameters:
-    ///   - connection: libpq's connection string: a `postgres://` URL (any case) or `key=value`
+    ///   - text: libpq's connection string: a `postgres://` URL (any case) or `key=value`
     ///     pairs. A schema named by its `search_path` (`?options=-csearch_path%3Dproject`) keeps one
     ///     project's history apart from another's in one database.
     ///   - display: The connection as shown in messages (without its password).
     ///   - create: Whether to create that schema when it does not exist (recording).
+    /// - Throws: ``HistoryStoreError`` when the server cannot be reached or refuses, or the schema is not a store.
     init(connection text: String, display: String, create: Bool) throws(HistoryStoreError) {
         location = display
         // Parsed already (``StoreLocation``); read again here for its password and timeout.

@@ -21,6 +21,7 @@ final class SQLiteConnection: SQLConnection {
     ///   - path: The file.
     ///   - create: Whether a missing file is created and the file is opened for writing (recording),
     ///     or it must exist and is opened read-only (reading).
+    /// - Throws: ``HistoryStoreError`` when the file cannot be opened or is not a history store.
     init(path: String, create: Bool) throws(HistoryStoreError) {
         location = path
         if !create, !FileManager.default.fileExists(atPath: path) {

@@ -78,7 +78,7 @@ import Testing
 
     /// Drawn by headless Chromium (Debian's `chromium`, which `make test` installs).
     ///
-    /// no console error, charts drawn, the changed series and its commit's short hash on the page.
+    /// It shows no console error, charts drawn, the changed series and its commit's short hash on the page.
     @Test func headlessChromiumDrawsTheChangeAndNamesItsCommit() throws {
         guard
             let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {

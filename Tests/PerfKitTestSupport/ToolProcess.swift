@@ -58,8 +58,12 @@ package enum PerfkitProcess {
 
     /// Starts `perfkit ARGUMENTS` in `directory` with its output discarded, for a test that kills
     /// it or runs several at once.
+    /// - Parameters:
+    ///   - arguments: The tool's arguments.
+    ///   - directory: Its working directory.
+    ///   - errors: Where its standard error goes (default: discarded).
     /// - Returns: The running process.
-    /// - Parameter errors: Where its standard error goes (default: discarded).
+    /// - Throws: When the tool cannot be started.
     package static func start(_ arguments: [String], in directory: String, errors: Any = FileHandle.nullDevice) throws
         -> Process
     {

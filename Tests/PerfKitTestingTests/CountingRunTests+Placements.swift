@@ -5,7 +5,8 @@ import Testing
 
 /// Counting runs of bodies whose counts follow code or heap addresses.
 ///
-/// the same in every process and run, and counted at every placement when the bundle's addresses move them.
+/// They count the same in every process and run, and are counted at every placement when the bundle's addresses move
+/// them.
 extension CountingRunTests {
     /// Expects the samples of each of the ``shifts`` processes, in order, to equal the first process's.
     static func expectEveryProcessCountsTheSame(

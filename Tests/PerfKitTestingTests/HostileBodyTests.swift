@@ -5,7 +5,7 @@ import Testing
 
 /// Bodies that crash, exit, hang or leave a process behind, each with a fixture of its own.
 ///
-/// the run names the test, keeps what finished, and leaves nothing running.
+/// The run names the test, keeps what finished, and leaves nothing running.
 @Suite struct HostileBodyTests {
     static func launch(_ filter: String, fixture: String, testLimit: Double? = nil) throws -> MeasuredProcessOutcome {
         try TestBundleLauncher(testLimit: testLimit).measure(

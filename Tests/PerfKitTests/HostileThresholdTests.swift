@@ -5,7 +5,7 @@ import Testing
 
 /// package-benchmark files that once crashed the reader or injected code into pasted budgets.
 ///
-/// each is refused with the file and the field named, and every name printed as Swift stays inside its comment or
+/// Each is refused with the file and the field named, and every name printed as Swift stays inside its comment or
 /// literal.
 @Suite struct HostileThresholdTests {
     let folder = TemporaryFolder("perfkit-hostile-thresholds")

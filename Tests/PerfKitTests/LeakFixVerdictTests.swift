@@ -5,7 +5,7 @@ import Testing
 
 /// A leak fix is an improvement.
 ///
-/// its leaked allocations improve, its frees and releases have no better direction, and the instructions its frees cost
+/// Its leaked allocations improve, its frees and releases have no better direction, and the instructions its frees cost
 /// are named, never called a regression.
 @Suite struct LeakFixVerdictTests {
     /// One test, two measurements: a multi-million-instruction body and a leaking one.

@@ -71,6 +71,7 @@ package struct CalendarStore: Sendable {
 
     /// Month-bar coverage: the months loaded, and the month of the top visible day.
     /// - Parameter topVisibleDay: Index of the day row at the top of the viewport.
+    /// - Returns: The loaded months' names, and the current month's.
     package func monthCoverage(topVisibleDay: Int) -> (loaded: [String], current: String) {
         var months: [String] = []
         for key in loadedDays where months.last != key.monthKey { months.append(key.monthKey) }

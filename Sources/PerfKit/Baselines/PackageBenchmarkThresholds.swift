@@ -120,7 +120,7 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
     /// The limits widened by a relative tolerance, as package-benchmark's `thresholds: [.mallocCountTotal: .relaxed]`
     /// or a team's `10%` keep it in code.
     ///
-    /// each limit times (1 + `fraction`).
+    /// Each limit is multiplied by (1 + `fraction`).
     public func widened(by fraction: Double) -> PackageBenchmarkThresholds {
         guard fraction > 0 else { return self }
         var copy = self

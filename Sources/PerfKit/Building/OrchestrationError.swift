@@ -103,7 +103,7 @@ package struct CountingFailedAfterTiming: Error, Sendable, CustomStringConvertib
 
 /// A measured process that crashed, exited or was stopped inside a test.
 ///
-/// the test it was in and the results of the tests that finished before it, which the run keeps.
+/// It carries the test it was in and the results of the tests that finished before it, which the run keeps.
 package struct MeasuredProcessEndedEarly: Error, Sendable, CustomStringConvertible {
     /// The test that was running.
     package var test: String

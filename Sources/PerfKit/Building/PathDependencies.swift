@@ -129,6 +129,7 @@ package struct PathDependencies: Sendable, Equatable {
     ///   - manifest: Its path relative to the repository's top (for the record).
     ///   - folder: The working tree's folder holding that manifest (relative paths start there).
     ///   - repository: The working tree's repository top.
+    /// - Returns: The rewritten text, and every relative path dependency found.
     package static func pinned(_ text: String, manifest: String, folder: String, repository: String) -> (
         String, [Dependency]
     ) {

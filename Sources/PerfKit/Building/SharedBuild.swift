@@ -41,7 +41,7 @@ package enum SharedBuild {
     /// - Parameters:
     ///   - a: Revision A.
     ///   - b: Revision B.
-    ///   - into: The build folder and flags both sides build with.
+    ///   - build: The build folder and flags both sides build with.
     ///   - kept: How A's kept bundle is recorded as built (``KeptBundle``).
     ///   - progress: Receives one line per step.
     /// - Returns: A's own checkout with its kept bundle, and B's revision with its bundle.

@@ -17,6 +17,8 @@ extension Comparison {
     ///     of a ``SequentialPlan`` passes its ``SequentialPlan/alphaPerLook``).
     ///   - decided: Rows decided at an earlier look of a sequential comparison: kept as they are,
     ///     and left out of this look's Benjamini–Hochberg step.
+    ///   - environmentA: Where side A was measured (nil: not recorded).
+    ///   - environmentB: Where side B was measured (nil: not recorded).
     /// - Throws: ``StatisticsError`` for non-finite values.
     /// - Complexity: O(S · r³) for S series and r ≤ 50 rounds (the exact signed-rank distribution).
     public init(

@@ -252,10 +252,10 @@ extension Comparison {
     /// A fixed tolerance called a real +48-instruction change in every sample "within noise".
     public static let defaultCountTolerance = 0.0
 
-    /// The smallest change of a simulated count per call that is judged, unless the user sets a floor (a noise file's
-    /// `absolute`, or `--count-floor N`).
+    /// The smallest change of a simulated count per call that is judged: none, so any difference of an exact count is a
+    /// verdict.
     ///
-    /// none, so any difference of an exact count is a verdict.
+    /// A user may set a floor (a noise file's `absolute`, or `--count-floor N`).
     public static let defaultCountFloor = 0.0
 
     /// Whether two simulated counts per call differ.
@@ -267,6 +267,7 @@ extension Comparison {
     ///   - after: The later one.
     ///   - tolerance: Relative tolerance, widened for address-sensitive series (``countTolerance(base:spread:)``).
     ///   - floor: Smallest absolute change (default ``defaultCountFloor``).
+    /// - Returns: Whether the two counts differ.
     public static func countsDiffer(
         _ before: Double, _ after: Double, tolerance: Double = defaultCountTolerance, floor: Double = defaultCountFloor
     ) -> Bool {

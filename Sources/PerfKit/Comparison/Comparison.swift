@@ -182,6 +182,8 @@ public struct Comparison: Sendable, Codable, Equatable {
     ///   - allowOtherMachine: Judge timing rows even when the machines differ.
     ///   - currentFilter: The filter of a partial current run: the baseline's other tests are
     ///     "not measured in this run", not removed.
+    ///   - currentCountsOnly: Whether the current run is a counting run alone: the baseline's timing series are then
+    ///     "not measured in this run", not removed.
     /// - Throws: ``StatisticsError`` for non-finite samples; ``ComparisonError`` for mismatched units.
     /// - Complexity: O(R · (n log n + p²)) for R rows, n samples and p processes per row.
     public init(

@@ -9,10 +9,10 @@ import PerfKitCore
 struct PlacementCounts {
     /// The median count at each placement (the process label; 0 for a series without labels).
     var medians: [Int: Double]
-    /// The widest spread (highest − lowest) of one placement's samples after its first, when it has three or more (a
-    /// process's first call may pay first uses.
+    /// The widest spread (highest − lowest) of one placement's samples after its first, when it has three or more.
     ///
-    /// a metadata cache filled, a symbol bound): 0 when they repeat exactly.
+    /// A process's first call may pay first uses (a metadata cache filled, a symbol bound); 0 when they repeat
+    /// exactly.
     var variation: Double
     /// Whether every sample of every placement, its first included, is the same.
     var isExact: Bool

@@ -108,11 +108,13 @@ package enum MeasuredRun {
     /// In `processes` fresh processes (``measure(bundle:directory:filter:samples:processes:launcher:progress:)``),
     /// then, when asked, under callgrind for simulated counts (``CountingRun``).
     /// - Parameters:
-    ///   - filter: Test filter.
+    ///   - requested: The test filter.
     ///   - samples: Samples forced on the timing run and the counting run, if any (``ForcedSamples``).
     ///   - processes: Fresh processes.
     ///   - runs: The timing run, the counting run or both.
     ///   - shard: Measure only this part of the matching tests (``Shard``); nil for all of them.
+    ///   - traitFlags: SwiftPM's trait flags for the release build (empty: the package's defaults).
+    ///   - buildSystem: The build system (nil: SwiftPM's default).
     ///   - progress: Receives one line per step and process.
     /// - Returns: The run file (every value labelled with its process), the worst exit status, the
     ///   folder of raw callgrind dumps when counts were taken, and the failure after which the run holds what finished

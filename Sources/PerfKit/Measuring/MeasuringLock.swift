@@ -24,6 +24,8 @@ package enum MeasuringLock {
     /// - Parameters:
     ///   - directory: The package root.
     ///   - command: The command holding it, as another run will be told.
+    ///   - body: The work done holding the lock.
+    /// - Returns: What `body` returns.
     /// - Throws: ``OrchestrationError/cannotDo(_:)`` naming the holder when another process holds
     ///   it; ``FileError`` when the lock file cannot be opened (or is a link, never followed); what
     ///   `body` throws.

@@ -23,7 +23,8 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `I/N` (for example `2/4`).
     /// - Parameter text: The option's value.
-    /// - Returns: The shard, or nil when the text is not `I/N` with 1 ≤ I ≤ N.
+    ///
+    /// Nil when the text is not `I/N` with 1 ≤ I ≤ N.
     package init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else { return nil }

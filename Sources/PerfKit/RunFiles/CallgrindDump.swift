@@ -253,7 +253,8 @@ public struct CallgrindDump: Sendable, Equatable {
 
     /// The functions whose own instructions differ between `dumps` (samples of one process), widest range first.
     ///
-    /// where a count that varies between samples varies. Nil when every function counted the same in every dump.
+    /// It shows where a count that varies between samples varies. Nil when every function counted the same in every
+    /// dump.
     static func varying(_ dumps: [CallgrindDump], key: (String) -> String?) -> [CountProfile.Entry]? {
         guard dumps.count > 1 else { return nil }
         var low: [String: UInt64] = [:], high: [String: UInt64] = [:], seen: [String: Int] = [:]

@@ -31,6 +31,7 @@ public enum EnvironmentReader {
     /// - Parameters:
     ///   - buildConfiguration: `debug` or `release`.
     ///   - directory: The source checkout whose git state is recorded.
+    /// - Returns: The machine, toolchain, allocator and checkout as they are now.
     public static func current(buildConfiguration: String, directory: String = FileManager.default.currentDirectoryPath)
         -> Environment
     {

@@ -228,6 +228,7 @@ package struct AbbaSession {
     ///   - a: Side A's revision.
     ///   - b: Side B's revision.
     ///   - elapsedSeconds: Wall time of the whole comparison.
+    /// - Returns: The design section's facts.
     package func design(a: Revision, b: Revision, elapsedSeconds: Int) -> AbbaDesign {
         AbbaDesign(
             a: .init(name: a.name, commit: a.commit), b: .init(name: b.name, commit: b.commit), order: order.rounds,

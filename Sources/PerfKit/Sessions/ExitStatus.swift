@@ -68,6 +68,7 @@ package enum ExitStatus {
     ///   - written: What was written (the run file, the report).
     ///   - tests: The run's results, whose failed budgets are named.
     ///   - status: The exit status.
+    /// - Returns: The line.
     package static func closingLine(tool: String, written: String, tests: [TestResult], status: Int32) -> String {
         let failed = tests.flatMap { test in
             test.budgets.filter { $0.status == .failed }.map {

@@ -88,6 +88,7 @@ package enum ChildProcess {
     ///   - environment: Variables added to this process's environment.
     ///   - output: Where the child's standard output goes.
     ///   - showErrors: Whether the child's standard error is passed to this process's standard error.
+    ///   - replacingEnvironment: Whether `environment` is the child's whole environment instead of additions.
     /// - Returns: The exit status and the captured standard output (empty unless `output` is `.capture`).
     /// - Throws: When the command cannot be started.
     package static func run(
@@ -107,8 +108,19 @@ package enum ChildProcess {
     ///
     /// ``run(_:in:environment:output:showErrors:replacingEnvironment:)``, keeping the tail of the
     /// child's standard error (passed on too when `showErrors`) and how it ended.
-    /// - Parameter keepErrors: Whether to read standard error through a pipe to keep its tail
-    ///   (false: wired straight through, ``Finished/errors`` empty).
+    /// - Parameters:
+    ///   - arguments: The command and its arguments.
+    ///   - directory: The working directory; the current one when `nil`.
+    ///   - environment: Variables added to this process's environment.
+    ///   - output: Where the child's standard output goes.
+    ///   - showErrors: Whether the child's standard error is passed on too.
+    ///   - replacingEnvironment: Whether `environment` is the child's whole environment instead of additions.
+    ///   - keepErrors: Whether to read standard error through a pipe to keep its tail
+    ///     (false: wired straight through, ``Finished/errors`` empty).
+    ///   - timeLimit: Seconds after which the child is stopped (nil: none).
+    ///   - stopWhen: Asked while the child runs; true stops it.
+    /// - Returns: How the child ended, its captured output and its standard error's tail.
+    /// - Throws: When the command cannot be started.
     package static func runKeepingErrors(
         _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
         output: Output = .capture, showErrors: Bool = false,

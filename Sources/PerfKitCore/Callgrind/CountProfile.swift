@@ -52,12 +52,12 @@ public struct CountProfile: Sendable, Codable, Equatable {
     /// The functions whose own instructions differed between the samples, with the range (highest − lowest), widest
     /// first (at most 3).
     ///
-    /// where a count that varies varies. Nil when every sample counted the same in every function.
+    /// It shows where a count that varies varies. Nil when every sample counted the same in every function.
     public var varying: [Entry]? = nil
 
     /// The call stacks below the body, in the folded format flamegraph.pl and speedscope read.
     ///
-    /// each entry's function is a path `outer;inner;…` and its value the instructions per call spent in the path's last
+    /// Each entry's function is a path `outer;inner;…` and its value the instructions per call spent in the path's last
     /// frame itself.
     ///
     /// Expanded from callgrind's call graph (a callee's cost split among its callers' contexts in proportion), the

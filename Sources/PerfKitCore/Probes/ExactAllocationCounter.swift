@@ -44,7 +44,7 @@ public enum ExactAllocationCounter {
         case perCall(Double)
         /// Live allocations fell between k and 2k calls.
         ///
-        /// the body freed what was made before the window, so the figure is a measurement error, not a leak (the count
+        /// The body freed what was made before the window, so the figure is a measurement error, not a leak (the count
         /// is the fall).
         case fell(Double)
         /// Allocation counts are unavailable.
@@ -54,7 +54,7 @@ public enum ExactAllocationCounter {
     /// Runs `call` 2k times in one window and returns the allocations still live per call between the k-th and the
     /// 2k-th.
     ///
-    /// what a body keeps per call once caches are filled, as swift-nio's `remaining_allocations`.
+    /// The figure is what a body keeps per call once caches are filled, as swift-nio's `remaining_allocations`.
     ///
     /// `call` must release whatever the body returns before it returns (a returned value released after a window
     /// is not a leak); a global replaced each call, or a cache filled once, reads 0; a two-object cycle made each call
@@ -62,6 +62,7 @@ public enum ExactAllocationCounter {
     /// - Parameters:
     ///   - calls: k (at least 1).
     ///   - call: One call of the body, its result released.
+    /// - Returns: The allocations still live per call, how they fell, or that counts are unavailable.
     /// - Throws: Whatever `call` throws (the window is closed first).
     public static func leakedPerCall(calls: Int, _ call: () throws -> Void) rethrows -> Growth {
         // No allocation hooks: a synchronous body frees on its own thread, whose cache is off in the window, and the
@@ -113,7 +114,7 @@ public enum ExactAllocationCounter {
 
     /// The growth per call, less what libdispatch keeps in its continuation cache (``LeakSites/keptByDispatch``).
     ///
-    /// a hand-off's continuation, freed on a Dispatch thread into that thread's cache of up to 1,024, stays live in the
+    /// A hand-off's continuation, freed on a Dispatch thread into that thread's cache of up to 1,024, stays live in the
     /// window without leaking. The cache keeps the same number each call until it is full, so the window's share of it
     /// per call is what it kept over all 2k calls, divided by 2k.
     private static func growth(from halfway: Double, to end: Double, calls k: Int, keptByDispatch: Int) -> Growth {
@@ -162,7 +163,6 @@ public enum ExactAllocationCounter {
         #endif
 
         /// Binds the calling thread to a measuring arena with its cache off; nil when unavailable.
-        /// - Parameter hooks: Whether a fresh window may install jemalloc's allocation hooks (where they are allowed).
         /// - Parameter fresh: Whether to count in a new arena, never used before and not returned
         ///   to the pool after: an object made before the window (by an earlier call, kept in a
         ///   runtime cache) is then not in it, so freeing it later cannot read as a negative leak.
@@ -170,6 +170,7 @@ public enum ExactAllocationCounter {
         ///   ``Arena/freshLimit`` of them, a pooled arena is used. A fresh window counts the frees
         ///   of its blocks as they are made, on any thread (jemalloc's allocation hooks): another
         ///   thread's cache would return them to the arena's counters only after the window.
+        /// - Returns: The open window, or nil when allocation counts are unavailable.
         public static func open(fresh: Bool = false) -> Window? { open(fresh: fresh, hooks: true) }
 
         /// ``open(fresh:)``, saying whether a fresh window may install jemalloc's allocation hooks.

@@ -74,7 +74,8 @@ public enum ResultFragments {
 
 /// The test a measured process is running, in its results folder while the test runs.
 ///
-/// what `perfkit` names when the process crashes, exits or hangs inside it, and the limit it stops the process after.
+/// It is what `perfkit` names when the process crashes, exits or hangs inside it, and the limit it stops the process
+/// after.
 public enum RunningMarker {
     /// The marker's file name in the results folder (not a fragment: no `.json`).
     public static let fileName = "running.txt"

@@ -194,7 +194,7 @@ public struct Runner: Sendable {
 
     /// The arm's leaked allocations in `phase`.
     ///
-    /// what stays per call across ``leakCalls`` calls and as many again, on the untimed pass's state
+    /// What stays per call across ``leakCalls`` calls and as many again, on the untimed pass's state
     /// (``ExactAllocationCounter/leakedPerCall(calls:_:)``).
     private func measureLeak<S: MeasurableSubject>(
         _ subject: S, _ slot: inout AnyObject?, _ label: SampleLabel, _ collector: inout SeriesCollector

@@ -57,7 +57,7 @@ extension Metric {
         "releases", unit: .count, polarity: .neither, kind: .referenceCounting, isDeterministic: true, scope: .thread)
     /// Swift object allocations per call of the body.
     ///
-    /// calls into `swift_allocObject` (class instances, boxes), read from a counting run's callgrind dumps, as package-
+    /// Calls into `swift_allocObject` (class instances, boxes), read from a counting run's callgrind dumps, as package-
     /// benchmark's `objectAllocCount`.
     public static let objectAllocations = Metric(
         "objectAllocations", unit: .count, isDeterministic: true, scope: .thread)

@@ -150,6 +150,8 @@ extension StoredFile {
     ///   - lockPath: The lock file.
     ///   - shared: Whether to take a shared (reader's) lock. A reader that cannot create the lock
     ///     file (a read-only checkout, where no writer can run either) reads without it.
+    ///   - body: The work done under the lock.
+    /// - Returns: What `body` returns.
     /// - Throws: ``FileError`` when the lock cannot be taken, or what `body` throws.
     public static func withLock<R>(_ lockPath: String, shared: Bool = false, _ body: () throws(FileError) -> R)
         throws(FileError) -> R

@@ -61,6 +61,8 @@ extension Trait where Self == BudgetTrait {
     ///   - p95: Ceiling of the 95th percentile.
     ///   - p99: Ceiling of the 99th percentile.
     ///   - max: Ceiling of every sample.
+    ///   - sourceLocation: Where the budget is written, for the issue a failed budget records.
+    /// - Returns: The budget trait.
     public static func budget(
         _ metric: Metric, p50: Duration? = nil, p90: Duration? = nil, p95: Duration? = nil, p99: Duration? = nil,
         max: Duration? = nil, sourceLocation: SourceLocation = #_sourceLocation
@@ -77,6 +79,8 @@ extension Trait where Self == BudgetTrait {
     /// - Parameters:
     ///   - metric: The metric.
     ///   - max: The largest allowed value, in the metric's unit.
+    ///   - sourceLocation: Where the budget is written, for the issue a failed budget records.
+    /// - Returns: The budget trait.
     public static func budget(_ metric: Metric, max: Double, sourceLocation: SourceLocation = #_sourceLocation) -> Self
     {
         BudgetTrait(
@@ -85,11 +89,16 @@ extension Trait where Self == BudgetTrait {
                 sourceLocation: sourceLocation))
     }
 
-    /// A ceiling judged only in the build it was measured in, for example `.budget(.mallocs, max: 603, build.
+    /// A ceiling judged only in the build it was measured in; elsewhere not judged, with a warning that says so.
     ///
-    /// .release)` (what `perfkit check --as-budgets` writes for package-benchmark's release figures).
-    ///
-    /// Elsewhere it is not judged, with a warning that says so.
+    /// For example `.budget(.mallocs, max: 603, build: .release)`, what `perfkit check --as-budgets` writes for
+    /// package-benchmark's release figures.
+    /// - Parameters:
+    ///   - metric: The metric.
+    ///   - max: The largest allowed value, in the metric's unit.
+    ///   - build: The build configuration it is judged in.
+    ///   - sourceLocation: Where the budget is written, for the issue a failed budget records.
+    /// - Returns: The budget trait.
     public static func budget(
         _ metric: Metric, max: Double, build: BuildConfiguration, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Self {
@@ -101,7 +110,10 @@ extension Trait where Self == BudgetTrait {
     }
 
     /// One of the three UI clocks on wall-clock time: `.budget(.directInteraction)`.
-    /// - Parameter preset: The clock.
+    /// - Parameters:
+    ///   - preset: The clock.
+    ///   - sourceLocation: Where the budget is written, for the issue a failed budget records.
+    /// - Returns: The budget trait.
     public static func budget(_ preset: BudgetPreset, sourceLocation: SourceLocation = #_sourceLocation) -> Self {
         BudgetTrait(
             budget: Budget(

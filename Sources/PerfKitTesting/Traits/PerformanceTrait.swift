@@ -181,6 +181,7 @@ extension Trait where Self == PerformanceTrait {
     ///   - orderSeed: Seed of the ABBA block phase.
     ///   - kind: The kind recorded for time metrics: `.componentCost` (default), or `.frameInput`
     ///     for a test that stands for an interaction judged against a UI clock.
+    /// - Returns: The performance trait.
     public static func performance(
         samples: Int = 30, warmup: Int = 3, metrics: Set<Metric> = Set(Metric.defaultMeasured), phases: [Phase]? = nil,
         exactCountRounds: Int = 3, orderSeed: UInt64? = 0xABBA, kind: MetricKind = .componentCost
