@@ -15,7 +15,7 @@ Checked through `perfkit stats --format json`:
     estimate (median of Walsh averages) and its exact signed-rank 95% CI (critical value from
     SciPy's own Wilcoxon null distribution, or its normal quantile above 50 pairs).
 Benjamini-Hochberg is not reachable from the command line: --write-fixture stores SciPy's
-false_discovery_control answers, which Tests/PerfKitTests/ReferenceStatisticsTests.swift checks.
+false_discovery_control answers, which Tests/PerfKitTests/Inference/ReferenceStatisticsTests.swift checks.
 Exit status 1 when the worst relative difference exceeds 1e-9.
 """
 import json, os, subprocess, sys, tempfile

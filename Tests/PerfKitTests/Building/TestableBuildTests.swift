@@ -23,7 +23,7 @@ import Testing
         #expect(Revision.usesTestableImport(in: folder.path))
         // PerfKit's own tests import nothing with @testable: its release builds are plain ones.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
+            .deletingLastPathComponent().deletingLastPathComponent().path
         #expect(!Revision.usesTestableImport(in: root))
     }
 

@@ -83,7 +83,7 @@ import Testing
 
     @Test func benjaminiHochbergMatchesSciPyFalseDiscoveryControl() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "Fixtures/scipy-reference.json")
+            "../Fixtures/scipy-reference.json")
         let fixture = try JSONDecoder().decode(Fixture.self, from: try Data(contentsOf: url))
         #expect(fixture.benjaminiHochberg.count == 5)
         for c in fixture.benjaminiHochberg {

@@ -76,7 +76,7 @@ import Testing
     /// 12 µs; its percentile cache in the file is empty, so PerfKit's figures come from the histograms.
     @Test func aRealBaselineReadsAsPackageBenchmarkReadsIt() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/package-benchmark-results.json").path
+            .appendingPathComponent("../Fixtures/package-benchmark-results.json").path
         let thresholds = try PackageBenchmarkThresholds(baselineFile: path)
         #expect(thresholds.limits.map(\.benchmark) == ["fanOut", "fanOut", "fanOut", "fanOut"])
         #expect(thresholds.limits.map(\.metric) == [.wallClock, .retains, .releases, .mallocs])
