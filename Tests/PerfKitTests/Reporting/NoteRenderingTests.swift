@@ -70,4 +70,12 @@ import Testing
         let one = try #require(single.rows.first { $0.metric == .wallClock })
         #expect(one.note.hasPrefix("one process per side: drift between processes is not estimable"))
     }
+
+    /// An exact count's note gives its change a call with as many digits as it needs: +48 on 4 million is +0.0012%.
+    @Test func anExactCountsNoteGivesItsChangeACall() throws {
+        let small = try SimulatedCountTests.row([1_000_000, 1_000_000, 1_000_000], [1_000_300, 1_000_300, 1_000_300])
+        #expect(small.note == "exact: +300 instructions a call (+0.03%)")
+        let tiny = try SimulatedCountTests.row([4_000_000, 4_000_000], [4_000_048, 4_000_048])
+        #expect(tiny.note == "exact: +48 instructions a call (+0.0012%)")
+    }
 }
