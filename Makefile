@@ -64,3 +64,4 @@ lint:
 	python3 ./Scripts/folder-cycles.py > /dev/null
 	python3 ./Scripts/long-lines.py
 	python3 ./Scripts/function-lengths.py --check Sources Tests Plugins > /dev/null
+	python3 ./Scripts/try-audit.py

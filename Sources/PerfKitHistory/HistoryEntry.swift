@@ -220,6 +220,7 @@ public struct HistoryEnvironment: Sendable, Codable, Equatable {
 
     /// Reads the stored JSON; nil when it is not this shape.
     public init?(text: String) {
+        // An environment this version cannot read is shown as unknown, never guessed.
         guard let value = try? JSONDecoder().decode(HistoryEnvironment.self, from: Data(text.utf8)) else { return nil }
         self = value
     }
@@ -228,6 +229,7 @@ public struct HistoryEnvironment: Sendable, Codable, Equatable {
     public static func text(_ environment: HistoryEnvironment) -> String? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // Strings and numbers only: encoding cannot fail.
         return (try? encoder.encode(environment)).map { String(decoding: $0, as: UTF8.self) }
     }
 

@@ -39,7 +39,7 @@ public final class HistoryStore {
         do throws(HistoryStoreError) {
             try self.init(opening: location, create: create)
         } catch {
-            if let created { try? FileManager.default.removeItem(atPath: created) }
+            if let created { FileManager.default.removeLitter(atPath: created) }
             throw error
         }
     }
@@ -129,6 +129,7 @@ public final class HistoryStore {
             try body()
             try connection.execute("COMMIT")
         } catch {
+            // Already failing: the first error is the one thrown; a rollback that fails too adds nothing.
             _ = try? connection.execute("ROLLBACK")
             throw error
         }

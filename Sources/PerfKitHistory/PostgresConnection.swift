@@ -76,6 +76,7 @@ final class PostgresConnection: SQLConnection {
                 try execute("CREATE SCHEMA IF NOT EXISTS \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
                 try execute("COMMIT")
             } catch {
+                // Already failing: the first error is the one thrown; a rollback that fails too adds nothing.
                 _ = try? execute("ROLLBACK")
                 throw error
             }

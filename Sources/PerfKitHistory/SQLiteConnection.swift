@@ -29,6 +29,7 @@ final class SQLiteConnection: SQLConnection {
         }
         if create {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            // A folder that cannot be made fails sqlite3_open_v2 just below, with the file named.
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         database = try Self.open(path, create: create)

@@ -146,6 +146,7 @@ public enum StoreLocation: Sendable, Equatable {
     /// A `key=value` connection string with the value of `password` (quoted or not) replaced.
     static func redactedKeywords(_ text: String) -> String {
         guard
+            // A constant pattern: it compiles (were it nil, the whole string would be masked).
             let pattern = try? NSRegularExpression(
                 pattern: #"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)"#, options: .caseInsensitive)
         else { return "***" }

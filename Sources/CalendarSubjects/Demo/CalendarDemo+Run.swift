@@ -55,10 +55,12 @@ extension CalendarDemo {
         }
         if let dumps {
             let kept = CountingRun.dumpFolder(besides: ".perfkit/runs/demo-latest.json")
-            try? FileManager.default.removeItem(atPath: kept)
+            FileManager.default.removeLitter(atPath: kept)
+            // Kept dumps are a convenience: a folder or move that fails leaves the run file whole.
             try? FileManager.default.createDirectory(atPath: ".perfkit/runs", withIntermediateDirectories: true)
+            // Kept dumps are a convenience: a move that fails leaves the run file whole.
             try? FileManager.default.moveItem(atPath: dumps, toPath: kept)
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
+            FileManager.default.removeLitter(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
         }
         progress(
             "calendar-demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds "

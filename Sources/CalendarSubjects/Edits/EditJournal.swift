@@ -228,6 +228,7 @@ package final class EditJournal {
     static func encode(_ record: JournalRecord) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        // A record of strings and numbers: encoding cannot fail.
         let json = [UInt8]((try? encoder.encode(record)) ?? Data())
         return Array(String(format: "%08x ", CRC32.checksum(json)).utf8) + json + [0x0A]
     }
@@ -237,6 +238,7 @@ package final class EditJournal {
         else { return nil }
         let json = Array(line[9...])
         guard CRC32.checksum(json) == crc else { return nil }
+        // A torn last line (a crash mid-append) is not a record: recovery stops there.
         return try? JSONDecoder().decode(JournalRecord.self, from: Data(json))
     }
 }

@@ -54,6 +54,7 @@ package enum LayoutRendering {
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // Plain value types of strings and numbers: encoding cannot fail.
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) + "\n"
     }
 

@@ -97,6 +97,7 @@ package struct JournalAppendSubject: MeasurableSubject {
     package static let recordsOnDisk = Metric("recordsOnDisk", unit: .count, kind: .correctness, isDeterministic: true)
     /// Appends acknowledged and records on disk (levels).
     package func counters(_ state: State) -> [CounterReading] {
+        // -1 marks a journal that cannot be read: the correctness check then fails, saying so.
         let onDisk = (try? EditJournal(path: state.path).records.count) ?? -1
         return [
             CounterReading(Self.recordsAppended, Double(state.operation)),
@@ -112,7 +113,7 @@ package struct JournalAppendSubject: MeasurableSubject {
             self.path = path
             journal = try EditJournal(path: path)
         }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
+        deinit { FileManager.default.removeLitter(atPath: path) }
     }
     /// A fresh journal file.
     package func makeState() throws -> State {

@@ -60,7 +60,7 @@ public struct BaselineStore: Sendable {
 
     /// Names of stored baselines (hidden folders, such as a killed save's staging folder, are not baselines).
     public func list() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+        FileManager.default.names(in: root)
             .filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(root)/\($0)/manifest.json") }
             .sorted()
     }
@@ -246,7 +246,7 @@ public struct BaselineStore: Sendable {
             do { try FileManager.default.moveItem(atPath: "\(root)/\(name)", toPath: hidden) } catch {
                 throw FileError("\(root)/\(name)", "cannot delete: \(error.localizedDescription)")
             }
-            try? FileManager.default.removeItem(atPath: hidden)
+            FileManager.default.removeLitter(atPath: hidden)
         }
     }
 

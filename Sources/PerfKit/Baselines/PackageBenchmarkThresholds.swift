@@ -51,6 +51,7 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
     ///   for
     ///   is skipped and named in ``unreadMetrics``.
     public init(folder: String) throws(FileError) {
+        // Unreadable or missing: refused just below with the folder named.
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw FileError(folder, "not a readable folder of package-benchmark threshold files")
         }
@@ -83,6 +84,7 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
         guard let dot = stem.firstIndex(of: "."), dot != stem.startIndex, stem.index(after: dot) != stem.endIndex
         else { throw FileError(path, "not named <Target>.<Benchmark>.p90.json") }
         let data = try InputFile.read(path, limit: InputFile.textLimit)
+        // Not a threshold file: refused just below with the file named.
         guard let fields = try? JSONDecoder().decode([String: Field].self, from: data) else {
             throw FileError(path, "not package-benchmark's threshold format: a JSON object of metric names to limits")
         }
@@ -113,6 +115,7 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
     private struct Field: Decodable {
         var number: Double?
         init(from decoder: any Decoder) throws {
+            // Not a number: nil, and the reader refuses a known metric's field with its name.
             number = try? decoder.singleValueContainer().decode(Double.self)
         }
     }
@@ -150,11 +153,12 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
         }
         let candidates = versionCandidates(swiftVersion)
         if let exact = candidates.map({ "\(root)/\($0)" }).first(where: isFolder) { return exact }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted().filter {
+        let names = FileManager.default.names(in: root).filter {
             isFolder(root + "/" + $0)
         }
         for version in candidates where version.contains(".") {
             let escaped = NSRegularExpression.escapedPattern(for: version)
+            // The name is escaped: the pattern always compiles; nil would only skip one folder.
             guard let word = try? NSRegularExpression(pattern: "(^|[^0-9.])\(escaped)([^0-9]|$)") else { continue }
             if let name = names.first(where: {
                 word.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
@@ -169,7 +173,7 @@ public struct PackageBenchmarkThresholds: Sendable, Equatable {
 
     /// Why `root` has no folder for `version`, naming the folders it has.
     public static func noToolchainFolder(in root: String, version: String) -> String {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted().filter { name in
+        let names = FileManager.default.names(in: root).filter { name in
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isFolder)
                 && isFolder.boolValue

@@ -64,6 +64,7 @@ public struct ThresholdExport: Sendable, Equatable {
                 var limits: [String: Int] = [:]
                 for series in measurement.series where series.arm == arm && series.phase == phase {
                     guard let key = Self.packageBenchmarkNames[series.metric.name], !series.values.isEmpty,
+                        // No finite sample: the series gets no threshold.
                         let p90 = try? Quantile.percentile(series.values, 90), p90.isFinite, p90 >= 0,
                         p90 < PackageBenchmarkThresholds.largestLimit
                     else { continue }

@@ -76,6 +76,7 @@ extension Revision {
     /// - Returns: The in-place revision, or nil.
     package static func inPlace(_ revision: String, in folder: String) -> Revision? {
         guard revision != ".", let head = Git.answer(["rev-parse", "HEAD"], in: folder),
+            // A revision that does not resolve is not in place; `resolve` refuses it later, quoting git.
             let commit = try? resolve(revision, in: folder), commit == head,
             let status = Git.answer(["status", "--porcelain"], in: folder), status.isEmpty
         else { return nil }

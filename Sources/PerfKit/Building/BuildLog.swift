@@ -60,12 +60,12 @@ package enum BuildLog {
     /// Removes the cached build plan (the `.yaml` manifests and `description.json`) under `scratch`,
     /// keeping every compiled product, so the next build plans afresh and recompiles only what changed.
     package static func removePlan(scratch: String) {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: scratch)) ?? []
+        let files = FileManager.default.names(in: scratch)
         for file in files where file.hasSuffix(".yaml") {
-            try? FileManager.default.removeItem(atPath: scratch + "/" + file)
+            FileManager.default.removeLitter(atPath: scratch + "/" + file)
         }
         for configuration in ["release", "debug"] {
-            try? FileManager.default.removeItem(atPath: "\(scratch)/\(configuration)/description.json")
+            FileManager.default.removeLitter(atPath: "\(scratch)/\(configuration)/description.json")
         }
     }
 

@@ -67,6 +67,7 @@ package struct BuildStamp: Codable, Equatable, Sendable {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         // Read as any input is (a FIFO or a device refused, never waited on), and small.
         guard let data = try? InputFile.read(path, limit: 1 << 20),
+            // An unreadable stamp empties the folder, saying so (the reason returned).
             let stamp = try? JSONDecoder().decode(BuildStamp.self, from: data), stamp.schema == 1,
             Self.staysInside(folder, stamp.bundle)
         else {
@@ -109,7 +110,7 @@ package struct BuildStamp: Codable, Equatable, Sendable {
     /// Empties `folder` so the next build starts from nothing.
     /// - Parameter folder: The build folder, absolute.
     package static func startAfresh(folder: String) {
-        try? FileManager.default.removeItem(atPath: folder)
+        FileManager.default.removeLitter(atPath: folder)
     }
 
     /// Records what a successful build left: the toolchain and the bundle's digest.
@@ -122,14 +123,16 @@ package struct BuildStamp: Codable, Equatable, Sendable {
     package static func record(bundle: String, in folder: String, toolchain: String?) {
         let path = folder + "/" + fileName
         guard let toolchain, bundle.hasPrefix(folder + "/"), let digest = digest(of: bundle) else {
-            try? FileManager.default.removeItem(atPath: path)
+            FileManager.default.removeLitter(atPath: path)
             return
         }
         let stamp = BuildStamp(
             toolchain: toolchain, bundle: String(bundle.dropFirst(folder.count + 1)), bundleDigest: digest)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // Strings only: encoding cannot fail; a folder without a stamp is built afresh next time.
         guard let data = try? encoder.encode(stamp) else { return }
+        // A folder without a stamp is built afresh next time: slower, never wrong.
         try? StoredFile.writeAtomically(data, to: path)
     }
 }

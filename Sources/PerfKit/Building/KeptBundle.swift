@@ -112,6 +112,7 @@ package struct KeptBundle: Codable, Sendable, Equatable {
     package static func reusable(commit: String, build: Build, in folder: String) -> Result<String, Refusal> {
         let kept = Self.folder(commit: commit, pinnedLayout: build.pinnedLayout, in: folder)
         guard let data = FileManager.default.contents(atPath: kept + "/" + recordName),
+            // An unreadable record stands for no kept bundle: the side is built.
             let record = try? JSONDecoder().decode(KeptBundle.self, from: data), record.commit == commit,
             FileManager.default.fileExists(atPath: kept + "/" + record.bundleName)
         else { return .failure(.noneKept) }

@@ -96,6 +96,7 @@ package struct PathDependencies: Sendable, Equatable {
         var absolute: [String] = []
         for manifest in manifests.sorted() {
             let path = worktree + "/" + manifest
+            // A manifest git lists but cannot be read is left as it is; the build then names it.
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
             let folder = (repository as NSString).appendingPathComponent(
                 (manifest as NSString).deletingLastPathComponent)
@@ -112,6 +113,7 @@ package struct PathDependencies: Sendable, Equatable {
 
     /// The absolute path dependencies (`.package(path: "/…")`) `text` names.
     package static func absolutePaths(in text: String) -> [String] {
+        // A constant pattern: it always compiles.
         guard let pattern = try? NSRegularExpression(pattern: #"\.package\s*\([^)]*?path:\s*"(/[^"]*)""#) else {
             return []
         }

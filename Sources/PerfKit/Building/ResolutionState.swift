@@ -25,6 +25,7 @@ package enum ResolutionState {
         var carried: [String] = []
         let manager = FileManager.default
         if manager.fileExists(atPath: folder + "/" + configuration) {
+            // Replaced just below; a failure shows there, named.
             try? manager.removeItem(atPath: package + "/" + configuration)
             try manager.createDirectory(atPath: package + "/.swiftpm", withIntermediateDirectories: true)
             try manager.copyItem(atPath: folder + "/" + configuration, toPath: package + "/" + configuration)
@@ -32,6 +33,7 @@ package enum ResolutionState {
         }
         let tracked = Git.answer(["cat-file", "-e", "\(commit):\(prefix)Package.resolved"], in: folder) != nil
         if !tracked, manager.fileExists(atPath: folder + "/Package.resolved") {
+            // Replaced just below; a failure shows there, named.
             try? manager.removeItem(atPath: package + "/Package.resolved")
             try manager.copyItem(atPath: folder + "/Package.resolved", toPath: package + "/Package.resolved")
             carried.append("Package.resolved (the revision does not track one)")

@@ -119,6 +119,7 @@ package struct Revision: Sendable, Equatable {
                 throw OrchestrationError.checkoutFailed(revision: revision, path: path, said: error.description)
             }
         } else {
+            // A folder that cannot be made fails `git worktree add` just below, quoted.
             try? FileManager.default.createDirectory(
                 atPath: folder + "/" + worktreeRoot, withIntermediateDirectories: true)
             do { try Git.run(["worktree", "add", "--quiet", "--detach", "--force", path, commit], in: folder) } catch {
@@ -146,6 +147,7 @@ package struct Revision: Sendable, Equatable {
 
     /// The hint that `.perfkit/` belongs in `.gitignore`, when it is not there.
     static func gitignoreHint(in folder: String) -> String? {
+        // No .gitignore: the hint is given.
         let ignore = (try? String(contentsOfFile: folder + "/.gitignore", encoding: .utf8)) ?? ""
         guard !ignore.split(separator: "\n").contains(where: { $0.hasPrefix(".perfkit") || $0.hasPrefix("/.perfkit") })
         else { return nil }
@@ -241,6 +243,7 @@ package struct Revision: Sendable, Equatable {
         guard
             let json = ChildProcess.output(
                 ["swift", "package", "--scratch-path", scratch, "dump-package"], in: directory),
+            // An unreadable manifest: every target is built with --build-tests instead.
             let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(json.utf8))
         else { return nil }
         return manifest.name + "PackageTests"
@@ -371,7 +374,7 @@ package struct Revision: Sendable, Equatable {
     /// - Throws: ``OrchestrationError/noTestBundle(folder:)`` when there is none;
     ///   ``OrchestrationError/severalTestRunners(folder:runners:)`` for Swift Build's runners of several test targets.
     package static func testBundle(in products: String) throws -> String {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: products)) ?? []
+        let names = FileManager.default.names(in: products)
         if let bundle = names.first(where: { $0.hasSuffix("PackageTests.xctest") }) { return products + "/" + bundle }
         let runners = names.filter { $0.hasSuffix("-test-runner") }.sorted()
         guard runners.count <= 1 else {

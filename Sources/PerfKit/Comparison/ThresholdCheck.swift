@@ -45,6 +45,7 @@ public struct ThresholdCheck: Sendable {
             }
             let phase = measurement.phases.contains(.warm) ? .warm : measurement.phases.first ?? .warm
             guard let series = measurement.series(limit.metric, arm: arm, phase: phase), !series.values.isEmpty,
+                // No finite sample: the row says the series is not in the run.
                 let p90 = try? Quantile.percentile(series.values, 90)
             else { return Row(limit: limit, measured: nil, test: test, status: .notInRun) }
             return Row(limit: limit, measured: p90, test: test, status: p90 <= limit.limit ? .passed : .exceeded)

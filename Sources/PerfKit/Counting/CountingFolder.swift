@@ -61,6 +61,7 @@ package enum CountingFolder {
     /// - Throws: What creating the folder throws.
     package static func make(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: path + "/dumps", withIntermediateDirectories: true)
+        // Without an owner file the folder is swept as an orphan's later: litter, not a wrong count.
         try? Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: path + "/" + ownerFile))
     }
 
@@ -72,13 +73,14 @@ package enum CountingFolder {
     package static func sweepDead(environment: [String: String]) {
         let parents = Set(["/tmp"] + [usableParent(environment)].compactMap { $0 })
         for parent in parents {
+            // A parent that cannot be listed holds nothing to sweep.
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { continue }
             for name in names
             where name.hasPrefix("perfkit-counts-") || name.hasPrefix(shortPrefix)
                 || name.hasPrefix("perfkit-measured-")
             {
                 let folder = parent + "/" + name
-                if ownerIsGone(folder) { try? FileManager.default.removeItem(atPath: folder) }
+                if ownerIsGone(folder) { FileManager.default.removeLitter(atPath: folder) }
             }
         }
     }
@@ -87,6 +89,7 @@ package enum CountingFolder {
     static func ownerIsGone(_ folder: String) -> Bool {
         var info = stat()
         guard lstat(folder, &info) == 0, info.st_uid == getuid(), (info.st_mode & S_IFMT) == S_IFDIR,
+            // No owner file: the folder's owner is gone (it writes the file first).
             let text = try? String(contentsOfFile: folder + "/" + ownerFile, encoding: .utf8),
             let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
         else { return false }

@@ -213,12 +213,13 @@ package struct CountingProcess: Sendable {
                     + "sets the limit"
             )
         }
+        // No log (valgrind never started): the exit status alone is reported.
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         if isTrial, !finished.signalled, status == 0 {
             let counts = Self.dumpTotals(in: folder)
             if !counts.isEmpty { return Outcome(tests: [], status: 0, folder: folder, trialCounts: counts) }
         }
-        let fragments = ((try? FileManager.default.contentsOfDirectory(atPath: results)) ?? []).filter {
+        let fragments = FileManager.default.names(in: results).filter {
             $0.hasSuffix(".json")
         }
         // A test still marked as running ended the process inside it (an `exit`, a crash the status hides).

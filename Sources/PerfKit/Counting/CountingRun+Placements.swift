@@ -78,6 +78,7 @@ extension CountingRun {
                         let id = SeriesID(
                             test: test.id, measurement: measurement.name, arm: series.arm, phase: series.phase,
                             metric: series.metric.name)
+                        // No finite sample: the series has no first-process value to compare.
                         result[id] = try? Quantile.median(series.values)
                     }
                 }

@@ -127,9 +127,10 @@ extension CountingRun {
     /// Without `objcopy` the bundle itself
     /// is linked, and the progress line says so.
     static func countableCopy(of bundle: String, at path: String, progress: (String) -> Void) throws {
+        // No objcopy: the unstripped copy is used, and valgrind reads its debug sections.
         let stripped = try? ChildProcess.runKeepingErrors(["objcopy", "--strip-debug", bundle, path])
         if stripped?.status != 0 {
-            try? FileManager.default.removeItem(atPath: path)
+            FileManager.default.removeLitter(atPath: path)
             progress(
                 "perfkit run: objcopy (apt-get install binutils) could not strip the bundle's debug sections; counting "
                     + "the bundle as built"
@@ -144,11 +145,13 @@ extension CountingRun {
         where item.hasSuffix(".resources") || item.hasSuffix(".so") || item == "PackageFrameworks" {
             // A library is stripped as the bundle is (valgrind's DWARF reader gave up on Swift Build's `LibTests.so`).
             if item.hasSuffix(".so"),
+                // No strip tool for the library: valgrind reads it unstripped.
                 (try? ChildProcess.runKeepingErrors(
                     ["objcopy", "--strip-debug", folder + "/" + item, beside + "/" + item]))?.status == 0
             {
                 continue
             }
+            // An existing link from an earlier copy serves as well.
             try? FileManager.default.createSymbolicLink(
                 atPath: beside + "/" + item, withDestinationPath: folder + "/" + item)
         }

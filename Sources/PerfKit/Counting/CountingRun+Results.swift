@@ -26,6 +26,7 @@ extension CountingRun {
             var counted = outcome.tests
             let highest = offsetDumps(&counted, by: offset)
             for n in 1...max(1, highest) {
+                // A dump that cannot be moved is missing from the kept files; its count is in the run file.
                 try? FileManager.default.moveItem(
                     atPath: "\(process.folder)/callgrind.out.\(n)", toPath: "\(dumps)/callgrind.out.\(n + offset)")
             }

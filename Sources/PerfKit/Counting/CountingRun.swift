@@ -251,10 +251,10 @@ package enum CountingRun {
     /// copies them beside the run file), and forgets it for the interrupt handler.
     static func cleanUp(_ root: String, keepingDumps: Bool) {
         ChildRegistry.removed(folder: root)
-        for item in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where item != "dumps" {
-            try? FileManager.default.removeItem(atPath: root + "/" + item)
+        for item in FileManager.default.names(in: root) where item != "dumps" {
+            FileManager.default.removeLitter(atPath: root + "/" + item)
         }
-        if !keepingDumps { try? FileManager.default.removeItem(atPath: root) }
+        if !keepingDumps { FileManager.default.removeLitter(atPath: root) }
     }
 
     /// The processes' results joined per test, their dumps gathered into `root/dumps`.

@@ -34,6 +34,7 @@ package enum ChildNumbers {
     package static func decode(_ output: Data, from name: String, requiring keys: [String] = []) throws -> [String:
         Double]
     {
+        // A child that printed no numbers is reported just below with its output.
         guard let values = try? JSONDecoder().decode([String: Double].self, from: output) else {
             throw OrchestrationError.childFailed(
                 "\(name) printed \(output.count) bytes that are not a JSON object of numbers")

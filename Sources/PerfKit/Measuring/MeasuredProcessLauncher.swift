@@ -124,7 +124,7 @@ package struct TestBundleLauncher: MeasuredProcessLauncher {
     package func measure(_ request: MeasuredProcessRequest) throws -> MeasuredProcessOutcome {
         let results = try Self.makeResultsFolder()
         defer {
-            try? FileManager.default.removeItem(atPath: results)
+            FileManager.default.removeLitter(atPath: results)
             ChildRegistry.removed(folder: results)
         }
         var environment = request.environment

@@ -158,9 +158,9 @@ package enum MeasuredRun {
         var countingFailure: (any Error & Sendable)? = endedEarly
         if let setup, endedEarly == nil {
             do {
-                // The costliest tests first: as this run's timing says, else as the last run counted.
                 var request = CountingRun.Request(
                     bundle: bundle, directory: ".", filter: filter, countSamples: samples.counting, setup: setup)
+                // The costliest first: as this run's timing says, else as the last run counted (none: any order).
                 request.costs = runs.timing ? tests : ((try? RunFile.read(from: RunFile.latestPath))?.tests ?? [])
                 let counted = try CountingRun.measure(request, progress: progress)
                 tests = runs.timing ? tests.addingCounts(counted.tests) : counted.tests

@@ -60,6 +60,7 @@ package enum MeasuringLock {
     /// One attempt of ``take(directory:command:)``.
     private static func takeOnce(directory: String, command: [String]) throws -> Int32 {
         let file = directory + "/" + path
+        // A folder that cannot be made fails the lock file's open just below, named.
         try? FileManager.default.createDirectory(atPath: directory + "/.perfkit", withIntermediateDirectories: true)
         let fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else {

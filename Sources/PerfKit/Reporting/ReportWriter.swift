@@ -152,7 +152,7 @@ public struct ReportWriter: Sendable {
             else { return false }
             return file == growthChartName(report, n) || file == flameGraphName(report, n)
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in FileManager.default.names(in: folder.path)
         where isChart(name) && !kept.contains(name) {
             let path = folder.appendingPathComponent(name).path
             do { try FileManager.default.removeItem(atPath: path) } catch {

@@ -7,6 +7,7 @@ import PerfKitCore
 public enum EnvironmentReader {
     /// Reads this machine's fingerprint from `/proc`, `uname` and `/etc/os-release`.
     public static func machine() -> MachineFingerprint {
+        // Absent off Linux: the fields read from it stay unknown.
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model =
             cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
@@ -14,12 +15,14 @@ public enum EnvironmentReader {
         var name = utsname()
         uname(&name)
         let kernel = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        // Absent in some containers: the OS is then unknown.
         let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
         let os =
             osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
             .map { String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             ?? "unknown OS"
         let governor =
+            // Absent in most VMs: the governor is then not recorded.
             (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return MachineFingerprint(

@@ -94,6 +94,7 @@ public enum RunSummary {
 
     /// The median per call of `metric`'s series, or "–" when there is none.
     static func median(_ measurement: MeasurementResult, _ metric: Metric, _ arm: String, _ phase: Phase) -> String {
+        // No finite sample: nothing to summarise for this line.
         guard let series = measurement.series(metric, arm: arm, phase: phase), let s = try? Summary(series.values)
         else { return "–" }
         return metric.unit == .count || metric.unit == .instructions

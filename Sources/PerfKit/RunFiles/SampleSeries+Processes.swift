@@ -20,9 +20,11 @@ extension SampleSeries {
     /// The unit a comparison of two stored runs tests, so that drift between processes is inside its noise estimate.
     /// - Complexity: O(n log n).
     public func processMedians() -> [Double] {
+        // Non-finite values (refused when a file is read) give nan, which every judgement skips.
         guard let processes else { return values.isEmpty ? [] : [(try? Quantile.median(values)) ?? .nan] }
         var byProcess: [Int: [Double]] = [:]
         for (value, process) in zip(values, processes) { byProcess[process, default: []].append(value) }
+        // A process with no finite value has no median and no vote.
         return byProcess.keys.sorted().compactMap { try? Quantile.median(byProcess[$0]!) }
     }
 }

@@ -309,6 +309,7 @@ package struct AbbaSession {
     /// - Returns: The lines.
     package func warnings(limit: Int = 5) -> [String] {
         let diagnostics = Set(
+            // A series with non-finite rounds gets no diagnostics (its row is judged, or not, on its own).
             pairing.paired.filter { $0.metric == .wallClock }.compactMap { try? PairedDiagnostics($0) }.flatMap(
                 \.warnings))
         return Array(failedProcesses.prefix(limit)) + (floorWarning.map { [$0] } ?? [])

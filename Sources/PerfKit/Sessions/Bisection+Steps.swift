@@ -134,6 +134,7 @@ extension Bisection {
                         + "exactly, no further process)")
             }
             let counted = try CountingRun.finish(started, followingUp: same ? [] : [testID], progress: progress)
+            // The dumps of a step are not kept; litter at worst.
             try? FileManager.default.removeItem(
                 atPath: URL(fileURLWithPath: counted.dumps).deletingLastPathComponent().path)
             return (counted.tests, same)

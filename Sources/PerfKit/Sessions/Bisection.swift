@@ -114,6 +114,7 @@ package struct Bisection: Sendable {
         {
             throw OrchestrationError.cannotDo(timingRefusal(selector))
         }
+        // No readable last run: the series is checked at GOOD instead, after its build.
         if let last = try? RunFile.read(from: RunFile.latestPath) { try refuseEarly(selector, lastRun: last.tests) }
         let goodCommit = try Revision.resolve(good), badCommit = try Revision.resolve(bad)
         guard goodCommit != badCommit else {
@@ -162,6 +163,7 @@ package struct Bisection: Sendable {
     /// (`git rev-parse --end-of-options C^` without `--verify` printed the option back on a line of its own, so the
     /// culprit's counted parent was never found and "where it went" never shown.)
     package static func parentCommit(of commit: String, in directory: String? = nil) -> String? {
+        // A root commit has no parent: nothing to count before it.
         try? Git.commit("\(commit)^", in: directory)
     }
 

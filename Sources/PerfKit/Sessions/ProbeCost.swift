@@ -40,6 +40,7 @@ public enum ProbeCost {
                 nanosecondsPerRead: time(reads / 20) { blackHole(ResidentMemory.currentBytes()) }),
         ]
         entries += allocatorEntries(reads: reads, time: time)
+        // No hardware counter here: its cost is not reported.
         if let counter = try? InstructionCounter() {
             entries.append(
                 Entry(

@@ -274,6 +274,7 @@ package enum ChildProcess {
     /// Runs a short command and returns its trimmed standard output, or `nil` when it cannot be
     /// started or exits with a non-zero status.
     package static func output(_ arguments: [String], in directory: String? = nil) -> String? {
+        // A command that cannot start answers nothing, as one that fails does.
         guard let (status, data) = try? run(arguments, in: directory), status == 0 else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

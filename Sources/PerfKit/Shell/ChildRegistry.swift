@@ -79,7 +79,7 @@ package enum ChildRegistry {
         // Try again until the folder is gone.
         for folder in folders {
             for _ in 0..<50 where FileManager.default.fileExists(atPath: folder) {
-                try? FileManager.default.removeItem(atPath: folder)
+                FileManager.default.removeLitter(atPath: folder)
                 if FileManager.default.fileExists(atPath: folder) { usleep(10_000) }
             }
         }

@@ -29,6 +29,7 @@ package enum Git {
     /// `git ARGUMENTS`, or nil when git fails (for questions whose failure is an answer: is this a
     /// repository, is A an ancestor of B).
     package static func answer(_ arguments: [String], in directory: String? = nil) -> String? {
+        // A question git cannot answer (no repository, no such commit) has no answer.
         try? run(arguments, in: directory)
     }
 

@@ -20,6 +20,7 @@ package enum OrphanRecords {
     /// Records `child`, started by this process.
     static func record(child: Int32) {
         guard let started = startTime(of: child) else { return }
+        // Without the folder the record is not written: an orphan then goes unswept, litter only.
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // A record that cannot be written only means an orphan is not found later.
         try? Data("\(started)\n".utf8).write(to: URL(fileURLWithPath: path(of: child)))
@@ -36,7 +37,7 @@ package enum OrphanRecords {
     /// Forgets every child this process recorded (its run is ending: an interrupt stopped them all).
     static func forgetAll() {
         let mine = "\(getpid())-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(mine) {
+        for name in FileManager.default.names(in: folder) where name.hasPrefix(mine) {
             _ = unlink(folder + "/" + name)
         }
         _ = rmdir(folder)  // fails while another perfkit's records are in it, as it should
@@ -46,6 +47,7 @@ package enum OrphanRecords {
     /// - Returns: How many groups were stopped.
     @discardableResult
     package static func stopOrphans() -> Int {
+        // No folder: no records, nothing to sweep.
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
         var stopped = 0
         for name in names {
@@ -53,6 +55,7 @@ package enum OrphanRecords {
             guard parts.count == 2, let owner = Int32(parts[0]), let child = Int32(parts[1]) else { continue }
             // Its perfkit still runs: not an orphan.
             if kill(owner, 0) == 0 || errno != ESRCH { continue }
+            // A record removed meanwhile (its owner finished) is not an orphan.
             let recorded = (try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)).flatMap {
                 UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines))
             }
@@ -69,6 +72,7 @@ package enum OrphanRecords {
 
     /// A process's start time in clock ticks since boot (`/proc/PID/stat`, field 22), or nil when it does not run.
     package static func startTime(of pid: Int32) -> UInt64? {
+        // No such process: it is gone.
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = text.lastIndex(of: ")")
         else { return nil }

@@ -22,6 +22,7 @@ public struct ProbeSet: ~Copyable {
         readsUsage = !metrics.isDisjoint(with: [.processUserCPU, .processSystemCPU, .contextSwitches, .pageFaults])
         readsThreadCPU = metrics.contains(.threadCPU)
         allocationCounter = ThreadAllocationCounter()
+        // No hardware counter here (no PMU, or perf_event refused): the metric is then reported unavailable.
         instructionCounter = metrics.contains(.retiredInstructions) ? try? InstructionCounter() : nil
     }
 

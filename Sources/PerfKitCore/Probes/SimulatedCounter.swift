@@ -103,7 +103,7 @@ public enum SimulatedCounter {
     /// The `totals:` (or `summary:`) figure of a callgrind dump: its first event, `Ir`.
     /// - Parameter path: A dump file.
     /// - Returns: The count, or nil when the file has no such line.
-    public static func totals(ofDump path: String) -> UInt64? {
+    package static func totals(ofDump path: String) -> UInt64? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return totals(ofText: String(decoding: data, as: UTF8.self))
     }

@@ -28,6 +28,7 @@ extension CountingSetup {
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` when it is none of these.
     public init(from decoder: any Decoder) throws {
+        // Not a string: the keyed form below.
         if let text = try? decoder.singleValueContainer().decode(String.self) {
             self = Self.known.first { $0.sentence == text } ?? Self(recorded: text)
             return

@@ -35,13 +35,13 @@ public enum ResultFragments {
     /// Fragments written so far in `directory`: one per finished test (a test measured in several scopes writes one per
     /// scope), for a progress line.
     public static func count(in directory: String) -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).count { $0.hasSuffix(".json") }
+        FileManager.default.names(in: directory).count { $0.hasSuffix(".json") }
     }
 
     /// Reads every fragment in `directory`.
     /// - Throws: ``FileError`` for a corrupt fragment.
     public static func readAll(from directory: String) throws(FileError) -> [TestResult] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+        let names = FileManager.default.names(in: directory).filter {
             $0.hasSuffix(".json")
         }.sorted()
         var results: [String: TestResult] = [:]
@@ -92,6 +92,7 @@ public enum RunningMarker {
     public static func begin(testID: String, limit: Double?, in directory: String) {
         let text = testID + "\t" + (limit.map { String($0) } ?? "") + "\n"
         let temporary = directory + "/." + fileName + ".\(getpid())"
+        // A marker that cannot be written only leaves the crash unnamed; the measurement goes on.
         guard (try? Data(text.utf8).write(to: URL(fileURLWithPath: temporary))) != nil else { return }
         // A marker that cannot be written leaves the test unnamed if the process dies, nothing worse.
         _ = rename(temporary, directory + "/" + fileName)

@@ -15,20 +15,20 @@ import Foundation
 /// What stays outside: work the body hands to a Dispatch queue (it runs on Dispatch's threads: its
 /// time is in the wall clock and process CPU, not in the counts), jobs delayed by `Task.sleep`,
 /// and, under a plain `swift test` (tests in parallel), unstructured tasks the body starts.
-public struct AsyncRunner: Sendable {
+package struct AsyncRunner: Sendable {
     /// The configuration in use.
-    public var configuration: RunConfiguration
+    package var configuration: RunConfiguration
     /// Whether the runtime's global jobs join the body's thread while it runs (``GlobalJobRedirect``).
     ///
     /// Only where tests run one at a time, or another test's jobs would join it.
-    public var redirectsGlobalJobs: Bool
+    package var redirectsGlobalJobs: Bool
 
     /// The longest the settle wait after an exact-count call waits for the body's thread to run
     /// out of jobs, in milliseconds (``SettlePolicy/jobs``).
-    public static var settleLimitMilliseconds: Int { Int(SettlePolicy.jobs.limit / .milliseconds(1)) }
+    package static var settleLimitMilliseconds: Int { Int(SettlePolicy.jobs.limit / .milliseconds(1)) }
 
     /// Creates a runner.
-    public init(configuration: RunConfiguration, redirectsGlobalJobs: Bool) {
+    package init(configuration: RunConfiguration, redirectsGlobalJobs: Bool) {
         self.configuration = configuration
         self.redirectsGlobalJobs = redirectsGlobalJobs
     }
@@ -42,7 +42,7 @@ public struct AsyncRunner: Sendable {
     ///   - body: The measured region.
     /// - Returns: The raw result.
     /// - Throws: Whatever `body` throws.
-    public func measure<Output>(_ name: String, _ body: () async throws -> Output) async throws -> MeasurementResult {
+    package func measure<Output>(_ name: String, _ body: () async throws -> Output) async throws -> MeasurementResult {
         guard let executor = MeasuredThread.asyncBodies else {
             return try await measureHere(name, body, unavailable: ["no thread could be started for async bodies"])
         }
@@ -141,7 +141,7 @@ public struct AsyncRunner: Sendable {
             let (_, _, dump, _) = try await CountedRegion.countAsync(label: "main|warm|discarded") {
                 try await body()
             }
-            try? FileManager.default.removeItem(atPath: "\(prefix).\(dump)")
+            FileManager.default.removeLitter(atPath: "\(prefix).\(dump)")
         }
         var overflowed: [Int] = []
         for round in 0..<configuration.samples {

@@ -130,6 +130,7 @@ public enum OutputPath: Equatable, Sendable {
     /// Whether files may go beside `path`: it is (or will be) a regular file, not standard output,
     /// a device, a FIFO or a socket.
     public static func takesCompanions(_ path: String) -> Bool {
+        // A path that cannot be resolved is refused where it is written, with its own error.
         if case .regularFile = (try? resolve(path)) ?? .descriptor(1) { return true }
         return false
     }

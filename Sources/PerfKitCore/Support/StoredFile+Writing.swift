@@ -90,9 +90,8 @@ extension StoredFile {
         let parent = url.deletingLastPathComponent().path
         let prefix = ".\(url.lastPathComponent).staging-"
         try createFolder(parent, for: folder)
-        for stale in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where stale.hasPrefix(prefix)
-        {
-            try? FileManager.default.removeItem(atPath: parent + "/" + stale)
+        for stale in FileManager.default.names(in: parent) where stale.hasPrefix(prefix) {
+            FileManager.default.removeLitter(atPath: parent + "/" + stale)
         }
         let staging = parent + "/" + prefix + uniqueSuffix()
         try createFolder(staging, for: folder)
@@ -103,7 +102,7 @@ extension StoredFile {
             syncFolder(staging)
             try swapIntoPlace(staging, folder)
         } catch {
-            try? FileManager.default.removeItem(atPath: staging)
+            FileManager.default.removeLitter(atPath: staging)
             throw error
         }
         syncFolder(parent)
@@ -157,6 +156,7 @@ extension StoredFile {
         throws(FileError) -> R
     {
         let directory = URL(fileURLWithPath: lockPath).deletingLastPathComponent().path
+        // A folder that cannot be made fails the lock file's open just below, named.
         if !shared { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         // Never through a link: a lock planted as a link (dangling or not) would create or open a file
         // wherever it points, outside the store.

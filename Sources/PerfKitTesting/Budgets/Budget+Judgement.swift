@@ -113,6 +113,7 @@ extension Budget {
         if !metric.isDeterministic, let blocker = mode.timeJudgementBlocker {
             return outcome(.notJudged, "not judged: \(blocker)")
         }
+        // No finite sample: the budget fails, saying so.
         guard let summary = try? Summary(series.values, percentiles: limits.map(\.percentile)) else {
             return outcome(.failed, "no valid samples")
         }

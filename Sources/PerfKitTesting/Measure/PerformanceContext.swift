@@ -5,16 +5,16 @@ import Synchronization
 ///
 /// A reference type with a `Mutex`: `measure` may be called from any task the test body starts,
 /// and the trait reads the collected results after the body returns.
-public final class PerformanceContext: Sendable {
+package final class PerformanceContext: Sendable {
     /// The context of the current test, if it carries the performance trait.
-    @TaskLocal public static var current: PerformanceContext?
+    @TaskLocal package static var current: PerformanceContext?
 
     /// The test's identifier.
-    public let testID: String
+    package let testID: String
     /// The configuration in effect (already adjusted for the mode).
-    public let configuration: RunConfiguration
+    package let configuration: RunConfiguration
     /// Smoke or measure mode.
-    public let mode: PerformanceMode
+    package let mode: PerformanceMode
     private let results = Mutex<[MeasurementResult]>([])
 
     init(testID: String, configuration: RunConfiguration, mode: PerformanceMode) {
@@ -24,7 +24,7 @@ public final class PerformanceContext: Sendable {
     }
 
     /// The measurements recorded so far, in order.
-    public var measurements: [MeasurementResult] { results.withLock { $0 } }
+    package var measurements: [MeasurementResult] { results.withLock { $0 } }
 
     func append(_ result: MeasurementResult) { results.withLock { $0.append(result) } }
 }

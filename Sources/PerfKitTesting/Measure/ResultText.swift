@@ -1,12 +1,13 @@
 import PerfKitCore
 
 /// Short human-readable summaries of test results.
-public enum ResultText {
+package enum ResultText {
     /// A few lines per measurement: median and p95 of wall-clock time, deterministic counts, budgets.
-    public static func summary(of result: TestResult, mode: PerformanceMode) -> String {
+    package static func summary(of result: TestResult, mode: PerformanceMode) -> String {
         var lines = ["\(result.id) (\(mode.name) mode, \(mode.buildConfiguration) build)"]
         for measurement in result.measurements {
             for series in measurement.series where series.metric == .wallClock || series.metric.isDeterministic {
+                // No finite sample: no line for this series.
                 guard let s = try? Summary(series.values) else { continue }
                 let value =
                     series.metric.unit == .nanoseconds
@@ -28,7 +29,7 @@ public enum ResultText {
     ///
     /// Per measurement, the first arm's warm (else first) phase's wall median and mallocs, leaked allocations and
     /// descriptors per call, and the budgets' status; then the metrics not measured, named.
-    public static func line(of result: TestResult, mode: PerformanceMode) -> String {
+    package static func line(of result: TestResult, mode: PerformanceMode) -> String {
         var parts: [String] = []
         for measurement in result.measurements {
             guard let arm = measurement.arms.first else { continue }
@@ -38,6 +39,7 @@ public enum ResultText {
                 .wallClock, .mallocs, .otherThreadMallocs, .leakedAllocations, .leakedDescriptors, .instructions,
             ]
             for metric in shown {
+                // No finite sample: the figure is left out of the line.
                 guard let series = measurement.series(metric, arm: arm, phase: phase),
                     let s = try? Summary(series.values)
                 else { continue }

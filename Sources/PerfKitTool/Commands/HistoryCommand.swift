@@ -58,6 +58,7 @@ enum HistoryCommand {
         let failOnChange = parsed[.failOn] != nil
         if failOnChange { _ = try parsed.choice(.failOn, ["change"], default: "change") }
         let series = try parsed[.series].map { pattern in
+            // The user's pattern: refused just below with a usage error naming it.
             guard let regex = try? NSRegularExpression(pattern: pattern) else {
                 throw UsageError("--series '\(pattern)' is not a regular expression")
             }

@@ -25,7 +25,7 @@ enum MergeCommand {
         let copiesDumps = merge.dumpOffsets.contains(where: { $0.highest > 0 }) && OutputPath.takesCompanions(output)
         do {
             if copiesDumps {
-                try? FileManager.default.removeItem(atPath: folder)
+                FileManager.default.removeLitter(atPath: folder)
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 for ((path, _), dumps) in zip(shards, merge.dumpOffsets) where dumps.highest > 0 {
                     let source = CountingRun.dumpFolder(besides: path)
