@@ -89,7 +89,7 @@ enum CalendarCommand {
 
     /// Moves one event `--moves` times through an edit session over `--journal`.
     ///
-    /// Moves one event `--moves` times through an edit session over `--journal`, with a provider
+    /// The session has a provider
     /// that accepts every move, printing each operation once its confirmation is durable. The
     /// journal's kill test reads these lines: every printed operation must survive a SIGKILL.
     static func edit(_ arguments: [String]) throws -> Int32 {

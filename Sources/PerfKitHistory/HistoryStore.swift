@@ -92,8 +92,7 @@ public final class HistoryStore {
 
     /// Applies the migrations above the stored version, forward only, in one exclusive transaction.
     ///
-    /// Applies the migrations above the stored version, forward only, in one exclusive transaction
-    /// (two first recorders at once: the second finds the work done).
+    /// With two first recorders at once, the second finds the work done.
     private func migrate(upTo target: Int = HistoryStore.currentSchemaVersion) throws(HistoryStoreError) {
         try transaction { () throws(HistoryStoreError) in
             let version = try schemaVersion()

@@ -48,9 +48,8 @@ enum SQLDialect: Sendable {
 
     /// Starts a write transaction that excludes every other recorder until it ends.
     ///
-    /// Starts a write transaction that excludes every other recorder until it ends (SQLite takes
-    /// the database's write lock at once; PostgreSQL takes a transaction-scoped advisory lock), so
-    /// two recorders of one commit cannot interleave their delete and insert.
+    /// SQLite takes the database's write lock at once; PostgreSQL takes a transaction-scoped advisory lock. So two
+    /// recorders of one commit cannot interleave their delete and insert.
     var beginExclusive: [String] {
         switch self {
         case .sqlite: ["BEGIN IMMEDIATE"]

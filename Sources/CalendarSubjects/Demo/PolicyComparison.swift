@@ -2,8 +2,7 @@ import PerfKit
 
 /// The demo's table of the figures the calendar renderer's native policy is about.
 ///
-/// The demo's table of the figures the calendar renderer's native policy is about (its section is
-/// titled "Headline"; the answer's headline itself is ``ReportHeadline``'s).
+/// Its section is titled "Headline"; the answer's headline itself is ``ReportHeadline``'s.
 package enum PolicyComparison {
     /// The headline numbers: live views, consumer-owned artwork bytes, process memory and the scroll's wall clock.
     /// - Parameter c: The arm-against-arm comparison of a demo run (rows `native vs reference`).

@@ -12,7 +12,7 @@ extension EditSession {
 
     /// Moves one event `moves` times through a session over the journal at `path`.
     ///
-    /// Moves one event `moves` times through a session over the journal at `path`, with a provider
+    /// The session has a provider
     /// that accepts every move, handing each operation to `durable` once its confirmation is on disk.
     /// - Parameters:
     ///   - path: The journal file.

@@ -35,7 +35,7 @@ package struct CalendarScene: Sendable {
     package let index: ViewportIndex
     /// A phone-sized viewport (390 × 844 pt) over the zoomed timeline.
     ///
-    /// A phone-sized viewport (390 × 844 pt) over the zoomed timeline (a 1,000 pt track), so part
+    /// The timeline is a 1,000 pt track, so part
     /// of each day is off screen horizontally as well as most days vertically.
     package let viewportSize: (width: Double, height: Double)
 

@@ -6,8 +6,8 @@ import PerfKitCore
 package enum BuildLog {
     /// Whether the build failed because its plan named inputs that no longer exist.
     ///
-    /// Whether the build failed because its plan named inputs that no longer exist (SwiftPM's
-    /// "because of missing inputs", or a compiler told to read a source file that is gone).
+    /// That is SwiftPM's
+    /// "because of missing inputs", or a compiler told to read a source file that is gone.
     package static func isStalePlan(_ build: ChildProcess.Finished) -> Bool {
         let text = log(build)
         if text.contains("missing inputs") { return true }

@@ -194,8 +194,8 @@ package struct Revision: Sendable, Equatable {
 
     /// Whether a Swift file under `directory/Tests` has a line starting `@testable import`.
     ///
-    /// Whether a Swift file under `directory/Tests` has a line starting `@testable import` (a test target declared
-    /// elsewhere is found by the build's own error instead, ``BuildLog/isNotTestable(_:)``).
+    /// A test target declared
+    /// elsewhere is found by the build's own error instead, ``BuildLog/isNotTestable(_:)``.
     package static func usesTestableImport(in directory: String) -> Bool {
         let tests = directory + "/Tests"
         guard let files = FileManager.default.enumerator(atPath: tests) else { return false }
@@ -228,7 +228,7 @@ package struct Revision: Sendable, Equatable {
 
     /// The product SwiftPM links a package's test targets into, `<package name>PackageTests`.
     ///
-    /// The product SwiftPM links a package's test targets into, `<package name>PackageTests`, the name
+    /// The name is
     /// read from the manifest (`swift package dump-package`, 0.6–2 s); nil when it cannot be read. Building
     /// that product builds what the tests need and nothing more, where `--build-tests` builds every
     /// target: swift-protobuf's C++ `protoc` and its plugin's executables, swift-argument-parser's

@@ -64,9 +64,9 @@ public enum ArmComparison {
 
     /// Marks a row not judged when one arm does almost no work in its phase.
     ///
-    /// Marks a row not judged when one arm does almost no work in its phase (the calendar's warm
+    /// An example is the calendar's warm
     /// scroll: the reference arm 87.73 ns a call against the native arm's 112.1 µs, once reported
-    /// "+127,249% regressed"). Such a ratio says which arm works in the phase, not how much faster
+    /// "+127,249% regressed". Such a ratio says which arm works in the phase, not how much faster
     /// one is, so it stays out of the headline's regressions and improvements.
     static func markIdleArm(_ row: inout ComparisonRow) {
         guard let ceiling = idleCeiling(row.metric.unit), let a = row.baseline?.median, let b = row.current?.median,

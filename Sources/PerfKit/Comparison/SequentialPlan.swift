@@ -94,7 +94,7 @@ public struct SequentialPlan: Sendable, Equatable, Codable {
 
     /// The fewest rounds at which a change in one series alone can reach significance.
     ///
-    /// The fewest rounds at which a change in one series alone can reach significance among
+    /// Significance is reached among
     /// `decisions` decisions at this plan's per-look level (Benjamini–Hochberg then asks the
     /// smallest p to be at most α / m).
     /// - Parameter decisions: The number of series decided by a test at a look.

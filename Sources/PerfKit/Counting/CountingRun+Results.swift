@@ -8,9 +8,9 @@ import PerfKitCore
 extension CountingRun {
     /// The processes' tests in the processes' order, whatever order they finished in.
     ///
-    /// The processes' tests in the processes' order, whatever order they finished in (dump numbers
-    /// and results do not depend on the number of jobs), each test's processes joined, their dumps
-    /// moved into `dumps` and renumbered; and the worst exit status.
+    /// Dump numbers and results do not depend on the number of jobs. Each test's processes are joined, their dumps
+    /// moved
+    /// into `dumps` and renumbered; the worst exit status comes with them.
     static func gather(_ processes: [CountingProcess], _ outcomes: [CountingProcess.Outcome], dumps: String)
         -> (tests: [TestResult], worst: Int32)
     {

@@ -247,8 +247,7 @@ package enum CountingRun {
 
     /// Removes the run's folder `root`, all but its gathered dumps when `keepingDumps`.
     ///
-    /// Removes the run's folder `root`, all but its gathered dumps when `keepingDumps` (the caller
-    /// copies them beside the run file), and forgets it for the interrupt handler.
+    /// The caller copies the kept dumps beside the run file; the folder is forgotten for the interrupt handler.
     static func cleanUp(_ root: String, keepingDumps: Bool) {
         ChildRegistry.removed(folder: root)
         for item in FileManager.default.names(in: root) where item != "dumps" {
@@ -259,8 +258,7 @@ package enum CountingRun {
 
     /// The processes' results joined per test, their dumps gathered into `root/dumps`.
     ///
-    /// The processes' results joined per test, their dumps gathered into `root/dumps`
-    /// (``gather(_:_:dumps:)``), with a progress line naming any series whose bodies start threads.
+    /// ``gather(_:_:dumps:)`` gathers them, with a progress line naming any series whose bodies start threads.
     /// - Throws: ``OrchestrationError/noMeasuredTests(filter:directory:status:)`` when no process measured a test.
     static func gathered(
         _ processes: [CountingProcess], _ outcomes: [CountingProcess.Outcome], root: String, filter: String,

@@ -135,7 +135,7 @@ public struct GrowthFit: Sendable, Equatable, Codable {
 
     /// The largest relative residual of the order's model fitted with non-negative coefficients.
     ///
-    /// The largest relative residual of the order's model fitted with non-negative coefficients by
+    /// The fit is by
     /// least squares on relative error (every subset of the columns tried; the best feasible kept).
     package static func worstResidual(_ points: [Point], _ order: Order) -> Double {
         let columns = columns(order, sizes: points.count)

@@ -3,8 +3,7 @@ import PerfKitCore
 
 /// The one-sample Hodges–Lehmann estimate and its distribution-free confidence interval.
 ///
-/// The one-sample Hodges–Lehmann estimate and its distribution-free confidence interval, the
-/// estimate and interval that go with the Wilcoxon signed-rank test (Hollander and Wolfe,
+/// They are the estimate and interval that go with the Wilcoxon signed-rank test (Hollander and Wolfe,
 /// *Nonparametric Statistical Methods*, §3.3): both use the Walsh averages (xᵢ + xⱼ) / 2, i ≤ j.
 public enum HodgesLehmann {
     /// The median of all Walsh averages.

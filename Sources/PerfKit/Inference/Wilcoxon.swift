@@ -2,8 +2,7 @@ import PerfKitCore
 
 /// The Wilcoxon signed-rank test for paired samples, matching SciPy's current `wilcoxon` defaults.
 ///
-/// The Wilcoxon signed-rank test for paired samples, matching SciPy's current `wilcoxon`
-/// defaults (SciPy 1.17: `zero_method="wilcox"`, `correction=False`, `method="auto"`, two-sided).
+/// The defaults of SciPy 1.17: `zero_method="wilcox"`, `correction=False`, `method="auto"`, two-sided.
 public struct Wilcoxon: Sendable, Codable, Equatable {
     /// How the p-value was computed, following SciPy's `method="auto"`.
     public enum Method: String, Sendable, Codable {
@@ -86,8 +85,7 @@ public struct Wilcoxon: Sendable, Codable, Equatable {
 
     /// Two-sided p of W⁺ over every sign assignment of the ranked differences.
     ///
-    /// Two-sided p of W⁺ over every sign assignment of the ranked differences (zeros, which
-    /// SciPy flips too, do not change W⁺, so they do not change the proportions).
+    /// Zeros, which SciPy flips too, do not change W⁺, so they do not change the proportions.
     static func permutationP(ranks: [Double], observed: Double) -> Double {
         let n = ranks.count
         let tolerance = 1e-12 * Swift.max(1, abs(observed))

@@ -3,7 +3,7 @@ import PerfKitCore
 
 /// An SVG chart of the change of each judged series of one comparison and kind.
 ///
-/// An SVG chart of the change of each judged series of one comparison and kind, with its 95% CI
+/// Each change is drawn with its 95% CI
 /// and noise band (the count tolerance for simulated counts); each row names its phase.
 ///
 /// The axis is the log of the ratio, symmetric around no change, so +100% and −50% sit at equal

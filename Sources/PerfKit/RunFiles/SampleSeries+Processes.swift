@@ -32,8 +32,7 @@ extension SampleSeries {
 extension Array where Element == TestResult {
     /// Merges the results of the same tests measured in several fresh processes into one set.
     ///
-    /// Merges the results of the same tests measured in several fresh processes into one set,
-    /// labelling every value with its process (0, 1, …, in the order given).
+    /// Every value is labelled with its process (0, 1, …, in the order given).
     /// - Parameter processes: Each process's results.
     /// - Returns: One result per test id: measurements matched by name, series by metric, arm and
     ///   phase, values concatenated with their process labels; budget outcomes of every process kept.

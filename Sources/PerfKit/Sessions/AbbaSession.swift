@@ -267,9 +267,8 @@ package struct AbbaSession {
 
     /// A warning when the rounds that ran could not flag a change in one series alone.
     ///
-    /// A warning when the rounds that ran could not flag a change in one series alone among this
-    /// comparison's decisions (the significance floor), naming the rounds that could and what
-    /// stopped the session short of them; nil otherwise.
+    /// The floor is set by this comparison's decisions (the significance floor); the warning names the rounds
+    /// that could and what stopped the session short of them; nil otherwise.
     package var floorWarning: String? {
         let decisions = comparison.rows.filter { $0.pValue != nil && $0.qValue != nil }.count
         let needed = plan.roundsForALoneChange(decisions: decisions)

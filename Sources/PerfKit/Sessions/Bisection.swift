@@ -23,8 +23,8 @@ package struct Bisection: Sendable {
         package var tests: [TestResult]
         /// GOOD's step only: the median of the series' samples in its first process.
         ///
-        /// GOOD's step only: the median of the series' samples in its first process (nil for a later step, and when
-        /// the series does not say which process took each sample).
+        /// It is nil for a later step, and when
+        /// the series does not say which process took each sample.
         package var firstProcessValue: Double?
         /// Whether the step was judged from its first process alone.
         ///

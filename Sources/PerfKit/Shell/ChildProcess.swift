@@ -224,7 +224,7 @@ package enum ChildProcess {
 
     /// A process running `arguments` through `/usr/bin/env` in `directory`.
     ///
-    /// A process running `arguments` through `/usr/bin/env` in `directory`, with `environment`
+    /// Its environment is `environment`
     /// added to this process's (or alone, when `replacingEnvironment`).
     static func configured(
         _ arguments: [String], in directory: String?, environment: [String: String], replacingEnvironment: Bool
@@ -243,9 +243,9 @@ package enum ChildProcess {
 
     /// Reads `reader` to its end, keeping its last ``errorTail`` bytes in `tail`.
     ///
-    /// Reads `reader` to its end, keeping its last ``errorTail`` bytes in `tail` (a `Mutex`: the
-    /// reading thread writes it, the caller reads it after the child ends), passing each chunk on
-    /// to this process's standard error when `showing`.
+    /// `tail` is a `Mutex`: the
+    /// reading thread writes it, the caller reads it after the child ends. Each chunk is
+    /// passed on to this process's standard error when `showing`.
     static func keepTail(of reader: FileHandle, in tail: borrowing Mutex<Data>, showing: Bool) {
         readChunks(of: reader) { chunk in
             if showing { FileHandle.standardError.write(chunk) }

@@ -8,7 +8,7 @@ import Glibc
 
 /// The child processes and temporary folders of this process that are alive right now.
 ///
-/// The child processes and temporary folders of this process that are alive right now, so an
+/// They are kept so an
 /// interrupt can end them all and leave nothing behind (``ChildRegistry/terminateAll(signal:)``).
 ///
 /// Foundation starts each child in a process group of its own, and a build starts its compilers

@@ -62,9 +62,8 @@ package enum CountedRegion {
 
     /// Runs an async `body` with collection on, on the executor that runs counted async work.
     ///
-    /// Runs an async `body` with collection on, on the executor that runs counted async work
-    /// (``AsyncBodyExecutor``), with every job the Swift concurrency runtime would give its global
-    /// pool sent there too (``GlobalJobRedirect``): child tasks, unstructured tasks and default
+    /// The executor is ``AsyncBodyExecutor``, and every job the Swift concurrency runtime would give its global pool is
+    /// sent there too (``GlobalJobRedirect``): child tasks, unstructured tasks and default
     /// actors run on that one thread, in an order that does not depend on the machine, so the
     /// region's count repeats.
     /// - Parameters:

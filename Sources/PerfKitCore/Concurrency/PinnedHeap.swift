@@ -101,8 +101,7 @@ package enum PinnedHeap {
 
     /// The executor a measured test runs on in a counting process with a pinned heap.
     ///
-    /// The executor a measured test runs on in a counting process with a pinned heap (the measured
-    /// thread), so the test's own set-up, before and between its `measure` calls, is on the pinned
+    /// It is the measured thread, so the test's own set-up, before and between its `measure` calls, is on the pinned
     /// heap too; nil elsewhere.
     package static var testExecutor: (any TaskExecutor)? { MeasuredThread.pinned }
 }

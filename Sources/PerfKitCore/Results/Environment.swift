@@ -34,9 +34,9 @@ public struct Environment: Sendable, Codable, Equatable {
     public var countingSetup: CountingSetup? = nil
     /// Whether the release build passed `-enable-testing`.
     ///
-    /// Whether the release build passed `-enable-testing` (the tests `@testable import` a module),
-    /// which keeps internal declarations visible and can change how the measured code is optimised;
-    /// nil for a plain release build. Part of the build configuration: runs that differ in it are
+    /// It does when the tests `@testable import` a module; it keeps internal declarations visible and can change how
+    /// the measured code is optimised. Nil for a plain release build. Part of the build configuration: runs that differ
+    /// in it are
     /// neither timed nor counted against each other.
     public var testableBuild: Bool? = nil
     /// The package traits the build was asked for; nil for the package's default traits.

@@ -2,8 +2,7 @@ import Foundation
 
 /// A test-only switch that makes a measured subject slower by a known percentage.
 ///
-/// A test-only switch that makes a measured subject slower by a known percentage, so that
-/// comparisons can be checked against an injected change (`PERFKIT_TEST_SLOWDOWN_PERCENT=3`).
+/// It lets comparisons be checked against an injected change (`PERFKIT_TEST_SLOWDOWN_PERCENT=3`).
 /// Zero, and a single comparison per run, in normal use.
 package enum TestSlowdown {
     /// The injected slowdown in percent, from `PERFKIT_TEST_SLOWDOWN_PERCENT`.
@@ -12,9 +11,9 @@ package enum TestSlowdown {
 
     /// Reads ``percent`` now, before any measured region.
     ///
-    /// Reads ``percent`` now, before any measured region (its first read had been inside the first
+    /// Its first read had been inside the first
     /// cold artwork sample, and cost 160 instructions more in one run than another, when
-    /// it built the whole environment's dictionary; it reads one variable now).
+    /// it built the whole environment's dictionary; it reads one variable now.
     package static func prepare() { blackHole(percent) }
 
     /// The start of the work to stretch.

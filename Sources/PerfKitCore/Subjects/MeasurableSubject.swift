@@ -32,8 +32,7 @@ public protocol MeasurableSubject<Output>: Sendable {
     func evict(_ state: inout State) throws
     /// Brings state to steady state before warm and eviction samples.
     ///
-    /// Brings state to steady state before warm and eviction samples, after the runner's
-    /// warm-up calls (for example, one pass over everything a run can touch).
+    /// It runs after the runner's warm-up calls (for example, one pass over everything a run can touch).
     /// - Throws: When warm-up fails.
     func warmUp(_ state: inout State) throws
     /// The subject's own counters after a run.

@@ -45,9 +45,9 @@ extension Metric {
     public static let instructions = Metric("instructions", unit: .instructions, isDeterministic: true, scope: .process)
     /// Calls into the Swift runtime's retain entry points per call of the body.
     ///
-    /// Calls into the Swift runtime's retain entry points per call of the body (strong, unowned,
-    /// unknown-object and bridge-object; ``DumpCount/retainFunctions``), read from its callgrind dump
-    /// in a counting run: a copy, a boxed capture or an escaping closure shows as a change here.
+    /// The entry points are strong, unowned, unknown-object and bridge-object (``DumpCount/retainFunctions``), read
+    /// from
+    /// its callgrind dump in a counting run: a copy, a boxed capture or an escaping closure shows as a change here.
     public static let retains = Metric(
         "retains", unit: .count, kind: .referenceCounting, isDeterministic: true, scope: .thread)
     /// Calls into the runtime's release entry points per call of the body (``retains``' counterpart).

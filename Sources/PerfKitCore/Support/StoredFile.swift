@@ -103,8 +103,7 @@ public enum StoredFile {
 
     /// Reads a versioned JSON file whose schema version may be any of `supportedVersions`.
     ///
-    /// Reads a versioned JSON file whose schema version may be any of `supportedVersions` (newer
-    /// versions only add optional fields, so older files decode unchanged).
+    /// Newer versions only add optional fields, so older files decode unchanged.
     /// - Throws: ``FileError`` as ``read(_:from:supportedVersion:)``.
     public static func read<T: Decodable>(_ type: T.Type, from path: String, supportedVersions: ClosedRange<Int>)
         throws(FileError) -> T
@@ -160,8 +159,8 @@ public enum StoredFile {
 
 /// One validation step for every stored series, run on load by every reader.
 ///
-/// One validation step for every stored series, run on load by every reader (run files, baseline
-/// suite files, result fragments), so nothing downstream indexes arrays it has not checked.
+/// Its readers are run files, baseline suite files and result fragments, so nothing downstream indexes arrays it has
+/// not checked.
 package protocol ValidatedOnLoad {
     /// The first problem found, as a phrase naming where it is, or nil when the value is sound.
     func validationProblem() -> String?

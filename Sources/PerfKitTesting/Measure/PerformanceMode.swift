@@ -103,8 +103,7 @@ public struct PerformanceMode: Sendable, Equatable {
 
     /// Whether this process skips the exact-count pass because another process of the run takes it.
     ///
-    /// Whether this process skips the exact-count pass because another process of the run takes
-    /// it (the first of a split run, or the first ABBA block of a session): its budgets on exact
+    /// The other process is the first of a split run, or the first ABBA block of a session; its budgets on exact
     /// counts are judged there, not here.
     /// A counting run (under callgrind) always leaves them to the native processes.
     public var leavesExactCountsToAnotherProcess: Bool {
