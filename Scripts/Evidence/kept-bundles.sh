@@ -10,6 +10,7 @@ set -euo pipefail
 package=${1:?usage: kept-bundles.sh PACKAGE [PERFKIT]}; perfkit=${2:-perfkit}
 cd "$package"
 rm -rf .perfkit/worktrees .perfkit/bundles .perfkit/build-pinned
+mkdir -p .perfkit
 git worktree prune
 for step in "abba HEAD~1 HEAD --rounds 6" "abba HEAD~1 HEAD --counts" "abba HEAD~1 HEAD --rounds 6"; do
     started=$(date +%s.%N)
