@@ -58,7 +58,6 @@ extension CalendarDemo {
             FileManager.default.removeLitter(atPath: kept)
             // Kept dumps are a convenience: a folder or move that fails leaves the run file whole.
             try? FileManager.default.createDirectory(atPath: ".perfkit/runs", withIntermediateDirectories: true)
-            // Kept dumps are a convenience: a move that fails leaves the run file whole.
             try? FileManager.default.moveItem(atPath: dumps, toPath: kept)
             FileManager.default.removeLitter(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
         }

@@ -130,9 +130,9 @@ package struct BuildStamp: Codable, Equatable, Sendable {
             toolchain: toolchain, bundle: String(bundle.dropFirst(folder.count + 1)), bundleDigest: digest)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        // Strings only: encoding cannot fail; a folder without a stamp is built afresh next time.
+        // Strings only: encoding cannot fail. A stamp that cannot be written leaves a folder that is built afresh next
+        // time: slower, never wrong.
         guard let data = try? encoder.encode(stamp) else { return }
-        // A folder without a stamp is built afresh next time: slower, never wrong.
         try? StoredFile.writeAtomically(data, to: path)
     }
 }

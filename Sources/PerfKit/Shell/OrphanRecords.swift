@@ -20,9 +20,8 @@ package enum OrphanRecords {
     /// Records `child`, started by this process.
     static func record(child: Int32) {
         guard let started = startTime(of: child) else { return }
-        // Without the folder the record is not written: an orphan then goes unswept, litter only.
+        // A folder or record that cannot be written only means an orphan is not found later: litter, nothing worse.
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        // A record that cannot be written only means an orphan is not found later.
         try? Data("\(started)\n".utf8).write(to: URL(fileURLWithPath: path(of: child)))
     }
 

@@ -92,9 +92,9 @@ public enum RunningMarker {
     public static func begin(testID: String, limit: Double?, in directory: String) {
         let text = testID + "\t" + (limit.map { String($0) } ?? "") + "\n"
         let temporary = directory + "/." + fileName + ".\(getpid())"
-        // A marker that cannot be written only leaves the crash unnamed; the measurement goes on.
+        // A marker that cannot be written or moved into place leaves the test unnamed if the process dies, nothing
+        // worse: the measurement goes on.
         guard (try? Data(text.utf8).write(to: URL(fileURLWithPath: temporary))) != nil else { return }
-        // A marker that cannot be written leaves the test unnamed if the process dies, nothing worse.
         _ = rename(temporary, directory + "/" + fileName)
     }
 
