@@ -16,15 +16,15 @@ from collections import defaultdict
 # (``local`` finds every type a file declares, which that file's own uses refer to); a protocol's
 # associated type is (its conformers name it).
 declaration = re.compile(
-    r"^[ \t]*(?:@\w+ )*(?:(?:public|package|internal|nonisolated) )*"
+    r"^[ \t]*(?:@\w+(?:\([^)]*\))? )*(?:(?:public|package|internal|nonisolated) )*"
     r"(?:final |indirect )?(?:struct|enum|class|actor|protocol|typealias|associatedtype)\s+(\w+)", re.M)
 local = re.compile(
-    r"^[ \t]*(?:@\w+ )*(?:(?:public|package|internal|private|fileprivate|nonisolated) )*"
+    r"^[ \t]*(?:@\w+(?:\([^)]*\))? )*(?:(?:public|package|internal|private|fileprivate|nonisolated) )*"
     r"(?:final |indirect )?(?:struct|enum|class|actor|protocol|typealias|associatedtype)\s+(\w+)", re.M)
-function = re.compile(r"^(?:@\w+ )*(?:public |package |internal )*func\s+(\w+)", re.M)
+function = re.compile(r"^(?:@\w+(?:\([^)]*\))? )*(?:public |package |internal )*func\s+(\w+)", re.M)
 # Static members at any indentation (counted for extensions of other modules' types, below).
 member = re.compile(
-    r"^[ \t]*(?:@\w+ )*(?:public |package |internal |private |fileprivate |nonisolated )*static (?:let|var|func)\s+(\w+)",
+    r"^[ \t]*(?:@\w+(?:\([^)]*\))? )*(?:public |package |internal |private |fileprivate |nonisolated )*static (?:let|var|func)\s+(\w+)",
     re.M)
 
 

@@ -1,12 +1,16 @@
 import PerfKitCore
 
-/// The outcome of comparing one metric. A struct wrapping a private enum so verdicts can be added.
-public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvertible {
-    private enum Value: String, CaseIterable {
+/// The outcome of comparing one metric. A struct over an enum adopters cannot name (``StoredCases``), so verdicts can
+/// be added.
+public struct Verdict: Hashable, Sendable, StoredCases, CustomStringConvertible {
+    /// The cases behind the static members (``StoredCases``).
+    @_spi(StoredCases) public enum Value: String, CaseIterable, Sendable {
         case regressed, improved, withinNoise, inconclusive, unchanged, added, removed, notJudged
     }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+    /// The case.
+    @_spi(StoredCases) public let value: Value
+    /// The value of a case.
+    @_spi(StoredCases) public init(_ value: Value) { self.value = value }
 
     /// Significant and its whole confidence interval lies on the worse side of the noise band.
     public static let regressed = Verdict(.regressed)
@@ -27,14 +31,6 @@ public struct Verdict: Hashable, Sendable, StoredIdentifier, CustomStringConvert
     /// The row's note says why (another machine, one process per side, at the clock's resolution, a supporting figure
     /// of another row's decision).
     public static let notJudged = Verdict(.notJudged)
-
-    /// The stored identifier (`regressed`, `improved`, `withinNoise`, …).
-    public var identifier: String { value.rawValue }
-    /// Parses a stored identifier.
-    public init?(identifier: String) {
-        guard let value = Value(rawValue: identifier) else { return nil }
-        self.value = value
-    }
 
     /// The stored identifier.
     public var description: String {

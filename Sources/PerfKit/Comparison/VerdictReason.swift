@@ -5,9 +5,10 @@ import PerfKitCore
 /// The typed cause beside the row's free-text note (as swift-testing keeps `Issue.Kind` beside its comments). Reports
 /// group and count rows by it, never by parsing the note, so rewording a note cannot regroup an answer.
 ///
-/// A struct wrapping a private enum so reasons can be added; stored as its identifier.
-public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, CustomStringConvertible {
-    private enum Value: String, CaseIterable {
+/// A struct over an enum adopters cannot name (``StoredCases``), so reasons can be added; stored as its identifier.
+public struct VerdictReason: Hashable, Sendable, StoredCases, Comparable, CustomStringConvertible {
+    /// The cases behind the static members (``StoredCases``).
+    @_spi(StoredCases) public enum Value: String, CaseIterable, Sendable {
         // Not judged.
         case otherMachine, clockResolution, supportingCPU, notMeasured, onePerSide, countsFromAnotherSetup,
             noBetterDirection, armIdle, leakFixCost
@@ -16,8 +17,10 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
         // Within noise.
         case belowFloor
     }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+    /// The case.
+    @_spi(StoredCases) public let value: Value
+    /// The value of a case.
+    @_spi(StoredCases) public init(_ value: Value) { self.value = value }
 
     /// Timing or OS memory from two different machines.
     public static let otherMachine = VerdictReason(.otherMachine)
@@ -57,14 +60,6 @@ public struct VerdictReason: Hashable, Sendable, StoredIdentifier, Comparable, C
     public static let placementsDisagree = VerdictReason(.placementsDisagree)
     /// A change no larger than the floor the user set (a noise file's `absolute`, or `--count-floor`).
     public static let belowFloor = VerdictReason(.belowFloor)
-
-    /// The stored identifier.
-    public var identifier: String { value.rawValue }
-    /// Parses a stored identifier.
-    public init?(identifier: String) {
-        guard let value = Value(rawValue: identifier) else { return nil }
-        self.value = value
-    }
 
     /// A few plain words for grouping in an answer ("another machine", "too noisy to tell").
     public var description: String {

@@ -1,10 +1,15 @@
-/// How a budget fared. A struct wrapping a private enum so statuses can be added.
+/// How a budget fared. A struct over an enum adopters cannot name (``StoredCases``), so statuses can be added.
 ///
 /// Stored in files as its identifier (`passed`, `failed`, `notJudged`, `targetMissed`).
-public struct BudgetStatus: Hashable, Sendable, StoredIdentifier, CustomStringConvertible {
-    private enum Value: String, CaseIterable { case passed, failed, notJudged, targetMissed }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+public struct BudgetStatus: Hashable, Sendable, StoredCases, CustomStringConvertible {
+    /// The cases behind the static members (``StoredCases``).
+    @_spi(StoredCases) public enum Value: String, CaseIterable, Sendable {
+        case passed, failed, notJudged, targetMissed
+    }
+    /// The case.
+    @_spi(StoredCases) public let value: Value
+    /// The value of a case.
+    @_spi(StoredCases) public init(_ value: Value) { self.value = value }
 
     /// Every limit held.
     public static let passed = BudgetStatus(.passed)
@@ -30,14 +35,6 @@ public struct BudgetStatus: Hashable, Sendable, StoredIdentifier, CustomStringCo
         case .failed: .failure
         case .notJudged, .targetMissed: .warning
         }
-    }
-
-    /// The stored identifier.
-    public var identifier: String { value.rawValue }
-    /// Parses a stored identifier.
-    public init?(identifier: String) {
-        guard let value = Value(rawValue: identifier) else { return nil }
-        self.value = value
     }
     /// Words for reports: `passed`, `failed`, `not judged`, `target missed`.
     public var description: String {

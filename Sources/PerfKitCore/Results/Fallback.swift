@@ -2,10 +2,15 @@
 /// so instead of passing over it.
 public struct Fallback: Sendable, Codable, Equatable {
     /// What happened.
-    public struct Kind: Hashable, Sendable, StoredIdentifier, CustomStringConvertible {
-        private enum Value: String, CaseIterable { case offThread, ringOverflow, settleRanOut }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
+    public struct Kind: Hashable, Sendable, StoredCases, CustomStringConvertible {
+        /// The cases behind the static members (``StoredCases``).
+        @_spi(StoredCases) public enum Value: String, CaseIterable, Sendable {
+            case offThread, ringOverflow, settleRanOut
+        }
+        /// The case.
+        @_spi(StoredCases) public let value: Value
+        /// The value of a case.
+        @_spi(StoredCases) public init(_ value: Value) { self.value = value }
 
         /// Part of the body ran on another thread (a continuation resumed from Dispatch or the pool): per-thread
         /// counts miss it.
@@ -14,14 +19,6 @@ public struct Fallback: Sendable, Codable, Equatable {
         public static let ringOverflow = Kind(.ringOverflow)
         /// The settle wait after a call ran out before the body's jobs did.
         public static let settleRanOut = Kind(.settleRanOut)
-
-        /// The stored identifier (`offThread`, `ringOverflow`, `settleRanOut`).
-        public var identifier: String { value.rawValue }
-        /// Parses a stored identifier.
-        public init?(identifier: String) {
-            guard let value = Value(rawValue: identifier) else { return nil }
-            self.value = value
-        }
         /// Words for reports.
         public var description: String {
             switch value {

@@ -123,12 +123,15 @@ public struct MetricUnit: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// The kind of question a metric answers. Reports keep kinds in separate sections.
-public struct MetricKind: Hashable, Sendable, StoredIdentifier, Comparable, CustomStringConvertible {
-    private enum Value: String, CaseIterable {
+public struct MetricKind: Hashable, Sendable, StoredCases, Comparable, CustomStringConvertible {
+    /// The cases behind the static members (``StoredCases``).
+    @_spi(StoredCases) public enum Value: String, CaseIterable, Sendable {
         case componentCost, memory, referenceCounting, leaks, correctness, frameInput
     }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+    /// The case.
+    @_spi(StoredCases) public let value: Value
+    /// The value of a case.
+    @_spi(StoredCases) public init(_ value: Value) { self.value = value }
 
     /// Host-side cost of a component: time, CPU, allocations, instructions, component counters.
     public static let componentCost = MetricKind(.componentCost)
@@ -144,14 +147,6 @@ public struct MetricKind: Hashable, Sendable, StoredIdentifier, Comparable, Cust
     public static let frameInput = MetricKind(.frameInput)
     /// Every kind, in report order.
     public static let allKinds: [MetricKind] = Value.allCases.map(MetricKind.init)
-
-    /// The stored identifier (`componentCost`, `memory`, `referenceCounting`, `leaks`, `correctness`, `frameInput`).
-    public var identifier: String { value.rawValue }
-    /// Parses a stored identifier.
-    public init?(identifier: String) {
-        guard let value = Value(rawValue: identifier) else { return nil }
-        self.value = value
-    }
     /// A heading for reports.
     public var title: String {
         switch value {

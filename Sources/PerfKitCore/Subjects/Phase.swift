@@ -1,10 +1,13 @@
 /// Which question a sample answers about a subject's state.
 ///
-/// A struct wrapping a private enum so phases can be added without breaking callers.
-public struct Phase: Hashable, Sendable, StoredIdentifier, Comparable, CustomStringConvertible {
-    private enum Value: String, CaseIterable { case cold, warm, eviction }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+/// A struct over an enum adopters cannot name (``StoredCases``), so phases can be added without breaking callers.
+public struct Phase: Hashable, Sendable, StoredCases, Comparable, CustomStringConvertible {
+    /// The cases behind the static members (``StoredCases``).
+    @_spi(StoredCases) public enum Value: String, CaseIterable, Sendable { case cold, warm, eviction }
+    /// The case.
+    @_spi(StoredCases) public let value: Value
+    /// The value of a case.
+    @_spi(StoredCases) public init(_ value: Value) { self.value = value }
 
     /// The first run on fresh state: caches empty, nothing prepared.
     public static let cold = Phase(.cold)
@@ -16,16 +19,8 @@ public struct Phase: Hashable, Sendable, StoredIdentifier, Comparable, CustomStr
     public static let allPhases: [Phase] = Value.allCases.map(Phase.init)
 
     /// The stored identifier (`cold`, `warm`, `eviction`).
-    public var identifier: String { value.rawValue }
-    /// The stored identifier (`cold`, `warm`, `eviction`).
     public var description: String { value.rawValue }
 
-    /// Parses a stored identifier.
-    /// - Parameter identifier: `cold`, `warm` or `eviction`.
-    public init?(identifier: String) {
-        guard let value = Value(rawValue: identifier) else { return nil }
-        self.value = value
-    }
     /// Report order: cold, warm, eviction.
     public static func < (lhs: Phase, rhs: Phase) -> Bool {
         Value.allCases.firstIndex(of: lhs.value)! < Value.allCases.firstIndex(of: rhs.value)!
