@@ -53,14 +53,8 @@ extension CalendarDemo {
             try run.write(to: kept)
             throw CountingFailedAfterTiming(written: kept, cause: countingFailure)
         }
-        if let dumps {
-            let kept = CountingRun.dumpFolder(besides: ".perfkit/runs/demo-latest.json")
-            FileManager.default.removeLitter(atPath: kept)
-            // Kept dumps are a convenience: a folder or move that fails leaves the run file whole.
-            try? FileManager.default.createDirectory(atPath: ".perfkit/runs", withIntermediateDirectories: true)
-            try? FileManager.default.moveItem(atPath: dumps, toPath: kept)
-            FileManager.default.removeLitter(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
-        }
+        // Kept dumps are a convenience: a copy that fails leaves the run file whole (the run's folder goes either way).
+        _ = try? CountingRun.keepDumps(dumps, beside: ".perfkit/runs/demo-latest.json")
         progress(
             "calendar-demo: measuring process memory per policy in fresh processes, \(memoryRounds) rounds "
                 + "in ABBA order…"

@@ -182,9 +182,11 @@ extension CountingRun {
             // The run's own scratch folder: gone already is what is wanted.
             try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dumps).deletingLastPathComponent().path)
         }
-        guard let folder = OutputPath.companion(of: output, suffix: ".callgrind") else { return nil }
-        // Replaced: an older run's dumps, or none.
-        try? FileManager.default.removeItem(atPath: folder)
+        guard OutputPath.takesCompanions(output) else { return nil }
+        let folder = dumpFolder(besides: output)
+        FileManager.default.removeLitter(atPath: folder)  // an older run's dumps, or none
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: dumps, toPath: folder)  // /tmp may be another file system
         return folder
     }

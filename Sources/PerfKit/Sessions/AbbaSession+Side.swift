@@ -102,14 +102,13 @@ extension AbbaSession {
             pinned.pinnedLayout = true
             var found: (a: String, b: String)?
             var refusal: KeptBundle.Refusal = .noneKept
-            for candidate in counts ? [build, pinned] : [build] {
-                switch (
-                    KeptBundle.reusable(commit: commits.a, build: candidate, in: folder),
-                    KeptBundle.reusable(commit: commits.b, build: candidate, in: folder)
-                ) {
-                case (.success(let bundleA), .success(let bundleB)): found = found ?? (bundleA, bundleB)
-                case (.failure(let why), _), (_, .failure(let why)): if why != .noneKept { refusal = why }
+            for candidate in counts ? [build, pinned] : [build] where found == nil {
+                let sides = [commits.a, commits.b].map { KeptBundle.reusable(commit: $0, build: candidate, in: folder) }
+                if case .success(let bundleA) = sides[0], case .success(let bundleB) = sides[1] {
+                    found = (bundleA, bundleB)
                 }
+                // Either side's reason, not only A's: a side never kept says nothing, one built otherwise does.
+                for case .failure(let why) in sides where why != .noneKept { refusal = why }
             }
             guard let found else {
                 if refusal != .noneKept { progress("perfkit: not running the kept bundles: \(refusal)") }

@@ -82,10 +82,10 @@ enum AbbaCommand {
         (built.a.environment, built.b.environment) = environments
         let counted = try AbbaSession.count(
             built, filter: filter, countSamples: countSamples, progress: Output.progress)
-        for side in [counted.a, counted.b] {
+        let sides = [counted.a, counted.b]
+        for side in sides {
             if let dumps = side.dumps { Output.line("callgrind files: \(dumps)/callgrind.out.N (\(side.runFile))") }
         }
-        let sides = [counted.a, counted.b]
         let (a, b) = (built.a.revision, built.b.revision)
         let comparison = try Comparison(
             baseline: sides[0].tests, current: sides[1].tests, baselineEnvironment: sides[0].environment,
